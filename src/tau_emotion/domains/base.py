@@ -1,0 +1,131 @@
+"""The domain contract: what a domain folder exports, and how its files are loaded.
+
+A domain is a subpackage of `tau_emotion.domains` that defines ``DOMAIN = Domain(...)`` in its
+``__init__.py``. Its folder holds ``policy.md``, its database snapshot(s) and ``tasks/*.jsonl``.
+Nothing outside the folder names it: discovery is by package name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from threading import Lock
+from typing import Any
+
+from pydantic import ValidationError
+
+from tau_emotion.data import Split, Task
+from tau_emotion.domains.checks import PolicyCheck
+from tau_emotion.domains.state import DomainDB, db_digest
+from tau_emotion.domains.tools import ToolKind, ToolSet
+from tau_emotion.errors import DomainError, TaskFileError
+
+
+@dataclass(frozen=True)
+class Database:
+    """One database of a domain: its snapshot file and the generator that wrote it."""
+
+    file: str
+    """Snapshot file name inside the domain folder (JSON)."""
+    generate: Callable[[], DomainDB]
+    """Deterministic generator; its output must equal the committed snapshot."""
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Everything tau-emotion knows about one business domain."""
+
+    name: str
+    description: str
+    root: Path
+    db_model: type[DomainDB]
+    toolset: type[ToolSet]
+    databases: Mapping[str, Database]
+    """Variant name -> database. Shared-DB domains have one variant, ``main``."""
+    split_database: Mapping[Split, str]
+    """Which database variant each split's tasks run against."""
+    checks: Sequence[PolicyCheck]
+    _cache: dict[str, tuple[DomainDB, str]] = field(default_factory=dict, compare=False, repr=False)
+    _lock: Lock = field(default_factory=Lock, compare=False, repr=False)
+
+    @cached_property
+    def policy(self) -> str:
+        return (self.root / "policy.md").read_text(encoding="utf-8")
+
+    @property
+    def tool_kinds(self) -> dict[str, ToolKind]:
+        return {name: spec.kind for name, spec in self.toolset.specs.items()}
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        return [spec.openai_schema() for spec in self.toolset.specs.values()]
+
+    def variant_for(self, split: Split) -> str:
+        return self.split_database[split]
+
+    def load_db(self, variant: str) -> tuple[DomainDB, str]:
+        """The pristine database and its digest, parsed once per process."""
+        with self._lock:
+            if variant not in self._cache:
+                if variant not in self.databases:
+                    raise DomainError(
+                        f"domain {self.name} has no database {variant!r}; "
+                        f"it has {', '.join(self.databases)}"
+                    )
+                path = self.root / self.databases[variant].file
+                try:
+                    db = self.db_model.model_validate_json(path.read_bytes())
+                except FileNotFoundError:
+                    raise DomainError(
+                        f"{path} is missing; regenerate it with "
+                        f"`tau-emotion domains generate {self.name}`"
+                    ) from None
+                except ValidationError as exc:
+                    raise DomainError(f"{path} does not match the {self.name} schema: {exc}") from None
+                self._cache[variant] = (db, db_digest(db))
+            return self._cache[variant]
+
+    def task_files(self) -> list[Path]:
+        return sorted((self.root / "tasks").glob("*.jsonl"))
+
+    def tasks(self, split: Split | None = None) -> list[Task]:
+        """All tasks of the domain (optionally of one split), in file order."""
+        tasks = [t for path in self.task_files() for t in load_tasks(path)]
+        for t in tasks:
+            if t.domain != self.name:
+                raise TaskFileError(f"task {t.id} in {self.root / 'tasks'} names domain {t.domain!r}")
+        seen: set[tuple[str, str]] = set()
+        for t in tasks:
+            if (t.split, t.id) in seen:
+                raise TaskFileError(f"domain {self.name}: task id {t.id!r} appears twice")
+            seen.add((t.split, t.id))
+        return [t for t in tasks if split is None or t.split == split]
+
+
+def load_tasks(path: Path) -> list[Task]:
+    """Read a task JSONL file; a bad line raises `TaskFileError` naming file and line."""
+    tasks: list[Task] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                tasks.append(Task.model_validate_json(line))
+            except ValidationError as exc:
+                raise TaskFileError(f"{path}:{lineno}: not a valid task: {exc}") from None
+    return tasks
+
+
+def write_tasks(path: Path, tasks: Sequence[Task]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for t in tasks:
+            fh.write(t.model_dump_json(exclude_defaults=False) + "\n")
+
+
+def write_snapshot(db: DomainDB, path: Path) -> None:
+    """Write a database snapshot deterministically (sorted keys, compact, one trailing newline)."""
+    data = json.loads(db.model_dump_json())
+    path.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")

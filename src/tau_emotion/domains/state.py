@@ -1,0 +1,145 @@
+"""Copy-on-write database state: a fresh episode costs an empty dict, not a deep copy.
+
+A domain database is a pydantic model whose fields are tables: ``dict[str, Record]`` where
+records are frozen pydantic models. The pristine database is parsed once per process and
+shared by every episode. An episode's `State` keeps its writes in an overlay; reads look in
+the overlay first. Tools never mutate a record in place (records are frozen); they build a
+changed copy and `put` it.
+
+The state hash is the hash of the pristine snapshot combined with the sorted overlay, so two
+episodes that end in the same state get the same hash whatever order they wrote in, and a
+record written back to its original value drops out of the overlay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+R = TypeVar("R", bound=BaseModel)
+
+_DELETED: Any = object()
+
+
+class Record(BaseModel):
+    """Base for database rows: frozen, so that the shared pristine DB cannot be mutated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DomainDB(BaseModel):
+    """Base for a domain's database: every field is a table ``dict[str, Record]``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def tables(self) -> dict[str, dict[str, Any]]:
+        return {name: getattr(self, name) for name in type(self).model_fields}
+
+    def record_counts(self) -> dict[str, int]:
+        return {name: len(table) for name, table in self.tables().items()}
+
+
+def record_digest(record: BaseModel) -> str:
+    return hashlib.sha256(record.model_dump_json().encode()).hexdigest()
+
+
+def db_digest(db: DomainDB) -> str:
+    """Deterministic hash of a whole database (used once per snapshot, and by tests)."""
+    return hashlib.sha256(db.model_dump_json().encode()).hexdigest()
+
+
+class Table(Generic[R]):
+    """One table of a `State`: reads fall through to the pristine rows, writes stay local."""
+
+    def __init__(self, name: str, base: Mapping[str, R], overlay: dict[str, Any]) -> None:
+        self.name = name
+        self._base = base
+        self._overlay = overlay
+
+    def get(self, key: str) -> R | None:
+        if key in self._overlay:
+            value = self._overlay[key]
+            return None if value is _DELETED else value  # type: ignore[no-any-return]
+        return self._base.get(key)
+
+    def __getitem__(self, key: str) -> R:
+        record = self.get(key)
+        if record is None:
+            raise KeyError(key)
+        return record
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def put(self, key: str, record: R) -> None:
+        """Insert or replace a row; writing back the pristine value undoes the change."""
+        if self._base.get(key) == record:
+            self._overlay.pop(key, None)
+        else:
+            self._overlay[key] = record
+
+    def delete(self, key: str) -> None:
+        if key in self._base:
+            self._overlay[key] = _DELETED
+        else:
+            self._overlay.pop(key, None)
+
+    def keys(self) -> Iterator[str]:
+        for key in self._base:
+            if key not in self._overlay or self._overlay[key] is not _DELETED:
+                yield key
+        for key, value in self._overlay.items():
+            if key not in self._base and value is not _DELETED:
+                yield key
+
+    def __iter__(self) -> Iterator[str]:
+        return self.keys()
+
+    def values(self) -> Iterator[R]:
+        for key in self.keys():
+            yield self[key]
+
+    def items(self) -> Iterator[tuple[str, R]]:
+        for key in self.keys():
+            yield key, self[key]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.keys())
+
+
+class State:
+    """The database as one episode sees it."""
+
+    def __init__(self, db: DomainDB, base_digest: str) -> None:
+        self.db = db
+        self._base_digest = base_digest
+        self._tables = db.tables()
+        self._overlays: dict[str, dict[str, Any]] = {name: {} for name in self._tables}
+
+    def table(self, name: str) -> Table[Any]:
+        return Table(name, self._tables[name], self._overlays[name])
+
+    def reset(self) -> None:
+        for overlay in self._overlays.values():
+            overlay.clear()
+
+    def changes(self) -> dict[str, dict[str, Any]]:
+        """The overlay: rows written this episode (None for deleted rows)."""
+        return {
+            name: {k: (None if v is _DELETED else v) for k, v in overlay.items()}
+            for name, overlay in self._overlays.items()
+            if overlay
+        }
+
+    def digest(self) -> str:
+        h = hashlib.sha256(self._base_digest.encode())
+        for name in sorted(self._overlays):
+            overlay = self._overlays[name]
+            for key in sorted(overlay):
+                value = overlay[key]
+                h.update(f"\x00{name}\x00{key}\x00".encode())
+                h.update(b"<deleted>" if value is _DELETED else value.model_dump_json().encode())
+        return h.hexdigest()

@@ -1,0 +1,157 @@
+"""Typed tools: a method's signature and docstring become its JSON schema and its validator.
+
+A domain writes its tools as methods of a `ToolSet` subclass and tags each with
+``@tool("read")``, ``@tool("write")`` or ``@tool("terminal")``. The docstring's first paragraph
+is the tool description; an ``Args:`` section (Google style) describes the parameters.
+A tool that refuses raises `ToolError`, whose text goes back to the agent. Any other
+exception is a bug in the domain and propagates.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, TypeVar, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from tau_emotion.domains.state import State
+from tau_emotion.errors import ToolError
+
+ToolKind = Literal["read", "write", "terminal"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+_TOOL_ATTR = "__tau_tool_kind__"
+
+
+def tool(kind: ToolKind) -> Callable[[F], F]:
+    """Tag a `ToolSet` method as a tool of the given kind."""
+    if kind not in ("read", "write", "terminal"):
+        raise ValueError(f"tool kind must be read, write or terminal, not {kind!r}")
+
+    def mark(fn: F) -> F:
+        setattr(fn, _TOOL_ATTR, kind)
+        return fn
+
+    return mark
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into the description and per-argument texts."""
+    doc = inspect.cleandoc(doc or "")
+    parts = re.split(r"^\s*(?:Args|Arguments|Parameters):\s*$", doc, maxsplit=1, flags=re.M)
+    description = parts[0].strip()
+    args: dict[str, str] = {}
+    if len(parts) == 2:
+        current: str | None = None
+        for line in parts[1].splitlines():
+            if re.match(r"^\s*(Returns|Raises|Yields|Examples?):\s*$", line):
+                break
+            match = re.match(r"^\s{0,8}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$", line)
+            if match:
+                current = match.group(1)
+                args[current] = match.group(2).strip()
+            elif current and line.strip():
+                args[current] += " " + line.strip()
+    return " ".join(description.split()), args
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """One tool: its name, kind, JSON schema and argument validator."""
+
+    name: str
+    kind: ToolKind
+    description: str
+    arguments_model: type[BaseModel]
+    schema: dict[str, Any]
+
+    def validate(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Validate and coerce arguments; raise `ToolError` naming what was wrong."""
+        try:
+            parsed = self.arguments_model.model_validate(arguments)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise ToolError(f"invalid arguments for {self.name}: {problems}") from None
+        return {name: getattr(parsed, name) for name in type(parsed).model_fields}
+
+    def openai_schema(self) -> dict[str, Any]:
+        """The Chat Completions `tools` entry."""
+        return {"type": "function", "function": self.schema}
+
+
+def _build_spec(name: str, fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:
+    description, arg_docs = _parse_docstring(fn.__doc__ or "")
+    if not description:
+        raise TypeError(f"tool {name} needs a docstring: it is the tool's description")
+    hints = get_type_hints(fn)
+    fields: dict[str, Any] = {}
+    for param in list(inspect.signature(fn).parameters.values())[1:]:
+        if param.name not in hints:
+            raise TypeError(f"tool {name}: parameter {param.name} has no type annotation")
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[param.name] = (
+            hints[param.name],
+            Field(default, description=arg_docs.get(param.name, "")),
+        )
+    model = create_model(  # type: ignore[call-overload]
+        f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    params = model.model_json_schema()
+    params.pop("title", None)
+    for prop in params.get("properties", {}).values():
+        prop.pop("title", None)
+    schema = {"name": name, "description": description, "parameters": params}
+    return ToolSpec(name, kind, description, model, schema)
+
+
+class ToolSet:
+    """Base class of a domain's tools. Subclasses add tagged methods; specs are built once."""
+
+    specs: ClassVar[dict[str, ToolSpec]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        specs: dict[str, ToolSpec] = {}
+        for attr in dir(cls):
+            fn = getattr(cls, attr, None)
+            kind = getattr(fn, _TOOL_ATTR, None)
+            if kind is not None and callable(fn):
+                specs[attr] = _build_spec(attr, fn, kind)
+        cls.specs = dict(sorted(specs.items()))
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def invoke(self, name: str, arguments: dict[str, Any]) -> Any:
+        """Validate and run one tool. Raises `ToolError` for unknown tools and bad arguments."""
+        spec = self.specs.get(name)
+        if spec is None:
+            known = ", ".join(self.specs)
+            raise ToolError(f"unknown tool {name!r}; available tools: {known}")
+        return getattr(self, name)(**spec.validate(arguments))
+
+
+def to_text(result: Any) -> str:
+    """Render a tool result for the agent: JSON for structured data, text as is."""
+    if isinstance(result, str):
+        return result
+    if isinstance(result, BaseModel):
+        return result.model_dump_json()
+    return json.dumps(_jsonable(result), ensure_ascii=False)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value

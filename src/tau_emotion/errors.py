@@ -1,0 +1,41 @@
+"""The error model, in one place.
+
+- `ToolError`: a tool refused (bad state, policy, unknown entity, invalid arguments). Its
+  text goes back to the agent as the tool result; the episode goes on.
+- `ModelError`: a model endpoint failed after its retries (infrastructure). The episode is
+  recorded with termination ``infra_error`` and counted in the metrics, never dropped.
+- `ParticipantError`: a participant produced output that could not be used even after its
+  own retries (e.g. an unparseable simulator reply). Recorded as ``agent_error`` or
+  ``user_error``.
+- `TaskFileError` / `DomainError`: broken input files and domains; raised at load time with
+  the file, line and problem named, before any episode runs.
+
+Any other exception inside an episode is a bug; the runner still records it on the episode
+(kind ``bug``) so a run never crashes half-way, and tests fail on it.
+"""
+
+from __future__ import annotations
+
+
+class TauEmotionError(Exception):
+    """Base of all errors this package raises on purpose."""
+
+
+class ToolError(TauEmotionError):
+    """A tool refused; the message is shown to the agent."""
+
+
+class ModelError(TauEmotionError):
+    """A model endpoint failed after retries."""
+
+
+class ParticipantError(TauEmotionError):
+    """A participant could not produce a usable turn."""
+
+
+class DomainError(TauEmotionError):
+    """A domain is missing, malformed, or inconsistent."""
+
+
+class TaskFileError(TauEmotionError):
+    """A task file could not be read; the message names the file and line."""
