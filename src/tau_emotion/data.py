@@ -44,20 +44,24 @@ class Intent(Frozen):
     )
     outputs: list[str] = Field(
         default_factory=list,
-        description="Values the agent must tell the customer for this intent (e.g. a refund amount).",
+        description="Values the agent must tell the customer for this intent (e.g. a refund).",
     )
 
 
 class EmotionSpec(Frozen):
     """The emotion condition a simulated customer carries (see `tau_emotion.emotions`)."""
 
-    condition_id: str = Field(description="Stable id of the condition, e.g. 'anger.frustration.cold.high.skeptical'.")
+    condition_id: str = Field(
+        description="Stable id of the condition, e.g. 'anger.frustration.cold.high.skeptical'."
+    )
     family: str = Field(description="Emotion family: anger, fear, disgust, sadness or enjoyment.")
     emotion: str = Field(description="One of the 22 emotions.")
     politeness: Literal["warm", "neutral", "cold"] = Field(description="Register of speech.")
     urgency: Literal["low", "moderate", "high"] = Field(description="How pressed for time.")
     trust: Literal["trusting", "cautious", "skeptical"] = Field(description="Trust in the agent.")
-    instruction: str = Field(description="Second-person text telling the simulator how to feel and act.")
+    instruction: str = Field(
+        description="Second-person text telling the simulator how to feel and act."
+    )
 
 
 class Task(Frozen):
@@ -65,24 +69,30 @@ class Task(Frozen):
 
     id: str = Field(description="Unique within its domain.")
     domain: str = Field(description="Domain folder name, e.g. 'airline'.")
-    split: Split = Field(description="'test' tasks are the benchmark; 'train' tasks feed training data.")
+    split: Split = Field(
+        description="'test' tasks are the benchmark; 'train' tasks feed training data."
+    )
     user_id: str = Field(description="The customer's id in the domain database.")
     instruction: str = Field(
         description="What the simulated customer is told: goal, background and preferences."
     )
     known_facts: dict[str, str] = Field(
         default_factory=dict,
-        description="Facts the customer knows and gives when asked (key: what it is, e.g. 'email').",
+        description="Facts the customer knows and gives when asked (key: what, e.g. 'email').",
     )
     intents: list[Intent] = Field(min_length=1, description="What the customer wants, in order.")
-    emotion: EmotionSpec | None = Field(default=None, description="Emotion condition; None is neutral.")
+    emotion: EmotionSpec | None = Field(
+        default=None, description="Emotion condition; None is neutral."
+    )
     feeling: str | None = Field(
         default=None, description="Free-text description of how this customer plausibly feels."
     )
     neutral_twin_id: str | None = Field(
         default=None, description="Id of the identical task without emotion, if any."
     )
-    provenance: str = Field(default="seed", description="Where the task came from: 'seed' or a Tracer run.")
+    provenance: str = Field(
+        default="seed", description="Where the task came from: 'seed' or a Tracer run."
+    )
 
     @property
     def gold_actions(self) -> list[Action]:
@@ -161,12 +171,15 @@ class TerminationReason(StrEnum):
     AGENT_ERROR = "agent_error"
     USER_ERROR = "user_error"
     INFRA_ERROR = "infra_error"
+    FRAMEWORK_ERROR = "framework_error"
 
 
 class RewardBreakdown(Frozen):
     """How the reward was reached."""
 
-    db_match: bool = Field(description="Final DB hash equals the hash after replaying the gold actions.")
+    db_match: bool = Field(
+        description="Final DB hash equals the hash after replaying the gold actions."
+    )
     final_hash: str = Field(description="Hash of the DB at the end of the episode.")
     gold_hash: str = Field(description="Hash of the DB after replaying the gold actions.")
     outputs_missing: list[str] = Field(

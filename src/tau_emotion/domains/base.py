@@ -83,7 +83,9 @@ class Domain:
                         f"`tau-emotion domains generate {self.name}`"
                     ) from None
                 except ValidationError as exc:
-                    raise DomainError(f"{path} does not match the {self.name} schema: {exc}") from None
+                    raise DomainError(
+                        f"{path} does not match the {self.name} schema: {exc}"
+                    ) from None
                 self._cache[variant] = (db, db_digest(db))
             return self._cache[variant]
 
@@ -95,7 +97,9 @@ class Domain:
         tasks = [t for path in self.task_files() for t in load_tasks(path)]
         for t in tasks:
             if t.domain != self.name:
-                raise TaskFileError(f"task {t.id} in {self.root / 'tasks'} names domain {t.domain!r}")
+                raise TaskFileError(
+                    f"task {t.id} in {self.root / 'tasks'} names domain {t.domain!r}"
+                )
         seen: set[tuple[str, str]] = set()
         for t in tasks:
             if (t.split, t.id) in seen:
@@ -128,4 +132,6 @@ def write_tasks(path: Path, tasks: Sequence[Task]) -> None:
 def write_snapshot(db: DomainDB, path: Path) -> None:
     """Write a database snapshot deterministically (sorted keys, compact, one trailing newline)."""
     data = json.loads(db.model_dump_json())
-    path.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8"
+    )

@@ -67,7 +67,9 @@ class Trajectory:
                 kind = kinds.get(call.name)
                 ok = result is not None and not result.error
                 self.calls.append(
-                    CallRecord(index, call, kind, ok, result.content or "" if result else "", confirmed)
+                    CallRecord(
+                        index, call, kind, ok, result.content or "" if result else "", confirmed
+                    )
                 )
                 if kind == "write" and ok:
                     asked = confirmed = False
@@ -128,9 +130,7 @@ def authentication_before(
             elif c.ok and is_guarded(c) and not authenticated:
                 yield f"{c.call.name} ran before the user was authenticated", c.message_index
 
-    return PolicyCheck(
-        rule_id, "Authenticate the user with an identity lookup before acting.", fn
-    )
+    return PolicyCheck(rule_id, "Authenticate the user with an identity lookup before acting.", fn)
 
 
 def one_customer(rule_id: str, argument: str = "user_id") -> PolicyCheck:

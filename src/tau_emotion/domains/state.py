@@ -62,7 +62,7 @@ class Table(Generic[R]):
     def get(self, key: str) -> R | None:
         if key in self._overlay:
             value = self._overlay[key]
-            return None if value is _DELETED else value  # type: ignore[no-any-return]
+            return None if value is _DELETED else value
         return self._base.get(key)
 
     def __getitem__(self, key: str) -> R:

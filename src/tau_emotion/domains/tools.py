@@ -100,7 +100,7 @@ def _build_spec(name: str, fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:
             hints[param.name],
             Field(default, description=arg_docs.get(param.name, "")),
         )
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
     )
     params = model.model_json_schema()

@@ -50,7 +50,9 @@ class Environment:
             error = False
         except ToolError as exc:
             content, error = f"Error: {exc}", True
-        return Message(role="tool", content=content, tool_call_id=call.id, name=call.name, error=error)
+        return Message(
+            role="tool", content=content, tool_call_id=call.id, name=call.name, error=error
+        )
 
     def hash(self) -> str:
         return self.state.digest()

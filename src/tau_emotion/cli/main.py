@@ -1,0 +1,267 @@
+"""The `tau-emotion` command. Heavy imports live inside the commands so `--help` stays fast."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from tau_emotion.data import Episode
+
+app = typer.Typer(
+    name="tau-emotion",
+    help="Benchmark tool-calling agents serving emotional customers; build training data.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+domains_app = typer.Typer(help="List domains, or regenerate their databases.")
+app.add_typer(domains_app, name="domains")
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    return typer.Exit(code=2)
+
+
+@domains_app.callback(invoke_without_command=True)
+def domains_list(ctx: typer.Context) -> None:
+    """List domains: tools (read/write/terminal), DB record counts, tasks per split."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    from tau_emotion.domains import domain_names, load_domain
+
+    table = Table(title="Domains", title_justify="left")
+    for col in ("domain", "tools (r/w/t)", "databases: records", "tasks (test/train)"):
+        table.add_column(col)
+    for name in domain_names():
+        d = load_domain(name)
+        kinds = list(d.tool_kinds.values())
+        nr, nw, nt = (kinds.count(k) for k in ("read", "write", "terminal"))
+        tools = f"{len(kinds)} ({nr}/{nw}/{nt})"
+        dbs = []
+        for variant in d.databases:
+            counts = d.load_db(variant)[0].record_counts()
+            dbs.append(f"{variant}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+        tasks = d.tasks()
+        test = sum(t.split == "test" for t in tasks)
+        table.add_row(name, tools, "\n".join(dbs), f"{test}/{len(tasks) - test}")
+    Console().print(table)
+
+
+@domains_app.command("generate")
+def domains_generate(
+    name: Annotated[str, typer.Argument(help="Domain name, comma list, or 'all'.")],
+    check: Annotated[bool, typer.Option(help="Only check the snapshots are up to date.")] = False,
+) -> None:
+    """Regenerate domain database snapshots from their seeded generators."""
+    from tau_emotion.domains import load_domain, resolve_domains
+    from tau_emotion.domains.base import write_snapshot
+    from tau_emotion.domains.state import db_digest
+    from tau_emotion.errors import TauEmotionError
+
+    try:
+        names = resolve_domains(name)
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    stale = []
+    for n in names:
+        d = load_domain(n)
+        for variant, spec in d.databases.items():
+            db = spec.generate()
+            path = d.root / spec.file
+            if check:
+                current = d.load_db(variant)[1]
+                ok = db_digest(db) == current
+                typer.echo(f"{n}/{variant}: {'up to date' if ok else 'STALE'}")
+                if not ok:
+                    stale.append(f"{n}/{variant}")
+            else:
+                write_snapshot(db, path)
+                typer.echo(f"{n}/{variant}: wrote {path}")
+    if stale:
+        raise typer.Exit(code=1)
+
+
+@app.command()
+def run(
+    out: Annotated[Path, typer.Option(help="Run directory.")] = Path("runs/latest"),
+    domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
+    split: Annotated[str, typer.Option(help="test or train.")] = "test",
+    num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
+    task_id: Annotated[
+        list[str] | None, typer.Option(help="Only this task id (repeatable).")
+    ] = None,
+    trials: Annotated[int, typer.Option(help="Trials per task.")] = 1,
+    agent: Annotated[
+        str | None, typer.Option(help="tool-calling or oracle (default: oracle without a model).")
+    ] = None,
+    agent_model: Annotated[str | None, typer.Option(help="Agent model name.")] = None,
+    agent_base_url: Annotated[str | None, typer.Option(help="Agent endpoint base URL.")] = None,
+    agent_api_key_env: Annotated[str, typer.Option(help="Env var with the agent API key.")] = (
+        "OPENAI_API_KEY"
+    ),
+    agent_temperature: Annotated[float, typer.Option(help="Agent temperature.")] = 0.0,
+    user: Annotated[
+        str | None, typer.Option(help="scripted or llm (default: scripted without a model).")
+    ] = None,
+    user_model: Annotated[str | None, typer.Option(help="User simulator model name.")] = None,
+    user_base_url: Annotated[str | None, typer.Option(help="User endpoint base URL.")] = None,
+    user_api_key_env: Annotated[str, typer.Option(help="Env var with the user API key.")] = (
+        "OPENAI_API_KEY"
+    ),
+    user_temperature: Annotated[float, typer.Option(help="User temperature.")] = 0.0,
+    no_emotion: Annotated[bool, typer.Option(help="Run tasks as their neutral twins.")] = False,
+    concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 8,
+    max_steps: Annotated[int, typer.Option(help="Max messages per episode.")] = 200,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    resume: Annotated[bool, typer.Option(help="Finish an interrupted run in --out.")] = False,
+    retry_errors: Annotated[
+        bool, typer.Option(help="With --resume, also re-run episodes that recorded errors.")
+    ] = False,
+) -> None:
+    """Run agents against simulated users; results go to OUT/results.jsonl, then a table."""
+    from pydantic import ValidationError
+    from rich.console import Console
+
+    from tau_emotion.domains import resolve_domains
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.models.openai_compat import ModelConfig
+    from tau_emotion.runner.config import RunConfig
+    from tau_emotion.runner.progress import progress_bar
+    from tau_emotion.runner.run import execute_run
+
+    console = Console()
+    try:
+        config = RunConfig(
+            domains=resolve_domains(domain),
+            split=split,
+            num_tasks=num_tasks,
+            task_ids=task_id or None,
+            trials=trials,
+            agent=agent or ("tool-calling" if agent_model else "oracle"),
+            agent_model=ModelConfig(
+                model=agent_model,
+                base_url=agent_base_url,
+                api_key_env=agent_api_key_env,
+                temperature=agent_temperature,
+            )
+            if agent_model
+            else None,
+            user=user or ("llm" if user_model else "scripted"),
+            user_model=ModelConfig(
+                model=user_model,
+                base_url=user_base_url,
+                api_key_env=user_api_key_env,
+                temperature=user_temperature,
+            )
+            if user_model
+            else None,
+            no_emotion=no_emotion,
+            concurrency=concurrency,
+            max_steps=max_steps,
+            seed=seed,
+            out=out,
+        )
+        with progress_bar(console) as hook:
+            episodes = execute_run(config, resume=resume, progress=hook, retry_errors=retry_errors)
+    except ValidationError as exc:
+        raise _fail(
+            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        ) from None
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    _report(out, episodes, console)
+
+
+def _report(out: Path, episodes: list[Episode], console: Console) -> None:
+    from tau_emotion.cli.tables import print_metrics
+    from tau_emotion.evaluation.metrics import compute_metrics
+    from tau_emotion.runner.results import METRICS_FILE
+
+    report = compute_metrics(episodes)
+    (out / METRICS_FILE).write_text(report.model_dump_json(indent=2))
+    print_metrics(report, console)
+    console.print(f"results: {out}/results.jsonl   metrics: {out}/{METRICS_FILE}")
+
+
+@app.command()
+def metrics(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    by: Annotated[
+        list[str] | None,
+        typer.Option(help="Breakdowns: family, emotion, politeness, urgency, trust (repeatable)."),
+    ] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
+) -> None:
+    """Avg@k, Pass^k, pass@k per domain and per emotion group, with 95% CIs."""
+    from rich.console import Console
+
+    from tau_emotion.cli.tables import print_metrics
+    from tau_emotion.evaluation.metrics import compute_metrics
+    from tau_emotion.runner.results import METRICS_FILE, RESULTS_FILE, load_episodes
+
+    path = run_dir / RESULTS_FILE
+    if not path.exists():
+        raise _fail(f"{path} does not exist; is {run_dir} a run directory?")
+    episodes = list(load_episodes(path).values())
+    if not episodes:
+        raise _fail(f"{path} holds no episodes")
+    report = compute_metrics(episodes)
+    (json_out or run_dir / METRICS_FILE).write_text(report.model_dump_json(indent=2))
+    print_metrics(report, Console(), by)
+
+
+@app.command()
+def show(ref: Annotated[str, typer.Argument(help="domain/task-id, e.g. airline/seed-001")]) -> None:
+    """Show a task: instruction, known facts, emotion, gold actions and outputs."""
+    import json
+
+    from rich.console import Console
+    from rich.panel import Panel
+
+    from tau_emotion.domains import load_domain
+    from tau_emotion.errors import TauEmotionError
+
+    if "/" not in ref:
+        raise _fail(f"expected domain/task-id, got {ref!r}")
+    name, task_id = ref.split("/", 1)
+    try:
+        tasks = [t for t in load_domain(name).tasks() if t.id == task_id]
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    if not tasks:
+        raise _fail(f"no task {task_id!r} in domain {name}")
+    console = Console()
+    for t in tasks:
+        lines = [
+            f"[bold]split[/] {t.split}   [bold]user[/] {t.user_id}   "
+            f"[bold]provenance[/] {t.provenance}"
+        ]
+        lines.append(f"\n[bold]Instruction[/]\n{t.instruction}")
+        if t.known_facts:
+            lines.append("\n[bold]Known facts[/]")
+            lines += [f"  {k}: {v}" for k, v in t.known_facts.items()]
+        if t.emotion:
+            e = t.emotion
+            lines.append(
+                f"\n[bold]Emotion[/] {e.condition_id} ({e.family}/{e.emotion}, {e.politeness}, "
+                f"{e.urgency} urgency, {e.trust})\n{e.instruction}"
+            )
+        for i, intent in enumerate(t.intents, start=1):
+            lines.append(f"\n[bold]Intent {i}[/]: {intent.request}")
+            for a in intent.actions:
+                lines.append(f"  - {a.name}({json.dumps(a.arguments)})")
+            if intent.outputs:
+                lines.append(f"  outputs: {', '.join(intent.outputs)}")
+        console.print(Panel("\n".join(lines), title=t.key, expand=False))
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,1 @@
+"""Rewards and metrics over stored episodes."""

@@ -1,0 +1,183 @@
+"""Avg@k, Pass^k and pass@k per task, averaged per domain and per emotion group, with CIs.
+
+Per task with n trials and c successes (reward == 1):
+  Avg@k  = c / n                      (mean success over the n trials)
+  Pass^k = C(c, k) / C(n, k)          (all of k random trials succeed)
+  pass@k = 1 - C(n - c, k) / C(n, k)  (at least one of k random trials succeeds)
+Tasks are averaged within a domain; across domains we give both the equal-weight mean of
+the domain means and the task-weighted mean. Confidence intervals are percentile bootstrap
+intervals over tasks (stratified by domain for the overall figures), seeded.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from tau_emotion.data import Episode, TerminationReason
+
+BOOTSTRAP_SAMPLES = 1000
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """Pass^k: probability that k trials drawn without replacement all succeed."""
+    if not 0 < k <= n:
+        raise ValueError(f"k must be in 1..{n}, got {k}")
+    return comb(c, k) / comb(n, k)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """pass@k: probability that at least one of k trials drawn without replacement succeeds."""
+    if not 0 < k <= n:
+        raise ValueError(f"k must be in 1..{n}, got {k}")
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """All trials of one task."""
+
+    domain: str
+    task_id: str
+    n: int
+    c: int
+    dissatisfied: int
+    infra_errors: int
+    groups: dict[str, str]
+    """Breakdown labels: family, emotion, politeness, urgency, trust ('none' when neutral)."""
+
+
+def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
+    by_task: dict[tuple[str, str], list[Episode]] = defaultdict(list)
+    for e in episodes:
+        by_task[(e.domain, e.task_id)].append(e)
+    out: list[TaskOutcome] = []
+    for (domain, task_id), eps in sorted(by_task.items()):
+        emotion = eps[0].emotion
+        groups = {
+            "family": emotion.family if emotion else "none",
+            "emotion": emotion.emotion if emotion else "none",
+            "politeness": emotion.politeness if emotion else "none",
+            "urgency": emotion.urgency if emotion else "none",
+            "trust": emotion.trust if emotion else "none",
+        }
+        out.append(
+            TaskOutcome(
+                domain=domain,
+                task_id=task_id,
+                n=len(eps),
+                c=sum(e.success for e in eps),
+                dissatisfied=sum(e.termination == TerminationReason.USER_UNSATISFIED for e in eps),
+                infra_errors=sum(e.termination == TerminationReason.INFRA_ERROR for e in eps),
+                groups=groups,
+            )
+        )
+    return out
+
+
+class Estimate(BaseModel):
+    """A point estimate with its 95% bootstrap confidence interval."""
+
+    value: float = Field(description="Point estimate.")
+    low: float = Field(description="2.5th percentile of the bootstrap distribution.")
+    high: float = Field(description="97.5th percentile of the bootstrap distribution.")
+
+
+class GroupMetrics(BaseModel):
+    """Metrics of one group of tasks (a domain, an emotion family, ...)."""
+
+    tasks: int = Field(description="Tasks in the group.")
+    episodes: int = Field(description="Episodes in the group.")
+    avg: Estimate = Field(description="Avg@k: mean success rate.")
+    pass_hat: dict[int, Estimate] = Field(description="Pass^k for k = 1..n.")
+    pass_at: dict[int, Estimate] = Field(description="pass@k for k = 1..n.")
+    dissatisfied_rate: float = Field(description="Share of episodes ending in a walk-away.")
+    infra_errors: int = Field(description="Episodes that ended in an endpoint failure.")
+
+
+class MetricsReport(BaseModel):
+    """Everything `tau-emotion metrics` prints, as JSON."""
+
+    k: int = Field(description="Trials per task used (the minimum over tasks).")
+    overall_equal: GroupMetrics = Field(description="Equal-weight mean of the domain means.")
+    overall_tasks: GroupMetrics = Field(description="Task-weighted mean over all tasks.")
+    domains: dict[str, GroupMetrics] = Field(description="Per domain.")
+    breakdowns: dict[str, dict[str, GroupMetrics]] = Field(
+        description="Per family, emotion, politeness, urgency and trust (task-weighted)."
+    )
+
+
+def _per_task_scores(tasks: Sequence[TaskOutcome], k: int) -> dict[str, np.ndarray]:
+    scores: dict[str, np.ndarray] = {"avg": np.array([t.c / t.n for t in tasks], dtype=float)}
+    for j in range(1, k + 1):
+        scores[f"hat{j}"] = np.array([pass_hat_k(t.n, t.c, j) for t in tasks], dtype=float)
+        scores[f"at{j}"] = np.array([pass_at_k(t.n, t.c, j) for t in tasks], dtype=float)
+    return scores
+
+
+def _group(
+    tasks: Sequence[TaskOutcome], k: int, rng: np.random.Generator, equal_domains: bool = False
+) -> GroupMetrics:
+    scores = _per_task_scores(tasks, k)
+    domains = np.array([t.domain for t in tasks])
+    names = sorted(set(domains.tolist()))
+    index_by_domain = [np.flatnonzero(domains == d) for d in names]
+
+    sizes = np.array([len(i) for i in index_by_domain], dtype=float)
+    weights = np.full(len(sizes), 1 / len(sizes)) if equal_domains else sizes / sizes.sum()
+    # Resample tasks within each domain so the domain mix stays fixed across resamples.
+    samples = [
+        rng.choice(i, size=(BOOTSTRAP_SAMPLES, len(i)), replace=True) for i in index_by_domain
+    ]
+
+    def estimate(values: np.ndarray) -> Estimate:
+        value = float(
+            sum(w * values[i].mean() for w, i in zip(weights, index_by_domain, strict=True))
+        )
+        boot = sum(w * values[s].mean(axis=1) for w, s in zip(weights, samples, strict=True))
+        return Estimate(
+            value=value,
+            low=float(np.percentile(boot, 2.5)),
+            high=float(np.percentile(boot, 97.5)),
+        )
+
+    episodes = sum(t.n for t in tasks)
+    return GroupMetrics(
+        tasks=len(tasks),
+        episodes=episodes,
+        avg=estimate(scores["avg"]),
+        pass_hat={j: estimate(scores[f"hat{j}"]) for j in range(1, k + 1)},
+        pass_at={j: estimate(scores[f"at{j}"]) for j in range(1, k + 1)},
+        dissatisfied_rate=sum(t.dissatisfied for t in tasks) / episodes,
+        infra_errors=sum(t.infra_errors for t in tasks),
+    )
+
+
+def compute_metrics(episodes: Iterable[Episode], seed: int = 0) -> MetricsReport:
+    """Metrics over stored episodes; tasks with fewer trials limit k to their count."""
+    tasks = task_outcomes(episodes)
+    if not tasks:
+        raise ValueError("no episodes to compute metrics from")
+    k = min(t.n for t in tasks)
+    rng = np.random.default_rng(seed)
+    by_domain: dict[str, list[TaskOutcome]] = defaultdict(list)
+    for t in tasks:
+        by_domain[t.domain].append(t)
+    breakdowns: dict[str, dict[str, GroupMetrics]] = {}
+    for dim in ("family", "emotion", "politeness", "urgency", "trust"):
+        groups: dict[str, list[TaskOutcome]] = defaultdict(list)
+        for t in tasks:
+            groups[t.groups[dim]].append(t)
+        breakdowns[dim] = {name: _group(g, k, rng) for name, g in sorted(groups.items())}
+    return MetricsReport(
+        k=k,
+        overall_equal=_group(tasks, k, rng, equal_domains=True),
+        overall_tasks=_group(tasks, k, rng),
+        domains={d: _group(ts, k, rng) for d, ts in sorted(by_domain.items())},
+        breakdowns=breakdowns,
+    )

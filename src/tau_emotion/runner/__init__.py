@@ -1,0 +1,1 @@
+"""Running many episodes: concurrency, result files, resume, manifests."""

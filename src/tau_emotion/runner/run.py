@@ -1,0 +1,201 @@
+"""Run episodes concurrently, append each result as it finishes, and resume after a kill."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tau_emotion import __version__
+from tau_emotion.data import Episode, RunManifest, Task
+from tau_emotion.domains import load_domain
+from tau_emotion.environment import Environment
+from tau_emotion.errors import TauEmotionError
+from tau_emotion.models.base import ChatModel
+from tau_emotion.models.openai_compat import OpenAICompatibleModel
+from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.results import (
+    MANIFEST_FILE,
+    RESULTS_FILE,
+    ResultsWriter,
+    load_episodes,
+)
+from tau_emotion.simulation.agents import OracleAgent, ToolCallingAgent
+from tau_emotion.simulation.loop import run_episode
+from tau_emotion.simulation.participants import Agent, EpisodeSetup, User
+from tau_emotion.simulation.users import LLMUser, ScriptedUser
+
+
+class RunExistsError(TauEmotionError):
+    """The output directory already holds results and --resume was not given."""
+
+
+def select_tasks(config: RunConfig) -> list[Task]:
+    tasks: list[Task] = []
+    for name in config.domains:
+        domain_tasks = load_domain(name).tasks(config.split)
+        if config.task_ids:
+            domain_tasks = [t for t in domain_tasks if t.id in config.task_ids]
+        if config.num_tasks is not None:
+            domain_tasks = domain_tasks[: config.num_tasks]
+        if config.no_emotion:
+            domain_tasks = [t.model_copy(update={"emotion": None}) for t in domain_tasks]
+        tasks.extend(domain_tasks)
+    return tasks
+
+
+def episode_seed(run_seed: int, task: Task, trial: int) -> int:
+    digest = hashlib.sha256(f"{run_seed}/{task.domain}/{task.id}/{trial}".encode()).hexdigest()
+    return int(digest[:8], 16)
+
+
+def code_version() -> str:
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"tau-emotion {__version__}" + (f" ({commit})" if commit else "")
+
+
+@dataclass
+class Participants:
+    """Builds the agent and user for each episode; models are shared across episodes."""
+
+    config: RunConfig
+    agent_model: ChatModel | None = None
+    user_model: ChatModel | None = None
+
+    def __post_init__(self) -> None:
+        if self.agent_model is None and self.config.agent_model is not None:
+            self.agent_model = OpenAICompatibleModel(self.config.agent_model)
+        if self.user_model is None and self.config.user_model is not None:
+            self.user_model = OpenAICompatibleModel(self.config.user_model)
+
+    def agent(self, setup: EpisodeSetup) -> Agent:
+        if self.config.agent == "oracle":
+            return OracleAgent(setup)
+        assert self.agent_model is not None  # RunConfig validated this
+        return ToolCallingAgent(setup, self.agent_model)
+
+    def user(self, setup: EpisodeSetup) -> User:
+        if self.config.user == "scripted":
+            return ScriptedUser(setup)
+        assert self.user_model is not None
+        return LLMUser(setup, self.user_model, with_emotion=not self.config.no_emotion)
+
+
+ProgressHook = Callable[[Episode, int, int], None]
+"""Called after each episode with (episode, done, total)."""
+
+
+async def run_pairs(
+    config: RunConfig,
+    pairs: list[tuple[Task, int]],
+    participants: Participants,
+    on_episode: Callable[[Episode], None],
+) -> None:
+    """Play (task, trial) pairs with `config.concurrency` episodes in flight."""
+    queue: asyncio.Queue[tuple[Task, int]] = asyncio.Queue()
+    for pair in pairs:
+        queue.put_nowait(pair)
+
+    async def worker() -> None:
+        envs: dict[tuple[str, str], Environment] = {}  # one state per worker per database
+        while True:
+            try:
+                task, trial = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            domain = load_domain(task.domain)
+            variant = domain.variant_for(task.split)
+            env = envs.get((task.domain, variant))
+            if env is None:
+                env = envs[(task.domain, variant)] = Environment(domain, variant)
+            setup = EpisodeSetup(task, domain, episode_seed(config.seed, task, trial), trial)
+            episode = await run_episode(
+                setup,
+                participants.agent(setup),
+                participants.user(setup),
+                env,
+                max_steps=config.max_steps,
+            )
+            on_episode(episode)
+
+    await asyncio.gather(*(worker() for _ in range(min(config.concurrency, len(pairs)) or 1)))
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def execute_run(
+    config: RunConfig,
+    resume: bool = False,
+    participants: Participants | None = None,
+    progress: ProgressHook | None = None,
+    retry_errors: bool = False,
+) -> list[Episode]:
+    """Run (or finish) a run; returns every episode of the run, old and new."""
+    out = config.out
+    results_path = out / RESULTS_FILE
+    done = load_episodes(results_path)
+    if done and not resume:
+        raise RunExistsError(
+            f"{out} already holds {len(done)} episodes; pass --resume to finish it "
+            "or choose another --out"
+        )
+    tasks = select_tasks(config)
+    if not tasks:
+        raise TauEmotionError(
+            f"no tasks selected (domains {', '.join(config.domains)}, split {config.split})"
+        )
+    all_pairs = [(t, trial) for trial in range(config.trials) for t in tasks]
+
+    def finished(task: Task, trial: int) -> bool:
+        e = done.get((task.domain, task.id, trial))
+        return e is not None and not (retry_errors and e.errors)
+
+    pairs = [(t, trial) for t, trial in all_pairs if not finished(t, trial)]
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = RunManifest(
+        config=config.model_dump(mode="json"),
+        code_version=code_version(),
+        started_at=now(),
+        episodes_total=len(all_pairs),
+        episodes_done=len(all_pairs) - len(pairs),
+    )
+    manifest_path = out / MANIFEST_FILE
+    if resume and manifest_path.exists():
+        manifest.started_at = RunManifest.model_validate_json(manifest_path.read_text()).started_at
+    manifest_path.write_text(manifest.model_dump_json(indent=2))
+
+    writer = ResultsWriter(results_path)
+    count = manifest.episodes_done
+
+    def record(episode: Episode) -> None:
+        nonlocal count
+        writer.append(episode)
+        done[episode.key] = episode
+        count += 1
+        if progress is not None:
+            progress(episode, count, len(all_pairs))
+
+    try:
+        asyncio.run(run_pairs(config, pairs, participants or Participants(config), record))
+    finally:
+        writer.close()
+    manifest.episodes_done = count
+    manifest.finished_at = now() if count == len(all_pairs) else None
+    manifest_path.write_text(manifest.model_dump_json(indent=2))
+    keys = {(t.domain, t.id, trial) for t, trial in all_pairs}
+    return [e for k, e in done.items() if k in keys]

@@ -1,0 +1,1 @@
+"""Participants (agents, simulated users) and the episode loop."""

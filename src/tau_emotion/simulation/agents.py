@@ -1,0 +1,110 @@
+"""Agents: an LLM with native tool calling, and the oracle that plays the gold actions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from tau_emotion.data import Action, Message, ToolCall
+from tau_emotion.domains.checks import is_affirmative
+from tau_emotion.models.base import ChatModel
+from tau_emotion.simulation.participants import EpisodeSetup
+
+AGENT_INSTRUCTIONS = """\
+You are a customer-service agent for this business. Follow the policy below exactly.
+Use the tools to look up and change records; never invent information a tool has not given you.
+Make at most one tool call at a time when a later call depends on an earlier result.
+Before any action that changes a record, describe it and get the customer's explicit yes.
+If the request is outside what the policy and tools allow, say so or transfer to a human agent
+as the policy says.
+"""
+
+
+def agent_system_prompt(setup: EpisodeSetup) -> str:
+    return f"{AGENT_INSTRUCTIONS}\n# Policy\n\n{setup.domain.policy}"
+
+
+class ToolCallingAgent:
+    """An LLM agent using native function calling: system prompt = instructions + policy."""
+
+    def __init__(self, setup: EpisodeSetup, model: ChatModel) -> None:
+        self._system = agent_system_prompt(setup)
+        self._tools = setup.tool_schemas
+        self.model = model
+
+    def system_prompt(self) -> str:
+        return self._system
+
+    async def respond(self, messages: Sequence[Message]) -> Message:
+        return await self.model.complete(messages, self._tools)
+
+
+def describe_action(action: Action) -> str:
+    args = ", ".join(f"{k}={json.dumps(v)}" for k, v in action.arguments.items())
+    return f"{action.name.replace('_', ' ')} ({args})"
+
+
+class OracleAgent:
+    """Carries out the task's gold actions as the policy requires.
+
+    Reads and terminal calls run at once; before each write it describes the action and
+    waits for an explicit yes. After each intent it states that intent's outputs and asks
+    whether there is anything else, which is the scripted user's cue for its next request.
+    It is the ceiling for a run and the validator of generated tasks.
+    """
+
+    def __init__(self, setup: EpisodeSetup) -> None:
+        self._setup = setup
+        self._kinds = setup.domain.tool_kinds
+        self._intents = setup.task.intents
+        self._intent = 0
+        self._action = 0
+        self._awaiting_request = False  # intent finished; next user turn asks for the next one
+        self._asked_confirmation = False
+        self._calls = 0
+
+    def system_prompt(self) -> str:
+        return agent_system_prompt(self._setup)
+
+    async def respond(self, messages: Sequence[Message]) -> Message:
+        last = messages[-1] if messages else None
+        if self._awaiting_request and last is not None and last.role == "user":
+            self._awaiting_request = False
+            self._intent += 1
+            self._action = 0
+        if self._intent >= len(self._intents):
+            return Message(role="assistant", content="Is there anything else I can help you with?")
+        intent = self._intents[self._intent]
+        if self._action < len(intent.actions):
+            action = intent.actions[self._action]
+            if self._kinds.get(action.name) == "write":
+                if not self._asked_confirmation or last is None or last.role != "user":
+                    self._asked_confirmation = True
+                    return Message(
+                        role="assistant",
+                        content=f"To confirm, I am about to {describe_action(action)}. "
+                        "Shall I proceed?",
+                    )
+                if not is_affirmative(last.content):
+                    return Message(
+                        role="assistant",
+                        content=f"I need your explicit yes before I {describe_action(action)}. "
+                        "Shall I proceed?",
+                    )
+                self._asked_confirmation = False
+            self._action += 1
+            return self._call(action)
+        self._awaiting_request = True
+        outputs = intent.outputs
+        told = f" For your records: {'; '.join(outputs)}." if outputs else ""
+        return Message(
+            role="assistant",
+            content=f"That is done.{told} Is there anything else I can help you with?",
+        )
+
+    def _call(self, action: Action) -> Message:
+        self._calls += 1
+        arguments: dict[str, Any] = dict(action.arguments)
+        call = ToolCall(id=f"call_{self._calls}", name=action.name, arguments=arguments)
+        return Message(role="assistant", tool_calls=[call])

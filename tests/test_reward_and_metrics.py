@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+from toy_domain import credit_task
+
+from tau_emotion.data import EmotionSpec, Episode, Message, TerminationReason
+from tau_emotion.evaluation.metrics import compute_metrics, pass_at_k, pass_hat_k
+from tau_emotion.evaluation.reward import compute_reward, output_communicated
+
+
+def test_output_matching_by_text_and_by_number() -> None:
+    assert output_communicated("15.0", ["Your balance is $15.00 now."])
+    assert output_communicated("1,250.50", ["That is 1250.5 dollars."])
+    assert output_communicated("Seat 12A", ["You are in seat 12a."])
+    assert not output_communicated("15.0", ["Your balance is 16 dollars."])
+    assert not output_communicated("ABC123", ["code abc124"])
+
+
+@pytest.mark.parametrize(
+    ("final", "said", "termination", "reward"),
+    [
+        ("g", "balance 15.0", TerminationReason.USER_STOP, 1.0),
+        ("x", "balance 15.0", TerminationReason.USER_STOP, 0.0),
+        ("g", "balance unknown", TerminationReason.USER_STOP, 0.0),
+        ("g", "balance 15.0", TerminationReason.USER_UNSATISFIED, -1.0),
+        ("x", "nothing", TerminationReason.USER_UNSATISFIED, -1.0),
+        ("g", "balance 15.0", TerminationReason.MAX_STEPS, 1.0),
+    ],
+)
+def test_reward_cases(final: str, said: str, termination: TerminationReason, reward: float) -> None:
+    messages = [Message(role="assistant", content=said)]
+    value, breakdown = compute_reward(credit_task(), final, "g", messages, termination)
+    assert value == reward
+    assert breakdown.db_match == (final == "g")
+    assert breakdown.dissatisfied == (termination == TerminationReason.USER_UNSATISFIED)
+
+
+def test_pass_formulas_match_hand_computed_values() -> None:
+    # n=4, c=2: Pass^1 = 2/4, Pass^2 = C(2,2)/C(4,2) = 1/6, pass@2 = 1 - C(2,2)/C(4,2) = 5/6
+    assert pass_hat_k(4, 2, 1) == pytest.approx(0.5)
+    assert pass_hat_k(4, 2, 2) == pytest.approx(1 / 6)
+    assert pass_hat_k(4, 2, 3) == 0.0
+    assert pass_at_k(4, 2, 2) == pytest.approx(5 / 6)
+    assert pass_at_k(4, 2, 3) == 1.0
+    assert pass_at_k(3, 0, 3) == 0.0
+    assert pass_hat_k(5, 3, 2) == pytest.approx(comb(3, 2) / comb(5, 2))
+    with pytest.raises(ValueError):
+        pass_hat_k(3, 1, 4)
+
+
+def _ep(domain: str, task: str, trial: int, reward: float, family: str | None = None) -> Episode:
+    emotion = None
+    if family:
+        emotion = EmotionSpec(
+            condition_id=f"{family}.x.warm.low.trusting", family=family, emotion="x",
+            politeness="warm", urgency="low", trust="trusting", instruction="You feel x.",
+        )
+    term = TerminationReason.USER_UNSATISFIED if reward == -1 else TerminationReason.USER_STOP
+    return Episode(task_id=task, domain=domain, trial=trial, seed=0, emotion=emotion, messages=[],
+                   termination=term, reward=reward)
+
+
+def test_metrics_per_domain_equal_and_task_weighted() -> None:
+    episodes = [
+        # domain a: task a1 3/3, task a2 1/3 ; domain b: task b1 0/3 (one walk-away)
+        *[_ep("a", "a1", t, 1.0, "anger") for t in range(3)],
+        _ep("a", "a2", 0, 1.0, "fear"), _ep("a", "a2", 1, 0.0, "fear"), _ep("a", "a2", 2, 0.0, "fear"),
+        _ep("b", "b1", 0, 0.0), _ep("b", "b1", 1, -1.0), _ep("b", "b1", 2, 0.0),
+    ]
+    report = compute_metrics(episodes)
+    assert report.k == 3
+    a = report.domains["a"]
+    assert a.avg.value == pytest.approx((1 + 1 / 3) / 2)
+    assert a.pass_hat[3].value == pytest.approx(0.5)
+    assert a.pass_hat[2].value == pytest.approx((1 + 0) / 2)
+    assert a.pass_at[2].value == pytest.approx((1 + (1 - comb(2, 2) / comb(3, 2))) / 2)
+    assert report.domains["b"].avg.value == 0.0
+    assert report.domains["b"].dissatisfied_rate == pytest.approx(1 / 3)
+    assert report.overall_equal.avg.value == pytest.approx(((1 + 1 / 3) / 2 + 0) / 2)
+    assert report.overall_tasks.avg.value == pytest.approx((1 + 1 / 3 + 0) / 3)
+    assert report.breakdowns["family"]["anger"].avg.value == 1.0
+    assert report.breakdowns["family"]["none"].tasks == 1
+    ci = report.overall_tasks.avg
+    assert ci.low <= ci.value <= ci.high
+    # deterministic given the seed
+    assert compute_metrics(episodes).model_dump() == report.model_dump()
+
+
+def test_metrics_need_episodes() -> None:
+    with pytest.raises(ValueError, match="no episodes"):
+        compute_metrics([])

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import pytest
+from toy_domain import ToyTools
+
+from tau_emotion.data import ToolCall
+from tau_emotion.domains import Domain
+from tau_emotion.domains.state import db_digest
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+
+
+def test_schema_comes_from_signature_and_docstring() -> None:
+    schema = ToyTools.specs["add_credit"].schema
+    assert schema["name"] == "add_credit"
+    assert schema["description"] == "Add store credit to a customer."
+    props = schema["parameters"]["properties"]
+    assert props["amount"] == {"type": "number", "description": "Amount in dollars, positive, at most 50."}
+    assert schema["parameters"]["required"] == ["customer_id", "amount"]
+    assert schema["parameters"]["additionalProperties"] is False
+    assert {s.kind for s in ToyTools.specs.values()} == {"read", "write", "terminal"}
+
+
+def test_tool_without_docstring_is_rejected() -> None:
+    from tau_emotion.domains.tools import ToolSet, tool
+
+    with pytest.raises(TypeError, match="docstring"):
+
+        class Bad(ToolSet):
+            @tool("read")
+            def nothing(self, x: int) -> int:
+                return x
+
+
+def test_bad_arguments_unknown_tools_and_refusals_become_tool_errors(toy_env: Environment) -> None:
+    with pytest.raises(ToolError, match="unknown tool 'nope'"):
+        toy_env.call("nope", {})
+    with pytest.raises(ToolError, match="amount: Input should be a valid number"):
+        toy_env.call("add_credit", {"customer_id": "c1", "amount": "lots"})
+    with pytest.raises(ToolError, match="customer_id: Field required"):
+        toy_env.call("add_credit", {"amount": 3})
+    with pytest.raises(ToolError, match="Extra inputs are not permitted"):
+        toy_env.call("get_credit", {"customer_id": "c1", "extra": 1})
+    msg = toy_env.execute(ToolCall(id="x", name="add_credit", arguments={"customer_id": "c1", "amount": 99}))
+    assert msg.error and msg.content == "Error: amount must be between 0 and 50"
+    bad = ToolCall(id="y", name="get_credit", parse_error="invalid JSON", raw_arguments="{oops")
+    msg = toy_env.execute(bad)
+    assert msg.error and "could not parse the arguments of get_credit" in (msg.content or "")
+
+
+def test_copy_on_write_state_and_order_independent_hash(toy: Domain) -> None:
+    env = Environment(toy, "main")
+    pristine_db, digest = toy.load_db("main")
+    h0 = env.hash()
+    env.call("add_credit", {"customer_id": "c1", "amount": 5})
+    env.call("add_credit", {"customer_id": "c2", "amount": 1})
+    h1 = env.hash()
+    assert h1 != h0
+    assert pristine_db.customers["c1"].credit == 10.0  # shared DB untouched
+    assert db_digest(pristine_db) == digest
+    env.reset()
+    assert env.hash() == h0
+    env.call("add_credit", {"customer_id": "c2", "amount": 1})
+    env.call("add_credit", {"customer_id": "c1", "amount": 5})
+    assert env.hash() == h1
+    # writing a record back to its pristine value drops it from the overlay
+    env.reset()
+    c1 = env.state.table("customers")["c1"]
+    env.state.table("customers").put("c1", c1.model_copy(update={"credit": 11.0}))
+    env.state.table("customers").put("c1", c1)
+    assert env.hash() == h0 and env.state.changes() == {}
+
+
+def test_table_views_merge_inserts_and_deletes(toy_env: Environment) -> None:
+    table = toy_env.state.table("customers")
+    c1 = table["c1"]
+    table.put("c3", c1.model_copy(update={"name": "New"}))
+    table.delete("c2")
+    assert sorted(table.keys()) == ["c1", "c3"]
+    assert len(table) == 2 and "c2" not in table and "c3" in table
+    with pytest.raises(KeyError):
+        _ = table["c2"]
+    toy_env.reset()
+    assert sorted(table.keys()) == ["c1", "c2"]
+
+
+def test_records_are_frozen(toy_env: Environment) -> None:
+    c1 = toy_env.state.table("customers")["c1"]
+    with pytest.raises(Exception, match="frozen"):
+        c1.credit = 1.0  # type: ignore[misc]
