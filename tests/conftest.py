@@ -3,10 +3,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from toy_domain import make_domain
 
 from tau_emotion.domains import Domain
 from tau_emotion.environment import Environment
+
+from toy_domain import make_domain
 
 
 @pytest.fixture

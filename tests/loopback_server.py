@@ -12,14 +12,21 @@ from typing import Any
 Reply = tuple[int, dict[str, Any] | str, dict[str, str]]
 
 
-def completion(content: str | None = None, tool_calls: list[dict[str, Any]] | None = None, reasoning: str | None = None) -> dict[str, Any]:
+def completion(
+    content: str | None = None,
+    tool_calls: list[dict[str, Any]] | None = None,
+    reasoning: str | None = None,
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = tool_calls
     if reasoning:
         message["reasoning_content"] = reasoning
     return {
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "fake",
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "fake",
         "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
@@ -41,8 +48,16 @@ class ChatServer:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
-                server.requests.append({"path": self.path, "body": json.loads(self.rfile.read(length)), "auth": self.headers.get("authorization")})
-                status, body, headers = server.replies.pop(0) if server.replies else (500, {"error": "no reply"}, {})
+                server.requests.append(
+                    {
+                        "path": self.path,
+                        "body": json.loads(self.rfile.read(length)),
+                        "auth": self.headers.get("authorization"),
+                    }
+                )
+                status, body, headers = (
+                    server.replies.pop(0) if server.replies else (500, {"error": "no reply"}, {})
+                )
                 data = (body if isinstance(body, str) else json.dumps(body)).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")

@@ -3,11 +3,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from toy_domain import credit_task
-
 from tau_emotion.data import Episode, Message, Task, TerminationReason, ToolCall
 from tau_emotion.domains import Domain
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import Trajectory, is_affirmative, run_checks
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ModelError
 from tau_emotion.models.scripted import ScriptedModel, tool_call
@@ -16,8 +14,16 @@ from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import LLMUser, ScriptedUser
 
+from toy_domain import credit_task
 
-def play(domain: Domain, task: Task, agent_model: ScriptedModel | None = None, user_model: ScriptedModel | None = None, max_steps: int = 200) -> Episode:
+
+def play(
+    domain: Domain,
+    task: Task,
+    agent_model: ScriptedModel | None = None,
+    user_model: ScriptedModel | None = None,
+    max_steps: int = 200,
+) -> Episode:
     setup = EpisodeSetup(task, domain, seed=1, trial=0)
     agent = OracleAgent(setup) if agent_model is None else ToolCallingAgent(setup, agent_model)
     user = ScriptedUser(setup) if user_model is None else LLMUser(setup, user_model)
@@ -33,8 +39,12 @@ def test_oracle_with_scripted_user_succeeds_and_passes_checks(toy: Domain) -> No
     roles = [m.role for m in episode.messages]
     assert roles[0] == "system" and roles[1] == "user"
     # the oracle asked before the write, and the user said yes
-    write_index = next(i for i, m in enumerate(episode.messages) if m.tool_calls and m.tool_calls[0].name == "add_credit")
-    assert episode.messages[write_index - 1].content == "Yes, please go ahead."
+    write_index = next(
+        i
+        for i, m in enumerate(episode.messages)
+        if m.tool_calls and m.tool_calls[0].name == "add_credit"
+    )
+    assert is_affirmative(episode.messages[write_index - 1].content)
 
 
 def test_missing_output_gives_zero(toy: Domain) -> None:
@@ -59,7 +69,14 @@ def _agent_script(calls: list[Message | str]) -> ScriptedModel:
 
 
 def test_malformed_and_unknown_tool_calls_are_the_agents_failed_turns(toy: Domain) -> None:
-    bad_json = Message(role="assistant", tool_calls=[ToolCall(id="a", name="find_customer", parse_error="invalid JSON", raw_arguments="{email:")])
+    bad_json = Message(
+        role="assistant",
+        tool_calls=[
+            ToolCall(
+                id="a", name="find_customer", parse_error="invalid JSON", raw_arguments="{email:"
+            )
+        ],
+    )
     unknown = tool_call("delete_everything", call_id="b")
     wrong_type = tool_call("add_credit", call_id="c", customer_id="c1", amount="many")
     agent = _agent_script([bad_json, unknown, wrong_type, "Sorry, I cannot help."])
@@ -69,15 +86,21 @@ def test_malformed_and_unknown_tool_calls_are_the_agents_failed_turns(toy: Domai
     assert [m.error for m in tool_msgs] == [True, True, True]
     assert "unknown tool 'delete_everything'" in (tool_msgs[1].content or "")
     assert episode.termination == TerminationReason.USER_UNSATISFIED
-    assert episode.reward == -1.0 and episode.breakdown is not None and episode.breakdown.dissatisfied
+    assert (
+        episode.reward == -1.0 and episode.breakdown is not None and episode.breakdown.dissatisfied
+    )
 
 
 def test_wrong_state_gives_zero(toy: Domain) -> None:
-    agent = _agent_script([tool_call("add_credit", customer_id="c1", amount=7.0), "Added 17.0 for you."])
+    agent = _agent_script(
+        [tool_call("add_credit", customer_id="c1", amount=7.0), "Added 17.0 for you."]
+    )
     user = ScriptedModel(["I need credit.", "Thanks ###STOP###"])
     episode = play(toy, credit_task(), agent, user)
     assert episode.termination == TerminationReason.USER_STOP
-    assert episode.reward == 0.0 and episode.breakdown is not None and not episode.breakdown.db_match
+    assert (
+        episode.reward == 0.0 and episode.breakdown is not None and not episode.breakdown.db_match
+    )
 
 
 def test_endpoint_failure_is_recorded_not_raised(toy: Domain) -> None:

@@ -4,17 +4,29 @@ import asyncio
 import socket
 
 import pytest
-from loopback_server import chat_server, completion, function_call
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.errors import ModelError
 from tau_emotion.models.openai_compat import ModelConfig, OpenAICompatibleModel
 
-TOOLS = [{"type": "function", "function": {"name": "get_credit", "description": "d", "parameters": {"type": "object", "properties": {"customer_id": {"type": "string"}}}}}]
+from loopback_server import chat_server, completion, function_call
+
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_credit",
+            "description": "d",
+            "parameters": {"type": "object", "properties": {"customer_id": {"type": "string"}}},
+        },
+    }
+]
 
 
 def make(base_url: str, **kw: object) -> OpenAICompatibleModel:
-    return OpenAICompatibleModel(ModelConfig(model="fake", base_url=base_url, backoff_s=0.01, timeout_s=5, **kw))  # type: ignore[arg-type]
+    return OpenAICompatibleModel(
+        ModelConfig(model="fake", base_url=base_url, backoff_s=0.01, timeout_s=5, **kw)
+    )  # type: ignore[arg-type]
 
 
 def ask(model: OpenAICompatibleModel, messages: list[Message] | None = None) -> Message:
@@ -23,13 +35,24 @@ def ask(model: OpenAICompatibleModel, messages: list[Message] | None = None) -> 
 
 def test_tool_call_text_reasoning_usage_and_cost(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TEST_KEY", "sk-test")
-    reply = completion(None, [function_call("get_credit", '{"customer_id": "c1"}')], reasoning="think")
+    reply = completion(
+        None, [function_call("get_credit", '{"customer_id": "c1"}')], reasoning="think"
+    )
     with chat_server([(200, reply, {})]) as server:
-        model = make(server.base_url, api_key_env="TEST_KEY", price_input_per_mtok=1e6, price_output_per_mtok=2e6)
+        model = make(
+            server.base_url,
+            api_key_env="TEST_KEY",
+            price_input_per_mtok=1e6,
+            price_output_per_mtok=2e6,
+        )
         msg = ask(model)
-    assert msg.tool_calls == [ToolCall(id="call_1", name="get_credit", arguments={"customer_id": "c1"})]
+    assert msg.tool_calls == [
+        ToolCall(id="call_1", name="get_credit", arguments={"customer_id": "c1"})
+    ]
     assert msg.reasoning == "think"
-    assert msg.usage is not None and msg.usage.prompt_tokens == 11 and msg.usage.completion_tokens == 7
+    assert (
+        msg.usage is not None and msg.usage.prompt_tokens == 11 and msg.usage.completion_tokens == 7
+    )
     assert msg.usage.cost_usd == pytest.approx(11 + 14)
     body = server.requests[0]["body"]
     assert server.requests[0]["path"] == "/v1/chat/completions"
@@ -50,7 +73,13 @@ def test_500_then_429_with_retry_after_then_success() -> None:
 
 
 def test_malformed_tool_arguments_are_kept_with_a_parse_error() -> None:
-    reply = completion(None, [function_call("get_credit", '{"customer_id": c1'), function_call("get_credit", "[1]", "call_2")])
+    reply = completion(
+        None,
+        [
+            function_call("get_credit", '{"customer_id": c1'),
+            function_call("get_credit", "[1]", "call_2"),
+        ],
+    )
     with chat_server([(200, reply, {})]) as server:
         msg = ask(make(server.base_url))
     assert msg.tool_calls is not None
@@ -71,20 +100,28 @@ def test_malformed_call_is_sent_back_verbatim_in_history() -> None:
     sent = server.requests[0]["body"]["messages"]
     assert sent[1]["tool_calls"][0]["function"]["arguments"] == "{oops"
     assert sent[1]["reasoning_content"] == "r"
-    assert sent[2] == {"role": "tool", "tool_call_id": "call_9", "content": "Error: could not parse"}
+    assert sent[2] == {
+        "role": "tool",
+        "tool_call_id": "call_9",
+        "content": "Error: could not parse",
+    }
 
 
 def test_gives_up_after_retries_with_model_error() -> None:
-    with chat_server([(503, {"error": "down"}, {})] * 3) as server:
-        with pytest.raises(ModelError, match="failed after 3 attempts"):
-            ask(make(server.base_url, max_retries=2))
+    with (
+        chat_server([(503, {"error": "down"}, {})] * 3) as server,
+        pytest.raises(ModelError, match="failed after 3 attempts"),
+    ):
+        ask(make(server.base_url, max_retries=2))
     assert len(server.requests) == 3
 
 
 def test_client_errors_are_not_retried() -> None:
-    with chat_server([(400, {"error": {"message": "bad request"}}, {})]) as server:
-        with pytest.raises(ModelError, match="BadRequestError"):
-            ask(make(server.base_url))
+    with (
+        chat_server([(400, {"error": {"message": "bad request"}}, {})]) as server,
+        pytest.raises(ModelError, match="BadRequestError"),
+    ):
+        ask(make(server.base_url))
     assert len(server.requests) == 1
 
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 from math import comb
 
 import pytest
-from toy_domain import credit_task
 
 from tau_emotion.data import EmotionSpec, Episode, Message, TerminationReason
 from tau_emotion.evaluation.metrics import compute_metrics, pass_at_k, pass_hat_k
 from tau_emotion.evaluation.reward import compute_reward, output_communicated
+
+from toy_domain import credit_task
 
 
 def test_output_matching_by_text_and_by_number() -> None:
@@ -54,20 +55,37 @@ def _ep(domain: str, task: str, trial: int, reward: float, family: str | None = 
     emotion = None
     if family:
         emotion = EmotionSpec(
-            condition_id=f"{family}.x.warm.low.trusting", family=family, emotion="x",
-            politeness="warm", urgency="low", trust="trusting", instruction="You feel x.",
+            condition_id=f"{family}.x.warm.low.trusting",
+            family=family,
+            emotion="x",
+            politeness="warm",
+            urgency="low",
+            trust="trusting",
+            instruction="You feel x.",
         )
     term = TerminationReason.USER_UNSATISFIED if reward == -1 else TerminationReason.USER_STOP
-    return Episode(task_id=task, domain=domain, trial=trial, seed=0, emotion=emotion, messages=[],
-                   termination=term, reward=reward)
+    return Episode(
+        task_id=task,
+        domain=domain,
+        trial=trial,
+        seed=0,
+        emotion=emotion,
+        messages=[],
+        termination=term,
+        reward=reward,
+    )
 
 
 def test_metrics_per_domain_equal_and_task_weighted() -> None:
     episodes = [
         # domain a: task a1 3/3, task a2 1/3 ; domain b: task b1 0/3 (one walk-away)
         *[_ep("a", "a1", t, 1.0, "anger") for t in range(3)],
-        _ep("a", "a2", 0, 1.0, "fear"), _ep("a", "a2", 1, 0.0, "fear"), _ep("a", "a2", 2, 0.0, "fear"),
-        _ep("b", "b1", 0, 0.0), _ep("b", "b1", 1, -1.0), _ep("b", "b1", 2, 0.0),
+        _ep("a", "a2", 0, 1.0, "fear"),
+        _ep("a", "a2", 1, 0.0, "fear"),
+        _ep("a", "a2", 2, 0.0, "fear"),
+        _ep("b", "b1", 0, 0.0),
+        _ep("b", "b1", 1, -1.0),
+        _ep("b", "b1", 2, 0.0),
     ]
     report = compute_metrics(episodes)
     assert report.k == 3

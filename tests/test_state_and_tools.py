@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-from toy_domain import ToyTools
 
 from tau_emotion.data import ToolCall
 from tau_emotion.domains import Domain
@@ -9,13 +8,18 @@ from tau_emotion.domains.state import db_digest
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 
+from toy_domain import ToyTools
+
 
 def test_schema_comes_from_signature_and_docstring() -> None:
     schema = ToyTools.specs["add_credit"].schema
     assert schema["name"] == "add_credit"
     assert schema["description"] == "Add store credit to a customer."
     props = schema["parameters"]["properties"]
-    assert props["amount"] == {"type": "number", "description": "Amount in dollars, positive, at most 50."}
+    assert props["amount"] == {
+        "type": "number",
+        "description": "Amount in dollars, positive, at most 50.",
+    }
     assert schema["parameters"]["required"] == ["customer_id", "amount"]
     assert schema["parameters"]["additionalProperties"] is False
     assert {s.kind for s in ToyTools.specs.values()} == {"read", "write", "terminal"}
@@ -41,7 +45,9 @@ def test_bad_arguments_unknown_tools_and_refusals_become_tool_errors(toy_env: En
         toy_env.call("add_credit", {"amount": 3})
     with pytest.raises(ToolError, match="Extra inputs are not permitted"):
         toy_env.call("get_credit", {"customer_id": "c1", "extra": 1})
-    msg = toy_env.execute(ToolCall(id="x", name="add_credit", arguments={"customer_id": "c1", "amount": 99}))
+    msg = toy_env.execute(
+        ToolCall(id="x", name="add_credit", arguments={"customer_id": "c1", "amount": 99})
+    )
     assert msg.error and msg.content == "Error: amount must be between 0 and 50"
     bad = ToolCall(id="y", name="get_credit", parse_error="invalid JSON", raw_arguments="{oops")
     msg = toy_env.execute(bad)

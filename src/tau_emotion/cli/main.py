@@ -32,9 +32,9 @@ def domains_list(ctx: typer.Context) -> None:
     """List domains: tools (read/write/terminal), DB record counts, tasks per split."""
     if ctx.invoked_subcommand is not None:
         return
-    from rich.console import Console
     from rich.table import Table
 
+    from tau_emotion.cli.tables import make_console
     from tau_emotion.domains import domain_names, load_domain
 
     table = Table(title="Domains", title_justify="left")
@@ -52,7 +52,7 @@ def domains_list(ctx: typer.Context) -> None:
         tasks = d.tasks()
         test = sum(t.split == "test" for t in tasks)
         table.add_row(name, tools, "\n".join(dbs), f"{test}/{len(tasks) - test}")
-    Console().print(table)
+    make_console().print(table)
 
 
 @domains_app.command("generate")
@@ -91,7 +91,9 @@ def domains_generate(
 
 @app.command()
 def run(
-    out: Annotated[Path, typer.Option(help="Run directory.")] = Path("runs/latest"),
+    out: Annotated[
+        Path | None, typer.Option(help="Run directory [default: runs/run-<UTC time>].")
+    ] = None,
     domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
     split: Annotated[str, typer.Option(help="test or train.")] = "test",
     num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
@@ -100,27 +102,52 @@ def run(
     ] = None,
     trials: Annotated[int, typer.Option(help="Trials per task.")] = 1,
     agent: Annotated[
-        str | None, typer.Option(help="tool-calling or oracle (default: oracle without a model).")
-    ] = None,
-    agent_model: Annotated[str | None, typer.Option(help="Agent model name.")] = None,
+        str,
+        typer.Option(help="tool-calling, react, act, few-shot, oracle or human."),
+    ] = "tool-calling",
+    agent_model: Annotated[
+        str,
+        typer.Option(
+            help="Agent model: 'local' (embedded SmolLM2), 'local:/path.gguf', "
+            "'litellm:<provider/model>', or a model name at --agent-base-url."
+        ),
+    ] = "local",
     agent_base_url: Annotated[str | None, typer.Option(help="Agent endpoint base URL.")] = None,
     agent_api_key_env: Annotated[str, typer.Option(help="Env var with the agent API key.")] = (
         "OPENAI_API_KEY"
     ),
     agent_temperature: Annotated[float, typer.Option(help="Agent temperature.")] = 0.0,
-    user: Annotated[
-        str | None, typer.Option(help="scripted or llm (default: scripted without a model).")
+    few_shot_file: Annotated[
+        Path | None, typer.Option(help="few-shot: JSONL of conversations ('messages').")
     ] = None,
-    user_model: Annotated[str | None, typer.Option(help="User simulator model name.")] = None,
+    few_shot_k: Annotated[int, typer.Option(help="few-shot: examples per prompt.")] = 3,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            help="scripted, llm, react, verify, reflection or human "
+            "[default: llm with --user-model, else scripted]."
+        ),
+    ] = None,
+    user_model: Annotated[str | None, typer.Option(help="User simulator model.")] = None,
     user_base_url: Annotated[str | None, typer.Option(help="User endpoint base URL.")] = None,
     user_api_key_env: Annotated[str, typer.Option(help="Env var with the user API key.")] = (
         "OPENAI_API_KEY"
     ),
     user_temperature: Annotated[float, typer.Option(help="User temperature.")] = 0.0,
+    verify_attempts: Annotated[
+        int, typer.Option(help="verify / reflection users: checks per turn.")
+    ] = 2,
+    user_exit: Annotated[
+        bool, typer.Option(help="Allow the user to walk away dissatisfied.")
+    ] = True,
     no_emotion: Annotated[bool, typer.Option(help="Run tasks as their neutral twins.")] = False,
     concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 8,
     max_steps: Annotated[int, typer.Option(help="Max messages per episode.")] = 200,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    cache_dir: Annotated[
+        Path | None, typer.Option(help="Request cache folder (record / replay model calls).")
+    ] = None,
+    cache_mode: Annotated[str, typer.Option(help="record, replay or auto.")] = "auto",
     resume: Annotated[bool, typer.Option(help="Finish an interrupted run in --out.")] = False,
     retry_errors: Annotated[
         bool, typer.Option(help="With --resume, also re-run episodes that recorded errors.")
@@ -128,8 +155,8 @@ def run(
 ) -> None:
     """Run agents against simulated users; results go to OUT/results.jsonl, then a table."""
     from pydantic import ValidationError
-    from rich.console import Console
 
+    from tau_emotion.cli.tables import make_console
     from tau_emotion.domains import resolve_domains
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.models.openai_compat import ModelConfig
@@ -137,7 +164,11 @@ def run(
     from tau_emotion.runner.progress import progress_bar
     from tau_emotion.runner.run import execute_run
 
-    console = Console()
+    console = make_console()
+    if out is None:
+        from datetime import UTC, datetime
+
+        out = Path("runs") / datetime.now(UTC).strftime("run-%Y%m%d-%H%M%S")
     try:
         config = RunConfig(
             domains=resolve_domains(domain),
@@ -145,15 +176,17 @@ def run(
             num_tasks=num_tasks,
             task_ids=task_id or None,
             trials=trials,
-            agent=agent or ("tool-calling" if agent_model else "oracle"),
+            agent=agent,
             agent_model=ModelConfig(
                 model=agent_model,
                 base_url=agent_base_url,
                 api_key_env=agent_api_key_env,
                 temperature=agent_temperature,
             )
-            if agent_model
+            if agent not in ("oracle", "human")
             else None,
+            few_shot_file=few_shot_file,
+            few_shot_k=few_shot_k,
             user=user or ("llm" if user_model else "scripted"),
             user_model=ModelConfig(
                 model=user_model,
@@ -163,11 +196,15 @@ def run(
             )
             if user_model
             else None,
+            verify_attempts=verify_attempts,
+            user_exit=user_exit,
             no_emotion=no_emotion,
             concurrency=concurrency,
             max_steps=max_steps,
             seed=seed,
             out=out,
+            cache_dir=cache_dir,
+            cache_mode=cache_mode,
         )
         with progress_bar(console) as hook:
             episodes = execute_run(config, resume=resume, progress=hook, retry_errors=retry_errors)
@@ -201,9 +238,8 @@ def metrics(
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
 ) -> None:
     """Avg@k, Pass^k, pass@k per domain and per emotion group, with 95% CIs."""
-    from rich.console import Console
 
-    from tau_emotion.cli.tables import print_metrics
+    from tau_emotion.cli.tables import make_console, print_metrics
     from tau_emotion.evaluation.metrics import compute_metrics
     from tau_emotion.runner.results import METRICS_FILE, RESULTS_FILE, load_episodes
 
@@ -215,7 +251,7 @@ def metrics(
         raise _fail(f"{path} holds no episodes")
     report = compute_metrics(episodes)
     (json_out or run_dir / METRICS_FILE).write_text(report.model_dump_json(indent=2))
-    print_metrics(report, Console(), by)
+    print_metrics(report, make_console(), by)
 
 
 @app.command()

@@ -7,7 +7,7 @@ Nothing outside the folder names it: discovery is by package name.
 
 from __future__ import annotations
 
-import json
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from tau_emotion.data import Split, Task
 from tau_emotion.domains.checks import PolicyCheck
-from tau_emotion.domains.state import DomainDB, db_digest
+from tau_emotion.domains.state import DomainDB, canonical_json
 from tau_emotion.domains.tools import ToolKind, ToolSet
 from tau_emotion.errors import DomainError, TaskFileError
 
@@ -76,7 +76,8 @@ class Domain:
                     )
                 path = self.root / self.databases[variant].file
                 try:
-                    db = self.db_model.model_validate_json(path.read_bytes())
+                    raw = path.read_bytes()
+                    db = self.db_model.model_validate_json(raw)
                 except FileNotFoundError:
                     raise DomainError(
                         f"{path} is missing; regenerate it with "
@@ -86,7 +87,8 @@ class Domain:
                     raise DomainError(
                         f"{path} does not match the {self.name} schema: {exc}"
                     ) from None
-                self._cache[variant] = (db, db_digest(db))
+                # The file is canonical JSON, so hashing its bytes equals db_digest(db).
+                self._cache[variant] = (db, hashlib.sha256(raw).hexdigest())
             return self._cache[variant]
 
     def task_files(self) -> list[Path]:
@@ -130,8 +132,5 @@ def write_tasks(path: Path, tasks: Sequence[Task]) -> None:
 
 
 def write_snapshot(db: DomainDB, path: Path) -> None:
-    """Write a database snapshot deterministically (sorted keys, compact, one trailing newline)."""
-    data = json.loads(db.model_dump_json())
-    path.write_text(
-        json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8"
-    )
+    """Write a database snapshot in the canonical format (see `canonical_json`)."""
+    path.write_bytes(canonical_json(db))

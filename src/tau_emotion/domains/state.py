@@ -14,6 +14,7 @@ record written back to its original value drops out of the overlay.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -46,9 +47,18 @@ def record_digest(record: BaseModel) -> str:
     return hashlib.sha256(record.model_dump_json().encode()).hexdigest()
 
 
+def canonical_json(db: DomainDB) -> bytes:
+    """The snapshot format: sorted keys, compact, one trailing newline.
+
+    Sorting makes the bytes independent of the order a generator built its tables in.
+    """
+    data = json.loads(db.model_dump_json())
+    return (json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+
 def db_digest(db: DomainDB) -> str:
-    """Deterministic hash of a whole database (used once per snapshot, and by tests)."""
-    return hashlib.sha256(db.model_dump_json().encode()).hexdigest()
+    """Hash of a database's canonical snapshot bytes (equals the hash of its snapshot file)."""
+    return hashlib.sha256(canonical_json(db)).hexdigest()
 
 
 class Table(Generic[R]):

@@ -112,6 +112,9 @@ class OpenAICompatibleModel:
         )
         self._semaphore = asyncio.Semaphore(config.max_concurrency)
 
+    async def _send(self, request: dict[str, Any]) -> Any:
+        return await self._client.chat.completions.create(**request)
+
     def _retryable(self, exc: Exception) -> tuple[bool, float | None]:
         o = self._openai
         if isinstance(exc, o.APITimeoutError | o.APIConnectionError):
@@ -148,7 +151,7 @@ class OpenAICompatibleModel:
             started = time.perf_counter()
             try:
                 async with self._semaphore:
-                    response = await self._client.chat.completions.create(**request)
+                    response = await self._send(request)
                 return self._to_message(response, time.perf_counter() - started)
             except Exception as exc:
                 retry, delay = self._retryable(exc)

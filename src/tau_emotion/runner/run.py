@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,19 +14,16 @@ from tau_emotion.data import Episode, RunManifest, Task
 from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment
 from tau_emotion.errors import TauEmotionError
-from tau_emotion.models.base import ChatModel
-from tau_emotion.models.openai_compat import OpenAICompatibleModel
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.participants import Participants
 from tau_emotion.runner.results import (
     MANIFEST_FILE,
     RESULTS_FILE,
     ResultsWriter,
     load_episodes,
 )
-from tau_emotion.simulation.agents import OracleAgent, ToolCallingAgent
 from tau_emotion.simulation.loop import run_episode
-from tau_emotion.simulation.participants import Agent, EpisodeSetup, User
-from tau_emotion.simulation.users import LLMUser, ScriptedUser
+from tau_emotion.simulation.participants import EpisodeSetup
 
 
 class RunExistsError(TauEmotionError):
@@ -65,33 +61,6 @@ def code_version() -> str:
     except (OSError, subprocess.SubprocessError):
         commit = ""
     return f"tau-emotion {__version__}" + (f" ({commit})" if commit else "")
-
-
-@dataclass
-class Participants:
-    """Builds the agent and user for each episode; models are shared across episodes."""
-
-    config: RunConfig
-    agent_model: ChatModel | None = None
-    user_model: ChatModel | None = None
-
-    def __post_init__(self) -> None:
-        if self.agent_model is None and self.config.agent_model is not None:
-            self.agent_model = OpenAICompatibleModel(self.config.agent_model)
-        if self.user_model is None and self.config.user_model is not None:
-            self.user_model = OpenAICompatibleModel(self.config.user_model)
-
-    def agent(self, setup: EpisodeSetup) -> Agent:
-        if self.config.agent == "oracle":
-            return OracleAgent(setup)
-        assert self.agent_model is not None  # RunConfig validated this
-        return ToolCallingAgent(setup, self.agent_model)
-
-    def user(self, setup: EpisodeSetup) -> User:
-        if self.config.user == "scripted":
-            return ScriptedUser(setup)
-        assert self.user_model is not None
-        return LLMUser(setup, self.user_model, with_emotion=not self.config.no_emotion)
 
 
 ProgressHook = Callable[[Episode, int, int], None]

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from tau_emotion.data import Action, Message, ToolCall
 from tau_emotion.domains.checks import is_affirmative
+from tau_emotion.errors import TaskFileError
 from tau_emotion.models.base import ChatModel
 from tau_emotion.simulation.participants import EpisodeSetup
 
@@ -108,3 +113,51 @@ class OracleAgent:
         arguments: dict[str, Any] = dict(action.arguments)
         call = ToolCall(id=f"call_{self._calls}", name=action.name, arguments=arguments)
         return Message(role="assistant", tool_calls=[call])
+
+
+def load_demonstrations(path: Path) -> list[list[Message]]:
+    """Conversations from a JSONL file of episode records or ``{"messages": [...]}`` lines."""
+    demos: list[list[Message]] = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                messages = [Message.model_validate(m) for m in record["messages"]]
+            except (json.JSONDecodeError, KeyError, TypeError, ValidationError) as exc:
+                raise TaskFileError(
+                    f"{path}:{lineno}: not a demonstration (need a 'messages' list): {exc}"
+                ) from None
+            demos.append(messages)
+    if not demos:
+        raise TaskFileError(f"{path} holds no demonstrations")
+    return demos
+
+
+def render_demonstration(messages: Sequence[Message]) -> str:
+    lines = []
+    for m in messages:
+        if m.role == "user":
+            lines.append(f"Customer: {m.content}")
+        elif m.role == "assistant" and m.tool_calls:
+            lines += [f"Agent calls {c.name}({json.dumps(c.arguments)})" for c in m.tool_calls]
+        elif m.role == "assistant":
+            lines.append(f"Agent: {m.content}")
+        elif m.role == "tool":
+            lines.append(f"Result: {(m.content or '')[:300]}")
+    return "\n".join(lines)
+
+
+class FewShotAgent(ToolCallingAgent):
+    """A tool-calling agent whose system prompt ends with k example conversations."""
+
+    def __init__(
+        self, setup: EpisodeSetup, model: ChatModel, demos: Sequence[Sequence[Message]], k: int = 3
+    ) -> None:
+        super().__init__(setup, model)
+        chosen = random.Random(setup.seed).sample(list(demos), min(k, len(demos)))
+        examples = "\n\n".join(
+            f"## Example {i}\n{render_demonstration(d)}" for i, d in enumerate(chosen, 1)
+        )
+        self._system += f"\n# Example conversations\n\n{examples}\n"

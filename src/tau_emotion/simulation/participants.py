@@ -47,12 +47,3 @@ class User(Protocol):
 def visible_to_user(messages: Sequence[Message]) -> list[Message]:
     """The conversation as the customer sees it: texts only, no tool traffic, no system."""
     return [m for m in messages if m.role == "user" or (m.role == "assistant" and m.content)]
-
-
-def last_agent_text(messages: Sequence[Message]) -> str:
-    for m in reversed(messages):
-        if m.role == "assistant" and m.content:
-            return m.content
-        if m.role == "user":
-            return ""
-    return ""

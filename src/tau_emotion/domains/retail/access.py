@@ -1,0 +1,148 @@
+"""Table access and money movements shared by the retail tools (no tools of its own)."""
+
+from __future__ import annotations
+
+from tau_emotion.domains.retail.db import (
+    Address,
+    Customer,
+    ExchangeRequest,
+    Item,
+    Order,
+    PaymentMethod,
+    Product,
+    ReturnRequest,
+    Transaction,
+    Transfer,
+)
+from tau_emotion.domains.retail.rules import STATE_CODE, ZIP_CODE, money, normalize_order_number
+from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.tools import ToolSet
+from tau_emotion.errors import ToolError
+
+# Why an order in each status cannot be changed, in the words the agent passes on.
+FROZEN_REASONS = {
+    "pending": "has not shipped yet; returns and exchanges are only for delivered orders, but "
+    "a pending order can be cancelled or changed",
+    "processing": "is already being prepared in the warehouse; it can no longer be changed or "
+    "cancelled",
+    "shipped": "has already shipped; it can no longer be changed or cancelled, and once "
+    "delivered it can be returned or exchanged",
+    "delivered": "has been delivered; only a return or an exchange is possible now",
+    "cancelled": "is cancelled",
+    "return_requested": "already has a return request",
+    "exchange_requested": "already has an exchange request",
+}
+
+
+class RetailAccess(ToolSet):
+    """Lookups that raise `ToolError` on unknown ids, and balance-aware charges and refunds."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.customers: Table[Customer] = state.table("customers")
+        self.products: Table[Product] = state.table("products")
+        self.items: Table[Item] = state.table("items")
+        self.orders: Table[Order] = state.table("orders")
+        self.returns: Table[ReturnRequest] = state.table("returns")
+        self.exchanges: Table[ExchangeRequest] = state.table("exchanges")
+        self.transfers: Table[Transfer] = state.table("transfers")
+
+    def customer(self, customer_id: str) -> Customer:
+        found = self.customers.get(customer_id.strip())
+        if found is None:
+            raise ToolError(f"no customer with id {customer_id!r}")
+        return found
+
+    def order(self, order_number: str) -> Order:
+        found = self.orders.get(normalize_order_number(order_number))
+        if found is None:
+            raise ToolError(f"no order with number {order_number!r}")
+        return found
+
+    def item(self, item_id: str) -> Item:
+        found = self.items.get(item_id.strip().upper())
+        if found is None:
+            raise ToolError(f"no catalogue item with id {item_id!r}")
+        return found
+
+    def require_pending(self, order: Order) -> None:
+        if order.status != "pending":
+            raise ToolError(f"order {order.id} {FROZEN_REASONS[order.status]}")
+
+    def method(self, customer: Customer, method_id: str) -> PaymentMethod:
+        for m in customer.payment_methods:
+            if m.id == method_id.strip():
+                return m
+        raise ToolError(f"payment method {method_id!r} is not on this customer's account")
+
+    def net_paid(self, order: Order) -> dict[str, int]:
+        """Money the order currently holds, per payment method (charges minus refunds)."""
+        net: dict[str, int] = {}
+        for t in order.transactions:
+            sign = 1 if t.kind == "charge" else -1
+            net[t.method_id] = net.get(t.method_id, 0) + sign * t.amount_cents
+        return {m: cents for m, cents in net.items() if cents > 0}
+
+    def paying_method(self, order: Order) -> tuple[str, int]:
+        """The one method holding an order's money, and how much; policy forbids splits."""
+        paid = self.net_paid(order)
+        if len(paid) != 1:
+            raise ToolError(f"order {order.id} is not paid with exactly one payment method")
+        ((method_id, cents),) = paid.items()
+        return method_id, cents
+
+    def move_money(self, customer_id: str, method_id: str, cents: int, kind: str) -> PaymentMethod:
+        """Charge (take) or refund (give back) `cents` on a method; balances change at once.
+
+        Gift cards and store credit carry a balance, so a charge must be covered by it.
+        Cards and PayPal settle outside the shop; only the order's ledger records them.
+        """
+        customer = self.customer(customer_id)
+        method = self.method(customer, method_id)
+        if method.balance_cents is None:
+            return method
+        delta = cents if kind == "refund" else -cents
+        if method.balance_cents + delta < 0:
+            raise ToolError(
+                f"{method.label} has a balance of {money(method.balance_cents)}, "
+                f"not enough to cover {money(cents)}"
+            )
+        updated = method.model_copy(update={"balance_cents": method.balance_cents + delta})
+        methods = tuple(updated if m.id == method.id else m for m in customer.payment_methods)
+        self.customers.put(customer.id, customer.model_copy(update={"payment_methods": methods}))
+        return updated
+
+    def record(self, order: Order, kind: str, method_id: str, cents: int, note: str) -> Order:
+        """Append a ledger line to an order (the caller puts the order back)."""
+        line = Transaction(
+            kind="charge" if kind == "charge" else "refund",
+            method_id=method_id,
+            amount_cents=cents,
+            note=note,
+        )
+        return order.model_copy(update={"transactions": (*order.transactions, line)})
+
+    def next_id(
+        self, table: Table[ReturnRequest] | Table[ExchangeRequest] | Table[Transfer], prefix: str
+    ) -> str:
+        """The next free number after the highest existing id, e.g. RMA-10021 -> RMA-10022."""
+        numbers = [int(key.split("-", 1)[1]) for key in table if key.startswith(prefix)]
+        return f"{prefix}{max(numbers, default=10000) + 1}"
+
+
+def build_address(line1: str, line2: str, city: str, state: str, zip_code: str) -> Address:
+    """A validated US address, or a `ToolError` naming the field that is wrong."""
+    if not line1.strip() or not city.strip():
+        raise ToolError("an address needs a street line (line1) and a city")
+    code = state.strip().upper()
+    if not STATE_CODE.match(code):
+        raise ToolError(f"state must be a two-letter US state code like 'OR', not {state!r}")
+    if not ZIP_CODE.match(zip_code.strip()):
+        raise ToolError(f"zip_code must be five digits, not {zip_code!r}")
+    return Address(
+        line1=line1.strip(),
+        line2=line2.strip(),
+        city=city.strip(),
+        state=code,
+        zip_code=zip_code.strip(),
+    )

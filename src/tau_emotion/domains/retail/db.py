@@ -1,0 +1,156 @@
+"""Records of the retail back office: customers, the catalogue, orders, returns and exchanges.
+
+Money is stored as integer cents so that every sum is exact; tools render it as "49.99".
+Dates are ISO strings ("2025-05-15"), which sort and compare like dates.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from tau_emotion.domains.state import DomainDB, Record
+
+PaymentKind = Literal["card", "gift_card", "store_credit", "paypal"]
+OrderStatus = Literal[
+    "pending",
+    "processing",
+    "shipped",
+    "delivered",
+    "cancelled",
+    "return_requested",
+    "exchange_requested",
+]
+CancelReason = Literal["no longer needed", "ordered by mistake"]
+
+
+class Address(Record):
+    line1: str
+    line2: str = ""
+    city: str
+    state: str = Field(description="Two-letter US state code.")
+    zip_code: str = Field(description="Five-digit US zip code.")
+    country: str = "US"
+
+
+class PaymentMethod(Record):
+    id: str
+    kind: PaymentKind
+    label: str = Field(description="What the customer sees, e.g. 'Visa ending 4242'.")
+    balance_cents: int | None = Field(
+        default=None, description="Remaining balance; only gift cards and store credit have one."
+    )
+
+
+class Customer(Record):
+    id: str
+    first_name: str
+    last_name: str
+    email: str
+    phone: str
+    date_of_birth: str
+    tier: Literal["member", "gold"]
+    address: Address
+    payment_methods: tuple[PaymentMethod, ...]
+    order_numbers: tuple[str, ...]
+
+
+class Option(Record):
+    name: str
+    value: str
+
+
+class Item(Record):
+    """One purchasable variant of a product (a SKU)."""
+
+    id: str
+    product_id: str
+    options: tuple[Option, ...]
+    price_cents: int
+    available: bool
+
+
+class Product(Record):
+    id: str
+    name: str
+    category: str
+    item_ids: tuple[str, ...]
+
+
+class OrderLine(Record):
+    item_id: str
+    product_id: str
+    name: str
+    options: tuple[Option, ...]
+    price_cents: int
+
+
+class Transaction(Record):
+    kind: Literal["charge", "refund"]
+    method_id: str
+    amount_cents: int
+    note: str
+
+
+class Shipment(Record):
+    carrier: str
+    tracking_number: str
+
+
+class Order(Record):
+    id: str
+    customer_id: str
+    placed_on: str
+    status: OrderStatus
+    lines: tuple[OrderLine, ...]
+    shipping_address: Address
+    transactions: tuple[Transaction, ...]
+    promised_by: str
+    shipment: Shipment | None = None
+    delivered_on: str | None = None
+    cancel_reason: CancelReason | None = None
+    late_credit_cents: int = 0
+    return_id: str | None = None
+    exchange_id: str | None = None
+
+
+class ReturnRequest(Record):
+    id: str
+    order_number: str
+    item_ids: tuple[str, ...]
+    refund_cents: int
+    refund_method_id: str
+    requested_on: str
+    status: Literal["requested", "received", "refunded"]
+
+
+class ExchangeRequest(Record):
+    id: str
+    order_number: str
+    item_ids: tuple[str, ...]
+    new_item_ids: tuple[str, ...]
+    price_difference_cents: int = Field(
+        description="New items minus old items: positive was charged, negative was refunded."
+    )
+    payment_method_id: str | None
+    requested_on: str
+    status: Literal["requested", "completed"]
+
+
+class Transfer(Record):
+    id: str
+    # The summary is free text an agent writes in its own words; excluding it from the
+    # serialized record keeps it out of the state hash, so a transfer is graded by its
+    # existence, not by its wording.
+    summary: str = Field(default="", exclude=True)
+
+
+class RetailDB(DomainDB):
+    customers: dict[str, Customer]
+    products: dict[str, Product]
+    items: dict[str, Item]
+    orders: dict[str, Order]
+    returns: dict[str, ReturnRequest]
+    exchanges: dict[str, ExchangeRequest]
+    transfers: dict[str, Transfer]

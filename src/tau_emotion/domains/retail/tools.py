@@ -1,0 +1,400 @@
+"""Write tools and the hand-off: every refusal here is a rule of policy.md."""
+
+from __future__ import annotations
+
+from tau_emotion.domains.retail import views
+from tau_emotion.domains.retail.access import FROZEN_REASONS, build_address
+from tau_emotion.domains.retail.db import (
+    CancelReason,
+    Customer,
+    ExchangeRequest,
+    Item,
+    Order,
+    ReturnRequest,
+    Transfer,
+)
+from tau_emotion.domains.retail.reads import RetailReads
+from tau_emotion.domains.retail.rules import (
+    RETURN_WINDOW_DAYS,
+    TODAY,
+    days_between,
+    late_credit_cents,
+    money,
+)
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class RetailTools(RetailReads):
+    """The retail back office as the agent sees it."""
+
+    # ---- pending orders -------------------------------------------------------------------
+
+    @tool("write")
+    def cancel_pending_order(self, order_number: str, reason: CancelReason) -> views.View:
+        """Cancel a pending order and refund everything paid to the methods it was paid with.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+            reason: Why the customer cancels: 'no longer needed' or 'ordered by mistake'.
+        """
+        order = self.order(order_number)
+        self.require_pending(order)
+        refunds = []
+        for method_id, cents in sorted(self.net_paid(order).items()):
+            method = self.move_money(order.customer_id, method_id, cents, "refund")
+            order = self.record(order, "refund", method_id, cents, "cancellation")
+            refunds.append(
+                {"payment_method_id": method_id, "label": method.label, "amount": money(cents)}
+            )
+        order = order.model_copy(update={"status": "cancelled", "cancel_reason": reason})
+        self.orders.put(order.id, order)
+        total = sum(t.amount_cents for t in order.transactions if t.note == "cancellation")
+        return {
+            "order_number": order.id,
+            "customer_id": order.customer_id,
+            "status": order.status,
+            "refunds": refunds,
+            "total_refunded": money(total),
+        }
+
+    @tool("write")
+    def update_order_address(
+        self, order_number: str, line1: str, city: str, state: str, zip_code: str, line2: str = ""
+    ) -> views.View:
+        """Change where a pending order will be shipped.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+            line1: Street number and name, e.g. '1420 Cedar Lane'.
+            city: City, e.g. 'Portland'.
+            state: Two-letter US state code, e.g. 'OR'.
+            zip_code: Five-digit zip code, e.g. '97214'.
+            line2: Apartment, suite or unit, if any, e.g. 'Apt 3B'.
+        """
+        order = self.order(order_number)
+        self.require_pending(order)
+        address = build_address(line1, line2, city, state, zip_code)
+        if address == order.shipping_address:
+            raise ToolError(f"order {order.id} already ships to that address")
+        self.orders.put(order.id, order.model_copy(update={"shipping_address": address}))
+        return {
+            "order_number": order.id,
+            "customer_id": order.customer_id,
+            "shipping_address": views.address(address),
+        }
+
+    @tool("write")
+    def change_order_payment_method(self, order_number: str, payment_method_id: str) -> views.View:
+        """Pay for a pending order with another payment method on the customer's account:
+        the old method is refunded in full and the new one is charged the same amount.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+            payment_method_id: The new method's id from get_customer, e.g. 'gift_4821337'.
+        """
+        order = self.order(order_number)
+        self.require_pending(order)
+        old_id, cents = self.paying_method(order)
+        new = self.method(self.customer(order.customer_id), payment_method_id)
+        if new.id == old_id:
+            raise ToolError(f"order {order.id} is already paid with {new.label}")
+        self.move_money(order.customer_id, new.id, cents, "charge")
+        old = self.move_money(order.customer_id, old_id, cents, "refund")
+        order = self.record(order, "refund", old_id, cents, "payment method change")
+        order = self.record(order, "charge", new.id, cents, "payment method change")
+        self.orders.put(order.id, order)
+        return {
+            "order_number": order.id,
+            "customer_id": order.customer_id,
+            "refunded": {"payment_method_id": old_id, "label": old.label, "amount": money(cents)},
+            "charged": {"payment_method_id": new.id, "label": new.label, "amount": money(cents)},
+        }
+
+    @tool("write")
+    def change_pending_item(self, order_number: str, item_id: str, new_item_id: str) -> views.View:
+        """Swap one item of a pending order for another variant of the same product (e.g. a
+        different size or colour). The price difference is charged to, or refunded to, the
+        payment method the order is paid with.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+            item_id: The item id on the order to replace, e.g. 'SKU-204817'.
+            new_item_id: The item id of the wanted variant, from get_product.
+        """
+        order = self.order(order_number)
+        self.require_pending(order)
+        index = self._line_index(order, item_id)
+        old_line = order.lines[index]
+        new = self._replacement(old_line.product_id, old_line.item_id, new_item_id)
+        method_id, _ = self.paying_method(order)
+        diff = new.price_cents - old_line.price_cents
+        if diff:
+            kind = "charge" if diff > 0 else "refund"
+            self.move_money(order.customer_id, method_id, abs(diff), kind)
+            order = self.record(order, kind, method_id, abs(diff), "item change")
+        new_line = old_line.model_copy(
+            update={"item_id": new.id, "options": new.options, "price_cents": new.price_cents}
+        )
+        lines = tuple(new_line if i == index else line for i, line in enumerate(order.lines))
+        self.orders.put(order.id, order.model_copy(update={"lines": lines}))
+        return {
+            "order_number": order.id,
+            "customer_id": order.customer_id,
+            "replaced": old_line.item_id,
+            "with": {
+                "item_id": new.id,
+                "options": views.options(new.options),
+                "price": money(new.price_cents),
+            },
+            "price_difference": money(diff),
+            "payment_method_id": method_id,
+        }
+
+    # ---- delivered orders -----------------------------------------------------------------
+
+    @tool("write")
+    def request_return(
+        self, order_number: str, item_ids: list[str], refund_method_id: str
+    ) -> views.View:
+        """Open the return of some or all items of a delivered order (one request per order).
+        The refund of the items' prices is issued when the warehouse receives them.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+            item_ids: Item ids of the order to send back, e.g. ['SKU-204817'].
+            refund_method_id: Where the refund goes: a payment method the order was paid with,
+                or the customer's store credit.
+        """
+        order = self._returnable(order_number)
+        lines = [order.lines[self._line_index(order, i)] for i in self._unique(item_ids)]
+        customer = self.customer(order.customer_id)
+        method = self._refund_target(order, customer, refund_method_id)
+        refund = sum(line.price_cents for line in lines)
+        return_id = self.next_id(self.returns, "RMA-")
+        self.returns.put(
+            return_id,
+            ReturnRequest(
+                id=return_id,
+                order_number=order.id,
+                item_ids=tuple(line.item_id for line in lines),
+                refund_cents=refund,
+                refund_method_id=method,
+                requested_on=TODAY,
+                status="requested",
+            ),
+        )
+        self.orders.put(
+            order.id,
+            order.model_copy(update={"status": "return_requested", "return_id": return_id}),
+        )
+        return {
+            "return_id": return_id,
+            "order_number": order.id,
+            "customer_id": order.customer_id,
+            "refund_amount": money(refund),
+            "refund_payment_method_id": method,
+            "next_step": "a prepaid return label has been emailed; ship the items within 14 days",
+        }
+
+    @tool("write")
+    def request_exchange(
+        self,
+        order_number: str,
+        item_ids: list[str],
+        new_item_ids: list[str],
+        payment_method_id: str | None = None,
+    ) -> views.View:
+        """Exchange items of a delivered order for other variants of the same products (one
+        request per order). A positive price difference is charged now; a negative one is
+        refunded now.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+            item_ids: Item ids of the order to exchange, e.g. ['SKU-204817'].
+            new_item_ids: The wanted variants, in the same order as item_ids.
+            payment_method_id: Method that pays or receives the price difference; not needed
+                when the difference is zero.
+        """
+        order = self._returnable(order_number)
+        old_ids = self._unique(item_ids)
+        if len(old_ids) != len(new_item_ids):
+            raise ToolError("give exactly one new item id for each item id being exchanged")
+        lines = [order.lines[self._line_index(order, i)] for i in old_ids]
+        new_items = [
+            self._replacement(line.product_id, line.item_id, new_id)
+            for line, new_id in zip(lines, new_item_ids, strict=True)
+        ]
+        diff = sum(i.price_cents for i in new_items) - sum(line.price_cents for line in lines)
+        customer = self.customer(order.customer_id)
+        method_id: str | None = None
+        if diff:
+            if payment_method_id is None:
+                raise ToolError(
+                    f"the price difference is {money(diff)}; "
+                    "a payment method is needed to settle it"
+                )
+            if diff > 0:
+                method_id = self.method(customer, payment_method_id).id
+                self.move_money(customer.id, method_id, diff, "charge")
+            else:
+                method_id = self._refund_target(order, customer, payment_method_id)
+                self.move_money(customer.id, method_id, -diff, "refund")
+            order = self.record(
+                order,
+                "charge" if diff > 0 else "refund",
+                method_id,
+                abs(diff),
+                "exchange difference",
+            )
+        exchange_id = self.next_id(self.exchanges, "EXC-")
+        self.exchanges.put(
+            exchange_id,
+            ExchangeRequest(
+                id=exchange_id,
+                order_number=order.id,
+                item_ids=tuple(line.item_id for line in lines),
+                new_item_ids=tuple(i.id for i in new_items),
+                price_difference_cents=diff,
+                payment_method_id=method_id,
+                requested_on=TODAY,
+                status="requested",
+            ),
+        )
+        update = {"status": "exchange_requested", "exchange_id": exchange_id}
+        self.orders.put(order.id, order.model_copy(update=update))
+        return {
+            "exchange_id": exchange_id,
+            "order_number": order.id,
+            "customer_id": order.customer_id,
+            "price_difference": money(diff),
+            "payment_method_id": method_id,
+            "next_step": "a prepaid return label has been emailed; the new items ship once the "
+            "old ones are scanned by the carrier",
+        }
+
+    @tool("write")
+    def issue_late_delivery_credit(self, order_number: str) -> views.View:
+        """Give the late-delivery credit for an order that arrived after its promised date:
+        a share of the item subtotal set by the loyalty tier, paid into store credit, once.
+
+        Args:
+            order_number: The order number, e.g. 'ORD-482913'.
+        """
+        order = self.order(order_number)
+        if order.delivered_on is None:
+            raise ToolError(
+                f"order {order.id} has not been delivered; "
+                "the credit only applies after a late delivery"
+            )
+        if order.delivered_on <= order.promised_by:
+            raise ToolError(
+                f"order {order.id} was delivered on {order.delivered_on}, on time for its promised "
+                f"date {order.promised_by}; no late-delivery credit applies"
+            )
+        if order.late_credit_cents:
+            raise ToolError(f"order {order.id} already received a late-delivery credit")
+        customer = self.customer(order.customer_id)
+        credit = late_credit_cents(sum(line.price_cents for line in order.lines), customer.tier)
+        store_credit = next(m for m in customer.payment_methods if m.kind == "store_credit")
+        updated = self.move_money(customer.id, store_credit.id, credit, "refund")
+        self.orders.put(order.id, order.model_copy(update={"late_credit_cents": credit}))
+        return {
+            "order_number": order.id,
+            "customer_id": customer.id,
+            "credit": money(credit),
+            "store_credit_balance": money(updated.balance_cents or 0),
+        }
+
+    # ---- profile and hand-off -------------------------------------------------------------
+
+    @tool("write")
+    def update_customer_address(
+        self, customer_id: str, line1: str, city: str, state: str, zip_code: str, line2: str = ""
+    ) -> views.View:
+        """Change the default address on a customer's profile (existing orders keep theirs).
+
+        Args:
+            customer_id: The authenticated customer's id, e.g. 'CU-10042'.
+            line1: Street number and name, e.g. '1420 Cedar Lane'.
+            city: City, e.g. 'Portland'.
+            state: Two-letter US state code, e.g. 'OR'.
+            zip_code: Five-digit zip code, e.g. '97214'.
+            line2: Apartment, suite or unit, if any, e.g. 'Apt 3B'.
+        """
+        customer = self.customer(customer_id)
+        address = build_address(line1, line2, city, state, zip_code)
+        if address == customer.address:
+            raise ToolError("that is already the default address on the profile")
+        self.customers.put(customer.id, customer.model_copy(update={"address": address}))
+        return {"customer_id": customer.id, "default_address": views.address(address)}
+
+    @tool("terminal")
+    def transfer_to_human_agents(self, summary: str) -> str:
+        """Hand the conversation to a human agent; this ends your part of the conversation.
+
+        Args:
+            summary: What the customer needs and what was already done, for the human agent.
+        """
+        if not summary.strip():
+            raise ToolError("write a short summary of the case for the human agent")
+        transfer_id = self.next_id(self.transfers, "TR-")
+        self.transfers.put(transfer_id, Transfer(id=transfer_id, summary=summary.strip()))
+        return f"Transfer {transfer_id} created; a human agent will take over this conversation."
+
+    # ---- helpers --------------------------------------------------------------------------
+
+    def _returnable(self, order_number: str) -> Order:
+        """A delivered order still inside the return window, with no request yet."""
+        order = self.order(order_number)
+        if order.status != "delivered":
+            raise ToolError(f"order {order.id} {FROZEN_REASONS[order.status]}")
+        assert order.delivered_on is not None
+        age = days_between(order.delivered_on, TODAY)
+        if age > RETURN_WINDOW_DAYS:
+            raise ToolError(
+                f"order {order.id} was delivered on {order.delivered_on}, {age} days ago; returns "
+                f"and exchanges close {RETURN_WINDOW_DAYS} days after delivery"
+            )
+        return order
+
+    @staticmethod
+    def _unique(item_ids: list[str]) -> list[str]:
+        cleaned = [i.strip().upper() for i in item_ids]
+        if not cleaned:
+            raise ToolError("name at least one item id")
+        if len(set(cleaned)) != len(cleaned):
+            raise ToolError("each item id may appear only once")
+        return cleaned
+
+    @staticmethod
+    def _line_index(order: Order, item_id: str) -> int:
+        wanted = item_id.strip().upper()
+        for index, line in enumerate(order.lines):
+            if line.item_id == wanted:
+                return index
+        raise ToolError(f"item {item_id!r} is not on order {order.id}")
+
+    def _replacement(self, product_id: str, old_item_id: str, new_item_id: str) -> Item:
+        new = self.item(new_item_id)
+        if new.product_id != product_id:
+            raise ToolError(
+                f"item {new.id} is a different product; an item can only be swapped for another "
+                "variant of the same product"
+            )
+        if new.id == old_item_id:
+            raise ToolError(f"item {new.id} is the same variant the customer already has")
+        if not new.available:
+            raise ToolError(f"item {new.id} is out of stock")
+        return new
+
+    def _refund_target(self, order: Order, customer: Customer, method_id: str) -> str:
+        """Refunds go back to a method the order was charged to, or to store credit."""
+        method = self.method(customer, method_id)
+        charged = {t.method_id for t in order.transactions if t.kind == "charge"}
+        if method.id not in charged and method.kind != "store_credit":
+            raise ToolError(
+                "refunds go to the original payment method or to store credit, "
+                f"not to {method.label}"
+            )
+        return method.id

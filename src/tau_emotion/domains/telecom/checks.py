@@ -1,0 +1,98 @@
+"""Policy rules audited over a finished conversation (the rules no single tool can enforce)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from tau_emotion.domains.checks import (
+    CallRecord,
+    PolicyCheck,
+    Trajectory,
+    authentication_before,
+    confirmation_before_writes,
+    one_customer,
+)
+
+AUTH_TOOLS = ("find_customer_by_phone", "find_customer_by_email", "find_customer_by_name_and_dob")
+# Tools that reveal nothing about an account, so they need no authentication.
+PUBLIC_TOOLS = frozenset((*AUTH_TOOLS, "list_plans", "list_addons", "transfer_to_human_agents"))
+
+Findings = Iterable[tuple[str, int | None]]
+
+
+def _is_account_call(call: CallRecord) -> bool:
+    return call.call.name not in PUBLIC_TOOLS
+
+
+def _result_customer(call: CallRecord) -> str | None:
+    """The customer_id an account tool's result names (every account view names one)."""
+    try:
+        data = json.loads(call.result)
+    except ValueError:
+        return None
+    value = data.get("customer_id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _no_other_account_data(t: Trajectory) -> Findings:
+    """Reads take line, device or bill ids, so a second account shows up only in results."""
+    first: str | None = None
+    for c in t.successful():
+        customer = _result_customer(c)
+        if customer is None:
+            continue
+        if first is None:
+            first = customer
+        elif customer != first:
+            yield (
+                f"{c.call.name} returned data of customer {customer} after {first}",
+                c.message_index,
+            )
+
+
+def _quote_before_plan_change(t: Trajectory) -> Findings:
+    quoted: set[tuple[object, object]] = set()
+    for c in t.calls:
+        key = (c.call.arguments.get("line_id"), c.call.arguments.get("new_plan_id"))
+        if c.ok and c.call.name == "quote_plan_change":
+            quoted.add(key)
+        elif c.ok and c.call.name == "change_plan" and key not in quoted:
+            yield f"change_plan {key} ran without a quote for that line and plan", c.message_index
+
+
+def _reset_before_network_ticket(t: Trajectory) -> Findings:
+    reset: set[object] = set()
+    for c in t.calls:
+        line = c.call.arguments.get("line_id")
+        if c.ok and c.call.name == "reset_network_settings":
+            reset.add(line)
+        elif (
+            c.ok
+            and c.call.name == "open_ticket"
+            and c.call.arguments.get("category") == "network"
+            and line not in reset
+        ):
+            yield f"network ticket for line {line} opened without a reset first", c.message_index
+
+
+CHECKS: list[PolicyCheck] = [
+    confirmation_before_writes("telecom.confirm_before_write"),
+    authentication_before("telecom.authenticate_first", AUTH_TOOLS, guarded=_is_account_call),
+    one_customer("telecom.one_customer", argument="customer_id"),
+    PolicyCheck(
+        "telecom.no_other_account_data",
+        "Only the authenticated customer's account data is looked at.",
+        _no_other_account_data,
+    ),
+    PolicyCheck(
+        "telecom.quote_before_plan_change",
+        "Quote a plan change (and tell the customer its cost) before making it.",
+        _quote_before_plan_change,
+    ),
+    PolicyCheck(
+        "telecom.reset_before_network_ticket",
+        "Reset the line's network settings in the conversation before opening a network ticket.",
+        _reset_before_network_ticket,
+    ),
+]

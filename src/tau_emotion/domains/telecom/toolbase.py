@@ -1,0 +1,210 @@
+"""Shared plumbing of the telecom tools: tables, ownership checks, money rules, new ids.
+
+Every write tool takes the customer_id it acts for and refuses an entity (line, bill, device,
+payment method) that is not on that customer's account, so a call can never reach across
+accounts. The rules that several tools share (good standing, valid payment method, plan
+change eligibility) live here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.telecom.db import (
+    Addon,
+    Bill,
+    Charge,
+    ChargeKind,
+    Customer,
+    Device,
+    Line,
+    Payment,
+    PaymentMethod,
+    Plan,
+    Ticket,
+    Transfer,
+)
+from tau_emotion.domains.telecom.rules import (
+    TODAY,
+    age_on,
+    bill_status,
+    card_expired,
+    current_month,
+    day,
+    method_label,
+    next_month_start,
+    prorated_cents,
+)
+from tau_emotion.domains.tools import ToolSet
+from tau_emotion.errors import ToolError
+
+
+@dataclass(frozen=True)
+class PlanChange:
+    """What a plan change would do: upgrades apply now with proration, downgrades next month."""
+
+    line: Line
+    current: Plan
+    new: Plan
+    upgrade: bool
+    effective_on: str
+    prorated_cents: int
+
+
+class TelecomToolBase(ToolSet):
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.plans: Table[Plan] = state.table("plans")
+        self.addons: Table[Addon] = state.table("addons")
+        self.customers: Table[Customer] = state.table("customers")
+        self.lines: Table[Line] = state.table("lines")
+        self.devices: Table[Device] = state.table("devices")
+        self.bills: Table[Bill] = state.table("bills")
+        self.payments: Table[Payment] = state.table("payments")
+        self.charges: Table[Charge] = state.table("charges")
+        self.tickets: Table[Ticket] = state.table("tickets")
+        self.transfers: Table[Transfer] = state.table("transfers")
+
+    # -- finding things --------------------------------------------------------------------
+
+    def _customer(self, customer_id: str) -> Customer:
+        customer = self.customers.get(customer_id)
+        if customer is None:
+            raise ToolError(f"no customer with id {customer_id!r}")
+        return customer
+
+    def _line(self, line_id: str) -> Line:
+        line = self.lines.get(line_id)
+        if line is None:
+            raise ToolError(f"no line with id {line_id!r}")
+        return line
+
+    def _device(self, device_id: str) -> Device:
+        device = self.devices.get(device_id)
+        if device is None:
+            raise ToolError(f"no device with id {device_id!r}")
+        return device
+
+    def _owned_line(self, customer_id: str, line_id: str) -> Line:
+        self._customer(customer_id)
+        line = self._line(line_id)
+        if line.customer_id != customer_id:
+            raise ToolError(f"line {line_id} is not on customer {customer_id}'s account")
+        return line
+
+    def _owned_device(self, customer_id: str, device_id: str) -> Device:
+        self._customer(customer_id)
+        device = self._device(device_id)
+        if device.customer_id != customer_id:
+            raise ToolError(f"device {device_id} is not on customer {customer_id}'s account")
+        return device
+
+    def _owned_bill(self, customer_id: str, bill_id: str) -> Bill:
+        self._customer(customer_id)
+        bill = self.bills.get(bill_id)
+        if bill is None:
+            raise ToolError(f"no bill with id {bill_id!r}")
+        if bill.customer_id != customer_id:
+            raise ToolError(f"bill {bill_id} is not on customer {customer_id}'s account")
+        return bill
+
+    def _plan(self, plan_id: str) -> Plan:
+        plan = self.plans.get(plan_id)
+        if plan is None:
+            raise ToolError(f"no plan with id {plan_id!r}; list_plans shows the catalog")
+        return plan
+
+    def _catalog(self) -> tuple[dict[str, Plan], dict[str, Addon]]:
+        return dict(self.plans.items()), dict(self.addons.items())
+
+    def _bills_of(self, customer_id: str) -> list[Bill]:
+        return sorted(
+            (b for b in self.bills.values() if b.customer_id == customer_id),
+            key=lambda b: b.period,
+        )
+
+    # -- shared rules ----------------------------------------------------------------------
+
+    def _usable_method(self, customer: Customer, method_id: str) -> PaymentMethod:
+        """A payment method on file that has not expired (new cards are added in the app)."""
+        method = next((m for m in customer.payment_methods if m.method_id == method_id), None)
+        if method is None:
+            raise ToolError(
+                f"payment method {method_id!r} is not on file for customer "
+                f"{customer.customer_id}; only saved payment methods can be used"
+            )
+        if card_expired(method):
+            raise ToolError(f"{method_label(method)} expired in {method.expires}")
+        return method
+
+    def _require_good_standing(self, customer_id: str, action: str) -> None:
+        """Refuse an action while any bill of the account is overdue."""
+        overdue = [b.bill_id for b in self._bills_of(customer_id) if bill_status(b) == "overdue"]
+        if overdue:
+            raise ToolError(
+                f"cannot {action}: the account has overdue bills ({', '.join(overdue)}); "
+                "they must be paid first"
+            )
+
+    def _plan_change(self, line: Line, new_plan_id: str) -> PlanChange:
+        """Check a plan change against the policy and work out its effect and cost."""
+        new = self._plan(new_plan_id)
+        current = self._plan(line.plan_id)
+        if line.status != "active":
+            raise ToolError(
+                f"line {line.line_id} is suspended; plans cannot change while suspended"
+            )
+        if new.plan_id == current.plan_id:
+            raise ToolError(f"line {line.line_id} is already on {current.name}")
+        if not new.available:
+            raise ToolError(f"{new.name} is a legacy plan and is no longer offered")
+        if line.last_plan_change_on is not None and line.last_plan_change_on[:7] == current_month():
+            raise ToolError(
+                f"line {line.line_id} already changed plan on {line.last_plan_change_on}; "
+                f"one plan change per line per month, next possible on "
+                f"{day(next_month_start(TODAY))}"
+            )
+        if new.min_age is not None:
+            holder = self._customer(line.customer_id)
+            if age_on(holder.date_of_birth) < new.min_age:
+                raise ToolError(
+                    f"{new.name} requires the account holder to be {new.min_age} or older"
+                )
+        upgrade = new.monthly_cents > current.monthly_cents
+        return PlanChange(
+            line=line,
+            current=current,
+            new=new,
+            upgrade=upgrade,
+            effective_on=day(TODAY) if upgrade else day(next_month_start(TODAY)),
+            prorated_cents=prorated_cents(new.monthly_cents - current.monthly_cents)
+            if upgrade
+            else 0,
+        )
+
+    # -- writing ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _next_id(table: Table[Any], prefix: str, width: int) -> str:
+        """The next free id 'PREFIX-00042': one past the highest number in use."""
+        numbers = [int(key[len(prefix) :]) for key in table if key.startswith(prefix)]
+        return f"{prefix}{max(numbers, default=0) + 1:0{width}d}"
+
+    def _add_charge(
+        self, customer_id: str, line_id: str, kind: ChargeKind, description: str, cents: int
+    ) -> None:
+        charge_id = self._next_id(self.charges, "CH-", 5)
+        self.charges.put(
+            charge_id,
+            Charge(
+                charge_id=charge_id,
+                customer_id=customer_id,
+                line_id=line_id,
+                kind=kind,
+                description=description,
+                amount_cents=cents,
+                created_on=day(TODAY),
+            ),
+        )

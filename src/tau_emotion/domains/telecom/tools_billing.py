@@ -1,0 +1,196 @@
+"""Money tools: bill payments, late fee waivers, autopay and device payoff."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from tau_emotion.domains.telecom.db import Payment
+from tau_emotion.domains.telecom.rules import (
+    AUTOPAY_DISCOUNT_CENTS,
+    LATE_FEE_CENTS,
+    TODAY,
+    WAIVER_INTERVAL_DAYS,
+    WAIVER_MIN_TENURE_DAYS,
+    bill_balance_cents,
+    bill_status,
+    day,
+    has_late_fee,
+    method_label,
+    money,
+    parse_day,
+)
+from tau_emotion.domains.telecom.toolbase import TelecomToolBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class BillingTools(TelecomToolBase):
+    def _record_payment(
+        self,
+        customer_id: str,
+        method_id: str,
+        cents: int,
+        bill_id: str | None = None,
+        device_id: str | None = None,
+    ) -> str:
+        payment_id = self._next_id(self.payments, "PAY-", 5)
+        self.payments.put(
+            payment_id,
+            Payment(
+                payment_id=payment_id,
+                customer_id=customer_id,
+                method_id=method_id,
+                amount_cents=cents,
+                paid_on=day(TODAY),
+                bill_id=bill_id,
+                device_id=device_id,
+            ),
+        )
+        return payment_id
+
+    @tool("write")
+    def pay_bill(self, customer_id: str, bill_id: str, payment_method_id: str) -> dict[str, Any]:
+        """Pay the full remaining balance of one bill with a saved payment method. Bills are paid
+        oldest first.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            bill_id: The bill to pay, from get_bills.
+            payment_method_id: A saved, unexpired payment method of the customer.
+        """
+        customer = self._customer(customer_id)
+        bill = self._owned_bill(customer_id, bill_id)
+        balance = bill_balance_cents(bill)
+        if balance == 0:
+            raise ToolError(f"bill {bill_id} has no balance to pay")
+        older = [
+            b.bill_id
+            for b in self._bills_of(customer_id)
+            if b.period < bill.period and bill_balance_cents(b) > 0
+        ]
+        if older:
+            raise ToolError(f"older bills must be paid first: {', '.join(older)}")
+        method = self._usable_method(customer, payment_method_id)
+        payment_id = self._record_payment(customer_id, method.method_id, balance, bill_id=bill_id)
+        self.bills.put(bill_id, bill.model_copy(update={"paid_cents": bill.paid_cents + balance}))
+        remaining_overdue = sum(
+            bill_balance_cents(b)
+            for b in self._bills_of(customer_id)
+            if bill_status(b) == "overdue"
+        )
+        return {
+            "customer_id": customer_id,
+            "payment_id": payment_id,
+            "bill_id": bill_id,
+            "amount_paid": money(balance),
+            "paid_with": method_label(method),
+            "bill_balance": "0.00",
+            "account_overdue_balance": money(remaining_overdue),
+        }
+
+    @tool("write")
+    def waive_late_fee(self, customer_id: str, bill_id: str) -> dict[str, Any]:
+        """Waive the unpaid late fee on one bill, for a customer who qualifies under the policy.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            bill_id: The bill carrying the late fee.
+        """
+        customer = self._customer(customer_id)
+        bill = self._owned_bill(customer_id, bill_id)
+        if not has_late_fee(bill):
+            raise ToolError(f"bill {bill_id} has no late fee")
+        if bill.late_fee_waived_on is not None:
+            raise ToolError(f"the late fee on {bill_id} was already waived")
+        if bill_balance_cents(bill) == 0:
+            raise ToolError(f"bill {bill_id} is paid in full; paid late fees are not refunded")
+        tenure_start = TODAY - timedelta(days=WAIVER_MIN_TENURE_DAYS)
+        if parse_day(customer.member_since) > tenure_start:
+            raise ToolError(
+                f"customer since {customer.member_since}: waivers need 12 months with us "
+                f"(a start on or before {day(tenure_start)})"
+            )
+        last = customer.last_late_fee_waiver_on
+        if last is not None and parse_day(last) > TODAY - timedelta(days=WAIVER_INTERVAL_DAYS):
+            raise ToolError(f"a late fee was already waived on {last}; one waiver per 12 months")
+        waived = bill.model_copy(update={"late_fee_waived_on": day(TODAY)})
+        self.bills.put(bill_id, waived)
+        self.customers.put(
+            customer_id, customer.model_copy(update={"last_late_fee_waiver_on": day(TODAY)})
+        )
+        return {
+            "customer_id": customer_id,
+            "bill_id": bill_id,
+            "waived_amount": money(LATE_FEE_CENTS),
+            "bill_balance": money(bill_balance_cents(waived)),
+        }
+
+    @tool("write")
+    def enroll_autopay(self, customer_id: str, payment_method_id: str) -> dict[str, Any]:
+        """Turn on autopay (or move it to another saved method). Each bill is then paid on its
+        due date, and each line gets the autopay discount from the next bill.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            payment_method_id: A saved, unexpired payment method of the customer.
+        """
+        customer = self._customer(customer_id)
+        method = self._usable_method(customer, payment_method_id)
+        if customer.autopay_method_id == method.method_id:
+            raise ToolError(f"autopay already uses {method_label(method)}")
+        self._require_good_standing(customer_id, "enroll in autopay")
+        self.customers.put(
+            customer_id, customer.model_copy(update={"autopay_method_id": method.method_id})
+        )
+        return {
+            "customer_id": customer_id,
+            "autopay": method_label(method),
+            "discount_per_line": money(AUTOPAY_DISCOUNT_CENTS),
+            "lines": len(customer.line_ids),
+        }
+
+    @tool("write")
+    def cancel_autopay(self, customer_id: str) -> dict[str, Any]:
+        """Turn off autopay; the autopay discount stops from the next bill.
+
+        Args:
+            customer_id: The authenticated customer's id.
+        """
+        customer = self._customer(customer_id)
+        if customer.autopay_method_id is None:
+            raise ToolError("autopay is not on for this account")
+        self.customers.put(customer_id, customer.model_copy(update={"autopay_method_id": None}))
+        return {"customer_id": customer_id, "autopay": None}
+
+    @tool("write")
+    def pay_off_device(
+        self, customer_id: str, device_id: str, payment_method_id: str
+    ) -> dict[str, Any]:
+        """Pay the remaining installment balance of a financed device in full.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            device_id: The financed device, from get_line_details.
+            payment_method_id: A saved, unexpired payment method of the customer.
+        """
+        customer = self._customer(customer_id)
+        device = self._owned_device(customer_id, device_id)
+        financing = device.financing
+        if financing is None or financing.remaining_cents == 0:
+            raise ToolError(f"{device.model} ({device_id}) has no installment balance")
+        method = self._usable_method(customer, payment_method_id)
+        amount = financing.remaining_cents
+        payment_id = self._record_payment(
+            customer_id, method.method_id, amount, device_id=device_id
+        )
+        paid_off = financing.model_copy(update={"remaining_cents": 0})
+        self.devices.put(device_id, device.model_copy(update={"financing": paid_off}))
+        return {
+            "customer_id": customer_id,
+            "payment_id": payment_id,
+            "device_id": device_id,
+            "amount_paid": money(amount),
+            "paid_with": method_label(method),
+            "remaining_balance": "0.00",
+        }

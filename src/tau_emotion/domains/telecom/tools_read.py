@@ -1,0 +1,168 @@
+"""Read tools: identity lookups, account views, the catalog and plan-change quotes."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status, money
+from tau_emotion.domains.telecom.toolbase import TelecomToolBase
+from tau_emotion.domains.telecom.views import (
+    addon_view,
+    bill_view,
+    charge_view,
+    customer_view,
+    device_view,
+    line_view,
+    plan_view,
+)
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _digits(phone: str) -> str:
+    """Compare phone numbers by their ten digits, whatever punctuation or +1 the user adds."""
+    digits = re.sub(r"\D", "", phone)
+    return digits[1:] if len(digits) == 11 and digits.startswith("1") else digits
+
+
+class ReadTools(TelecomToolBase):
+    @tool("read")
+    def find_customer_by_phone(self, phone_number: str) -> dict[str, str]:
+        """Find the account holder's customer id from the phone number of any line on the account.
+
+        Args:
+            phone_number: A phone number on the account, e.g. '415-555-0134'.
+        """
+        wanted = _digits(phone_number)
+        if len(wanted) != 10:
+            raise ToolError("a phone number has 10 digits, e.g. '415-555-0134'")
+        for line in self.lines.values():
+            if _digits(line.phone_number) == wanted:
+                return {"customer_id": line.customer_id}
+        raise ToolError("no line with that phone number")
+
+    @tool("read")
+    def find_customer_by_email(self, email: str) -> dict[str, str]:
+        """Find the account holder's customer id from the email address on the account.
+
+        Args:
+            email: The account email, e.g. 'maria.lopez@example.com'.
+        """
+        wanted = email.strip().lower()
+        for customer in self.customers.values():
+            if customer.email == wanted:
+                return {"customer_id": customer.customer_id}
+        raise ToolError("no customer with that email")
+
+    @tool("read")
+    def find_customer_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
+        """Find the account holder's customer id from their full name and date of birth.
+
+        Args:
+            full_name: First and last name, e.g. 'Maria Lopez'.
+            date_of_birth: Date of birth as YYYY-MM-DD, e.g. '1984-07-30'.
+        """
+        if not _DATE.match(date_of_birth.strip()):
+            raise ToolError("date_of_birth must be written YYYY-MM-DD")
+        name = " ".join(full_name.lower().split())
+        for customer in self.customers.values():
+            if (
+                customer.date_of_birth == date_of_birth.strip()
+                and f"{customer.first_name} {customer.last_name}".lower() == name
+            ):
+                return {"customer_id": customer.customer_id}
+        raise ToolError("no customer with that name and date of birth")
+
+    @tool("read")
+    def get_customer_details(self, customer_id: str) -> dict[str, Any]:
+        """Get an account: contact details, payment methods, autopay, lines and tickets.
+
+        Args:
+            customer_id: The customer's id, from a find_customer tool.
+        """
+        customer = self._customer(customer_id)
+        plans, _ = self._catalog()
+        tickets = sorted(
+            (t for t in self.tickets.values() if t.customer_id == customer_id),
+            key=lambda t: t.ticket_id,
+        )
+        lines = [self._line(line_id) for line_id in customer.line_ids]
+        return customer_view(customer, lines, plans, tickets)
+
+    @tool("read")
+    def get_line_details(self, line_id: str) -> dict[str, Any]:
+        """Get a line: status and suspension, plan, data used this month, roaming, add-ons, device.
+
+        Args:
+            line_id: The line's id, from get_customer_details.
+        """
+        line = self._line(line_id)
+        plans, addons = self._catalog()
+        return line_view(line, plans, addons, self._device(line.device_id))
+
+    @tool("read")
+    def get_device_details(self, device_id: str) -> dict[str, Any]:
+        """Get a device: model, IMEI, status, installment financing and unlock status.
+
+        Args:
+            device_id: The device's id, from get_line_details.
+        """
+        device = self._device(device_id)
+        return device_view(device, self._line(device.line_id).phone_number)
+
+    @tool("read")
+    def get_bills(self, customer_id: str) -> dict[str, Any]:
+        """Get an account's recent bills with their items, payments and balance, plus the
+        one-time charges waiting for the next bill.
+
+        Args:
+            customer_id: The customer's id.
+        """
+        self._customer(customer_id)
+        bills = self._bills_of(customer_id)
+        pending = sorted(
+            (c for c in self.charges.values() if c.customer_id == customer_id),
+            key=lambda c: c.charge_id,
+        )
+        overdue = sum(bill_balance_cents(b) for b in bills if bill_status(b) == "overdue")
+        return {
+            "customer_id": customer_id,
+            "bills": [bill_view(b) for b in bills],
+            "overdue_balance": money(overdue),
+            "charges_for_next_bill": [charge_view(c) for c in pending],
+        }
+
+    @tool("read")
+    def list_plans(self) -> list[dict[str, Any]]:
+        """List all rate plans with monthly price, data, hotspot and whether they can be chosen."""
+        return [plan_view(p) for p in self.plans.values()]
+
+    @tool("read")
+    def list_addons(self) -> list[dict[str, Any]]:
+        """List the add-ons that can be bought for a line: data top-ups and travel passes."""
+        return [addon_view(a) for a in self.addons.values()]
+
+    @tool("read")
+    def quote_plan_change(self, line_id: str, new_plan_id: str) -> dict[str, Any]:
+        """Check whether a line can move to another plan and what it would cost, without
+        changing anything. Upgrades apply today with a prorated charge; downgrades apply on the
+        1st of next month.
+
+        Args:
+            line_id: The line to change.
+            new_plan_id: The plan to move to, e.g. 'unlimited'.
+        """
+        change = self._plan_change(self._line(line_id), new_plan_id)
+        return {
+            "customer_id": change.line.customer_id,
+            "line_id": line_id,
+            "current_plan": change.current.name,
+            "new_plan": change.new.name,
+            "change": "upgrade" if change.upgrade else "downgrade",
+            "effective_on": change.effective_on,
+            "prorated_charge": money(change.prorated_cents),
+            "new_monthly_price": money(change.new.monthly_cents),
+        }

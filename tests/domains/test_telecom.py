@@ -1,0 +1,878 @@
+"""Telecom domain: every tool's success and refusals, the policy checks, the generator, the tasks."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, cast
+
+import pytest
+
+from tau_emotion.data import Message, ToolCall
+from tau_emotion.domains import load_domain
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.state import db_digest
+from tau_emotion.domains.telecom.db import Bill, Customer, Device, Line, TelecomDB
+from tau_emotion.domains.telecom.generate import generate
+from tau_emotion.domains.telecom.rules import (
+    TODAY,
+    age_on,
+    bill_balance_cents,
+    bill_status,
+    card_expired,
+    current_month,
+    days_ago,
+    money,
+    parse_day,
+    prorated_cents,
+)
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+
+DOMAIN = load_domain("telecom")
+ENV = Environment(DOMAIN, "main")
+DB = cast(TelecomDB, ENV.state.db)
+NEXT_TICKET = f"T-{len(DB.tickets) + 1:05d}"
+
+
+@pytest.fixture(autouse=True)
+def fresh() -> None:
+    ENV.reset()
+
+
+def call(name: str, **arguments: Any) -> Any:
+    return ENV.call(name, arguments)
+
+
+def refuses(match: str, name: str, **arguments: Any) -> None:
+    with pytest.raises(ToolError, match=match):
+        call(name, **arguments)
+
+
+def now(table: str, key: str) -> Any:
+    return ENV.state.table(table)[key]
+
+
+# -- finding test subjects in the generated data ------------------------------------------------
+
+
+def bills_of(customer_id: str) -> list[Bill]:
+    return sorted(
+        (b for b in DB.bills.values() if b.customer_id == customer_id), key=lambda b: b.period
+    )
+
+
+def in_good_standing(customer_id: str) -> bool:
+    return all(bill_status(b) != "overdue" for b in bills_of(customer_id))
+
+
+def usable_method(c: Customer) -> str | None:
+    return next((m.method_id for m in c.payment_methods if not card_expired(m)), None)
+
+
+def expired_method(c: Customer) -> str | None:
+    return next((m.method_id for m in c.payment_methods if card_expired(m)), None)
+
+
+def customer(pred: Callable[[Customer], Any]) -> Customer:
+    return next(c for c in DB.customers.values() if pred(c))
+
+
+def line(pred: Callable[[Line, Customer], Any]) -> tuple[Line, Customer]:
+    return next(
+        (ln, DB.customers[ln.customer_id])
+        for ln in DB.lines.values()
+        if pred(ln, DB.customers[ln.customer_id])
+    )
+
+
+def device(pred: Callable[[Device, Customer], Any]) -> tuple[Device, Customer]:
+    return next(
+        (d, DB.customers[d.customer_id])
+        for d in DB.devices.values()
+        if pred(d, DB.customers[d.customer_id])
+    )
+
+
+def active_line(ln: Line, c: Customer) -> bool:
+    return ln.status == "active" and in_good_standing(c.customer_id)
+
+
+def unchanged_this_month(ln: Line) -> bool:
+    return ln.last_plan_change_on is None or ln.last_plan_change_on[:7] != current_month()
+
+
+def overdue_bill(c: Customer) -> Bill | None:
+    return next((b for b in bills_of(c.customer_id) if bill_status(b) == "overdue"), None)
+
+
+def financed(d: Device) -> bool:
+    return d.financing is not None and d.financing.remaining_cents > 0
+
+
+def other_customer(c: Customer) -> str:
+    return next(x for x in DB.customers if x != c.customer_id)
+
+
+# -- reads ----------------------------------------------------------------------------------------
+
+
+def test_lookups_find_the_customer_and_refuse_unknowns() -> None:
+    ln, c = line(lambda ln, c: True)
+    digits = ln.phone_number.replace("-", "")
+    assert (
+        call("find_customer_by_phone", phone_number=ln.phone_number)["customer_id"] == c.customer_id
+    )
+    assert call("find_customer_by_phone", phone_number=f"+1 ({digits[:3]}) {digits[3:]}") == {
+        "customer_id": c.customer_id
+    }
+    refuses("10 digits", "find_customer_by_phone", phone_number="555-0100")
+    refuses("no line", "find_customer_by_phone", phone_number="999-555-0000")
+    assert (
+        call("find_customer_by_email", email=f" {c.email.upper()} ")["customer_id"] == c.customer_id
+    )
+    refuses("no customer", "find_customer_by_email", email="nobody@example.com")
+    full = f"{c.first_name.lower()}  {c.last_name.upper()}"
+    assert call("find_customer_by_name_and_dob", full_name=full, date_of_birth=c.date_of_birth) == {
+        "customer_id": c.customer_id
+    }
+    refuses("YYYY-MM-DD", "find_customer_by_name_and_dob", full_name=full, date_of_birth="3/4/1980")
+    refuses(
+        "no customer", "find_customer_by_name_and_dob", full_name=full, date_of_birth="1900-01-01"
+    )
+
+
+def test_account_reads_and_catalog() -> None:
+    c = customer(lambda c: overdue_bill(c) is not None)
+    view = call("get_customer_details", customer_id=c.customer_id)
+    assert [x["line_id"] for x in view["lines"]] == list(c.line_ids)
+    assert all("expired" in m for m in view["payment_methods"])
+    ln = DB.lines[c.line_ids[0]]
+    line_view = call("get_line_details", line_id=ln.line_id)
+    assert line_view["customer_id"] == c.customer_id and line_view["device_id"] == ln.device_id
+    dev = call("get_device_details", device_id=ln.device_id)
+    assert dev["phone_number"] == ln.phone_number and dev["customer_id"] == c.customer_id
+    billing = call("get_bills", customer_id=c.customer_id)
+    owed = sum(
+        bill_balance_cents(b) for b in bills_of(c.customer_id) if bill_status(b) == "overdue"
+    )
+    assert billing["overdue_balance"] == money(owed) != "0.00"
+    assert {p["plan_id"] for p in call("list_plans")} == set(DB.plans)
+    assert {a["addon_id"] for a in call("list_addons")} == set(DB.addons)
+    for tool, arg in (
+        ("get_customer_details", "customer_id"),
+        ("get_bills", "customer_id"),
+        ("get_line_details", "line_id"),
+        ("get_device_details", "device_id"),
+    ):
+        refuses("no ", tool, **{arg: "X0"})
+
+
+def test_data_paused_and_hold_end_are_spelled_out() -> None:
+    ln, _ = line(
+        lambda ln, c: (
+            DB.plans[ln.plan_id].data_gb == 5 and not ln.addons and ln.data_used_mb >= 5 * 1024
+        )
+    )
+    assert call("get_line_details", line_id=ln.line_id)["data_paused"] is True
+    held, _ = line(lambda ln, c: ln.suspension_reason == "temporary_hold")
+    assert "hold_ends_on" in call("get_line_details", line_id=held.line_id)
+
+
+# -- plans ----------------------------------------------------------------------------------------
+
+
+def test_upgrade_applies_today_with_proration() -> None:
+    ln, c = line(
+        lambda ln, c: ln.plan_id == "basic_5gb" and active_line(ln, c) and unchanged_this_month(ln)
+    )
+    quote = call("quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited")
+    expected = money(prorated_cents(6500 - 3500))
+    assert quote["change"] == "upgrade" and quote["prorated_charge"] == expected == "19.00"
+    result = call(
+        "change_plan", customer_id=c.customer_id, line_id=ln.line_id, new_plan_id="unlimited"
+    )
+    assert result["effective_on"] == TODAY.isoformat()
+    assert now("lines", ln.line_id).plan_id == "unlimited"
+    charges = [ch for ch in ENV.state.changes()["charges"].values() if ch.kind == "proration"]
+    assert [ch.amount_cents for ch in charges] == [1900]
+    refuses(
+        "one plan change per line per month",
+        "change_plan",
+        customer_id=c.customer_id,
+        line_id=ln.line_id,
+        new_plan_id="unlimited_max",
+    )
+
+
+def test_downgrade_waits_for_next_month() -> None:
+    ln, c = line(
+        lambda ln, c: (
+            ln.plan_id == "unlimited_max" and active_line(ln, c) and unchanged_this_month(ln)
+        )
+    )
+    result = call(
+        "change_plan", customer_id=c.customer_id, line_id=ln.line_id, new_plan_id="plus_15gb"
+    )
+    assert result == {
+        "customer_id": c.customer_id,
+        "line_id": ln.line_id,
+        "new_plan": "Plus 15GB",
+        "effective_on": "2025-07-01",
+        "prorated_charge": "0.00",
+    }
+    after = now("lines", ln.line_id)
+    assert after.plan_id == "unlimited_max" and after.pending_plan_id == "plus_15gb"
+    assert "charges" not in ENV.state.changes()
+
+
+def test_plan_change_refusals() -> None:
+    ln, c = line(
+        lambda ln, c: (
+            ln.plan_id == "unlimited"
+            and ln.status == "active"
+            and unchanged_this_month(ln)
+            and age_on(c.date_of_birth) < 55
+        )
+    )
+    refuses("already on", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited")
+    refuses("legacy plan", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited_2019")
+    refuses("55 or older", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited_55")
+    refuses("no plan", "quote_plan_change", line_id=ln.line_id, new_plan_id="gold")
+    refuses(
+        "not on customer",
+        "change_plan",
+        customer_id=other_customer(c),
+        line_id=ln.line_id,
+        new_plan_id="unlimited_max",
+    )
+    changed, _ = line(lambda ln, c: ln.status == "active" and not unchanged_this_month(ln))
+    refuses(
+        "one plan change", "quote_plan_change", line_id=changed.line_id, new_plan_id="basic_5gb"
+    )
+    suspended, _ = line(lambda ln, c: ln.status == "suspended")
+    refuses("suspended", "quote_plan_change", line_id=suspended.line_id, new_plan_id="basic_5gb")
+
+
+# -- billing ----------------------------------------------------------------------------------------
+
+
+def test_pay_bill_pays_the_full_balance_oldest_first() -> None:
+    c = customer(
+        lambda c: (
+            sum(bill_status(b) == "overdue" for b in bills_of(c.customer_id)) == 2
+            and usable_method(c)
+        )
+    )
+    method = usable_method(c)
+    older, newer = [b for b in bills_of(c.customer_id) if bill_status(b) == "overdue"]
+    refuses(
+        "older bills must be paid first",
+        "pay_bill",
+        customer_id=c.customer_id,
+        bill_id=newer.bill_id,
+        payment_method_id=method,
+    )
+    paid = call(
+        "pay_bill", customer_id=c.customer_id, bill_id=older.bill_id, payment_method_id=method
+    )
+    assert paid["amount_paid"] == money(bill_balance_cents(older))
+    assert paid["account_overdue_balance"] == money(bill_balance_cents(newer))
+    assert bill_balance_cents(now("bills", older.bill_id)) == 0
+    assert now("payments", paid["payment_id"]).amount_cents == bill_balance_cents(older)
+    refuses(
+        "no balance",
+        "pay_bill",
+        customer_id=c.customer_id,
+        bill_id=older.bill_id,
+        payment_method_id=method,
+    )
+
+
+def test_pay_bill_refusals() -> None:
+    c = customer(lambda c: overdue_bill(c) and usable_method(c) and expired_method(c))
+    bill = overdue_bill(c)
+    assert bill is not None
+    refuses(
+        "expired",
+        "pay_bill",
+        customer_id=c.customer_id,
+        bill_id=bill.bill_id,
+        payment_method_id=expired_method(c),
+    )
+    refuses(
+        "not on file",
+        "pay_bill",
+        customer_id=c.customer_id,
+        bill_id=bill.bill_id,
+        payment_method_id="PM-0-0",
+    )
+    refuses(
+        "not on customer",
+        "pay_bill",
+        customer_id=other_customer(c),
+        bill_id=bill.bill_id,
+        payment_method_id=usable_method(c),
+    )
+    refuses("no bill", "pay_bill", customer_id=c.customer_id, bill_id="B0", payment_method_id="x")
+    refuses(
+        "no customer", "pay_bill", customer_id="C0", bill_id=bill.bill_id, payment_method_id="x"
+    )
+
+
+def eligible_for_waiver(c: Customer) -> bool:
+    long_enough = parse_day(c.member_since) <= days_ago(365)
+    recent = c.last_late_fee_waiver_on is not None and parse_day(
+        c.last_late_fee_waiver_on
+    ) > days_ago(365)
+    return long_enough and not recent
+
+
+def test_waive_late_fee_once() -> None:
+    c = customer(lambda c: overdue_bill(c) and eligible_for_waiver(c))
+    bill = overdue_bill(c)
+    assert bill is not None
+    result = call("waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
+    assert result["waived_amount"] == "10.00"
+    assert result["bill_balance"] == money(bill_balance_cents(bill) - 1000)
+    assert now("customers", c.customer_id).last_late_fee_waiver_on == TODAY.isoformat()
+    refuses("already waived", "waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
+
+
+def test_waive_late_fee_refusals() -> None:
+    recent = customer(
+        lambda c: (
+            overdue_bill(c)
+            and parse_day(c.member_since) <= days_ago(365)
+            and not eligible_for_waiver(c)
+        )
+    )
+    refuses(
+        "one waiver per 12 months",
+        "waive_late_fee",
+        customer_id=recent.customer_id,
+        bill_id=cast(Bill, overdue_bill(recent)).bill_id,
+    )
+    new = customer(lambda c: overdue_bill(c) and parse_day(c.member_since) > days_ago(365))
+    refuses(
+        "12 months with us",
+        "waive_late_fee",
+        customer_id=new.customer_id,
+        bill_id=cast(Bill, overdue_bill(new)).bill_id,
+    )
+    paid = next(
+        b
+        for b in DB.bills.values()
+        if bill_balance_cents(b) == 0 and any(i.kind == "late_fee" for i in b.items)
+    )
+    refuses(
+        "paid late fees are not refunded",
+        "waive_late_fee",
+        customer_id=paid.customer_id,
+        bill_id=paid.bill_id,
+    )
+    clean = next(b for b in DB.bills.values() if not any(i.kind == "late_fee" for i in b.items))
+    refuses("no late fee", "waive_late_fee", customer_id=clean.customer_id, bill_id=clean.bill_id)
+
+
+def test_autopay_enroll_and_cancel() -> None:
+    c = customer(
+        lambda c: (
+            c.autopay_method_id is None and usable_method(c) and in_good_standing(c.customer_id)
+        )
+    )
+    method = usable_method(c)
+    result = call("enroll_autopay", customer_id=c.customer_id, payment_method_id=method)
+    assert result["discount_per_line"] == "5.00"
+    assert now("customers", c.customer_id).autopay_method_id == method
+    refuses("already uses", "enroll_autopay", customer_id=c.customer_id, payment_method_id=method)
+    assert call("cancel_autopay", customer_id=c.customer_id)["autopay"] is None
+    refuses("not on", "cancel_autopay", customer_id=c.customer_id)
+
+
+def test_autopay_needs_good_standing_and_a_valid_method() -> None:
+    c = customer(
+        lambda c: (
+            overdue_bill(c)
+            and usable_method(c)
+            and expired_method(c)
+            and c.autopay_method_id != usable_method(c)
+        )
+    )
+    refuses(
+        "overdue bills",
+        "enroll_autopay",
+        customer_id=c.customer_id,
+        payment_method_id=usable_method(c),
+    )
+    refuses(
+        "expired", "enroll_autopay", customer_id=c.customer_id, payment_method_id=expired_method(c)
+    )
+
+
+def test_pay_off_device() -> None:
+    dev, c = device(lambda d, c: financed(d) and usable_method(c))
+    result = call(
+        "pay_off_device",
+        customer_id=c.customer_id,
+        device_id=dev.device_id,
+        payment_method_id=usable_method(c),
+    )
+    assert result["amount_paid"] == money(cast(Any, dev.financing).remaining_cents)
+    assert now("devices", dev.device_id).financing.remaining_cents == 0
+    refuses(
+        "no installment balance",
+        "pay_off_device",
+        customer_id=c.customer_id,
+        device_id=dev.device_id,
+        payment_method_id=usable_method(c),
+    )
+    refuses(
+        "not on customer",
+        "pay_off_device",
+        customer_id=other_customer(c),
+        device_id=dev.device_id,
+        payment_method_id="x",
+    )
+    expired, ec = device(lambda d, c: financed(d) and expired_method(c))
+    refuses(
+        "expired",
+        "pay_off_device",
+        customer_id=ec.customer_id,
+        device_id=expired.device_id,
+        payment_method_id=expired_method(ec),
+    )
+
+
+# -- add-ons and roaming ------------------------------------------------------------------------------
+
+
+def test_data_topups_up_to_two_a_month() -> None:
+    ln, c = line(
+        lambda ln, c: (
+            active_line(ln, c) and DB.plans[ln.plan_id].data_gb is not None and not ln.addons
+        )
+    )
+    for _ in range(2):
+        result = call(
+            "purchase_addon", customer_id=c.customer_id, line_id=ln.line_id, addon_id="data_2gb"
+        )
+        assert result["price"] == "10.00" and result["valid_until"] == "2025-06-30"
+    refuses(
+        "2 top-ups this month",
+        "purchase_addon",
+        customer_id=c.customer_id,
+        line_id=ln.line_id,
+        addon_id="data_5gb",
+    )
+    assert len(ENV.state.changes()["charges"]) == 2
+    refuses(
+        "no add-on",
+        "purchase_addon",
+        customer_id=c.customer_id,
+        line_id=ln.line_id,
+        addon_id="gold",
+    )
+    unlimited, uc = line(lambda ln, c: active_line(ln, c) and DB.plans[ln.plan_id].data_gb is None)
+    refuses(
+        "unlimited data",
+        "purchase_addon",
+        customer_id=uc.customer_id,
+        line_id=unlimited.line_id,
+        addon_id="data_2gb",
+    )
+
+
+def test_travel_pass_needs_roaming_and_one_at_a_time() -> None:
+    ln, c = line(lambda ln, c: active_line(ln, c) and not ln.roaming_enabled)
+    args = {"customer_id": c.customer_id, "line_id": ln.line_id}
+    refuses("roaming is off", "purchase_addon", **args, addon_id="travel_7d")
+    assert call("set_international_roaming", **args, enabled=True)["roaming_enabled"] is True
+    refuses("already on", "set_international_roaming", **args, enabled=True)
+    result = call("purchase_addon", **args, addon_id="travel_7d")
+    assert result == {
+        **args,
+        "addon": "Travel Pass 7 Days",
+        "price": "35.00",
+        "valid_until": "2025-06-18",
+    }
+    refuses("already has a travel pass", "purchase_addon", **args, addon_id="travel_30d")
+    call("set_international_roaming", **args, enabled=False)
+    refuses("already off", "set_international_roaming", **args, enabled=False)
+
+
+def test_addons_and_roaming_refused_on_suspended_or_overdue_accounts() -> None:
+    sus, sc = line(lambda ln, c: ln.status == "suspended" and not ln.roaming_enabled)
+    refuses(
+        "suspended",
+        "purchase_addon",
+        customer_id=sc.customer_id,
+        line_id=sus.line_id,
+        addon_id="data_2gb",
+    )
+    refuses(
+        "suspended",
+        "set_international_roaming",
+        customer_id=sc.customer_id,
+        line_id=sus.line_id,
+        enabled=True,
+    )
+    late, lc = line(
+        lambda ln, c: (
+            ln.status == "active" and not ln.roaming_enabled and not in_good_standing(c.customer_id)
+        )
+    )
+    refuses(
+        "overdue bills",
+        "purchase_addon",
+        customer_id=lc.customer_id,
+        line_id=late.line_id,
+        addon_id="data_2gb",
+    )
+    refuses(
+        "overdue bills",
+        "set_international_roaming",
+        customer_id=lc.customer_id,
+        line_id=late.line_id,
+        enabled=True,
+    )
+
+
+# -- suspension and reactivation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reason", "status"), [("lost_device", "lost"), ("stolen_device", "stolen")]
+)
+def test_lost_or_stolen_blocks_the_device(reason: str, status: str) -> None:
+    ln, c = line(lambda ln, c: ln.status == "active")
+    result = call("suspend_line", customer_id=c.customer_id, line_id=ln.line_id, reason=reason)
+    assert result["device_blocked"] == DB.devices[ln.device_id].model
+    after = now("lines", ln.line_id)
+    assert (after.status, after.suspension_reason) == ("suspended", reason)
+    assert now("devices", ln.device_id).status == status
+    refuses(
+        "already suspended",
+        "suspend_line",
+        customer_id=c.customer_id,
+        line_id=ln.line_id,
+        reason=reason,
+    )
+
+
+def test_temporary_hold_rules() -> None:
+    ln, c = line(
+        lambda ln, c: (
+            ln.status == "active"
+            and ln.last_hold_on is None
+            and not financed(DB.devices[ln.device_id])
+        )
+    )
+    args = {"customer_id": c.customer_id, "line_id": ln.line_id}
+    assert call("suspend_line", **args, reason="temporary_hold")["hold_ends_on"] == "2025-09-10"
+    assert call("reactivate_line", **args)["status"] == "active"
+    refuses("one per 12 months", "suspend_line", **args, reason="temporary_hold")
+    refuses("not suspended", "reactivate_line", **args)
+    fin, fc = line(lambda ln, c: ln.status == "active" and financed(DB.devices[ln.device_id]))
+    refuses(
+        "financed device",
+        "suspend_line",
+        customer_id=fc.customer_id,
+        line_id=fin.line_id,
+        reason="temporary_hold",
+    )
+
+
+def test_reactivation_by_reason() -> None:
+    lost, lc = line(lambda ln, c: ln.suspension_reason == "lost_device")
+    call("reactivate_line", customer_id=lc.customer_id, line_id=lost.line_id)
+    assert now("devices", lost.device_id).status == "active"
+    stolen, sc = line(lambda ln, c: ln.suspension_reason == "stolen_device")
+    refuses(
+        "replacement device", "reactivate_line", customer_id=sc.customer_id, line_id=stolen.line_id
+    )
+    cut, cc = line(lambda ln, c: ln.suspension_reason == "nonpayment" and usable_method(c))
+    refuses("overdue bills", "reactivate_line", customer_id=cc.customer_id, line_id=cut.line_id)
+    for bill in bills_of(cc.customer_id):
+        if bill_status(bill) == "overdue":
+            call(
+                "pay_bill",
+                customer_id=cc.customer_id,
+                bill_id=bill.bill_id,
+                payment_method_id=usable_method(cc),
+            )
+    call("reactivate_line", customer_id=cc.customer_id, line_id=cut.line_id)
+    assert now("lines", cut.line_id).status == "active"
+
+
+# -- troubleshooting, tickets, unlocks, transfers --------------------------------------------------------
+
+
+def test_reset_network_settings() -> None:
+    ln, c = line(lambda ln, c: ln.status == "active")
+    call("reset_network_settings", customer_id=c.customer_id, line_id=ln.line_id)
+    after = now("lines", ln.line_id)
+    assert after.network_resets == ln.network_resets + 1
+    assert after.last_network_reset_on == TODAY.isoformat()
+    sus, sc = line(lambda ln, c: ln.status == "suspended")
+    refuses(
+        "will not help", "reset_network_settings", customer_id=sc.customer_id, line_id=sus.line_id
+    )
+
+
+def test_open_ticket_one_open_per_category() -> None:
+    ln, c = line(lambda ln, c: not any(t.line_id == ln.line_id for t in DB.tickets.values()))
+    args = {"customer_id": c.customer_id, "line_id": ln.line_id, "category": "device"}
+    refuses("describe the problem", "open_ticket", **args, description="  ")
+    result = call("open_ticket", **args, description="Screen flickers")
+    assert result["ticket_id"] == NEXT_TICKET
+    refuses(
+        f"{NEXT_TICKET} \\(device\\) is already open", "open_ticket", **args, description="again"
+    )
+    refuses(
+        "not on customer",
+        "open_ticket",
+        **{**args, "customer_id": other_customer(c)},
+        description="x",
+    )
+
+
+def test_ticket_description_stays_out_of_the_state_hash() -> None:
+    ln, c = line(lambda ln, c: not any(t.line_id == ln.line_id for t in DB.tickets.values()))
+    args = {"customer_id": c.customer_id, "line_id": ln.line_id, "category": "billing"}
+    call("open_ticket", **args, description="one wording")
+    first = ENV.hash()
+    ENV.reset()
+    call("open_ticket", **args, description="another wording entirely")
+    assert ENV.hash() == first
+
+
+def test_unlock_device_rules() -> None:
+    dev, c = device(
+        lambda d, c: (
+            not d.unlocked
+            and not financed(d)
+            and d.status == "active"
+            and parse_day(d.purchased_on) <= days_ago(60)
+            and in_good_standing(c.customer_id)
+        )
+    )
+    assert call("unlock_device", customer_id=c.customer_id, device_id=dev.device_id)["unlocked"]
+    refuses("already unlocked", "unlock_device", customer_id=c.customer_id, device_id=dev.device_id)
+    owing, oc = device(lambda d, c: financed(d) and d.status == "active")
+    refuses(
+        "must be paid off", "unlock_device", customer_id=oc.customer_id, device_id=owing.device_id
+    )
+    lost, lc = device(lambda d, c: d.status != "active" and not d.unlocked)
+    refuses(
+        "cannot be unlocked", "unlock_device", customer_id=lc.customer_id, device_id=lost.device_id
+    )
+    fresh_dev, fc = device(
+        lambda d, c: (
+            not d.unlocked
+            and not financed(d)
+            and d.status == "active"
+            and parse_day(d.purchased_on) > days_ago(60)
+        )
+    )
+    refuses(
+        "after 60 days", "unlock_device", customer_id=fc.customer_id, device_id=fresh_dev.device_id
+    )
+    late, lc2 = device(
+        lambda d, c: (
+            not d.unlocked
+            and not financed(d)
+            and d.status == "active"
+            and parse_day(d.purchased_on) <= days_ago(60)
+            and not in_good_standing(c.customer_id)
+        )
+    )
+    refuses("overdue bills", "unlock_device", customer_id=lc2.customer_id, device_id=late.device_id)
+
+
+def test_transfer_is_recorded_without_its_free_text() -> None:
+    assert "Transfer successful" in call("transfer_to_human_agents", summary="Port-out request")
+    assert now("transfers", "TR-00001").summary == "Port-out request"
+    first = ENV.hash()
+    ENV.reset()
+    call("transfer_to_human_agents", summary="Completely different words")
+    assert ENV.hash() == first
+
+
+# -- policy checks --------------------------------------------------------------------------------------
+
+
+class Convo:
+    """Builds a trajectory turn by turn; tool results are JSON like the real tools return."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    def user(self, text: str) -> Convo:
+        self.messages.append(Message(role="user", content=text))
+        return self
+
+    def agent(self, text: str) -> Convo:
+        self.messages.append(Message(role="assistant", content=text))
+        return self
+
+    def call(self, name: str, result: dict[str, Any], ok: bool = True, **args: Any) -> Convo:
+        call_id = f"call{len(self.messages)}"
+        self.messages.append(
+            Message(role="assistant", tool_calls=[ToolCall(id=call_id, name=name, arguments=args)])
+        )
+        content = json.dumps(result) if ok else "Error: refused"
+        self.messages.append(
+            Message(role="tool", content=content, tool_call_id=call_id, name=name, error=not ok)
+        )
+        return self
+
+    def confirm(self) -> Convo:
+        return self.agent("Shall I go ahead?").user("Yes, please.")
+
+    def violations(self, rule: str) -> list[str]:
+        check = next(c for c in DOMAIN.checks if c.rule_id == rule)
+        return [v.detail for v in check.run(Trajectory(self.messages, DOMAIN.tool_kinds))]
+
+
+ME = {"customer_id": "C1"}
+OTHER = {"customer_id": "C2"}
+
+
+def authed() -> Convo:
+    return (
+        Convo()
+        .user("Hi, my number is 415-555-0100")
+        .call("find_customer_by_phone", ME, phone_number="415-555-0100")
+    )
+
+
+def reset(convo: Convo, line_id: str = "L1") -> Convo:
+    return convo.confirm().call("reset_network_settings", ME, customer_id="C1", line_id=line_id)
+
+
+def test_clean_conversation_passes_every_check() -> None:
+    convo = authed().call("get_line_details", ME, line_id="L1")
+    convo.call("quote_plan_change", ME, line_id="L1", new_plan_id="unlimited")
+    convo.confirm().call("change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited")
+    reset(convo).confirm().call(
+        "open_ticket", ME, customer_id="C1", line_id="L1", category="network", description="x"
+    )
+    convo.call("list_plans", {"plans": []})
+    assert run_checks(DOMAIN.checks, Trajectory(convo.messages, DOMAIN.tool_kinds)) == []
+
+
+def test_confirmation_check() -> None:
+    unconfirmed = authed().call("cancel_autopay", ME, customer_id="C1")
+    assert unconfirmed.violations("telecom.confirm_before_write")
+    declined = (
+        authed()
+        .agent("Cancel autopay?")
+        .user("No, wait.")
+        .call("cancel_autopay", ME, customer_id="C1")
+    )
+    assert declined.violations("telecom.confirm_before_write")
+    assert (
+        not authed()
+        .confirm()
+        .call("cancel_autopay", ME, customer_id="C1")
+        .violations("telecom.confirm_before_write")
+    )
+
+
+def test_authentication_check() -> None:
+    peek = Convo().call("get_bills", ME, customer_id="C1")
+    assert peek.violations("telecom.authenticate_first")
+    failed = Convo().call("find_customer_by_email", {}, ok=False, email="x@example.com")
+    failed.confirm().call("cancel_autopay", ME, customer_id="C1")
+    assert failed.violations("telecom.authenticate_first")
+    catalog_only = Convo().call("list_plans", {}).call("list_addons", {})
+    assert not catalog_only.violations("telecom.authenticate_first")
+    assert (
+        not authed()
+        .call("get_bills", ME, customer_id="C1")
+        .violations("telecom.authenticate_first")
+    )
+
+
+def test_one_customer_checks() -> None:
+    two = authed().confirm().call("cancel_autopay", ME, customer_id="C1")
+    two.confirm().call("cancel_autopay", OTHER, customer_id="C2")
+    assert two.violations("telecom.one_customer")
+    peek = authed().call("get_line_details", OTHER, line_id="L9")
+    assert peek.violations("telecom.no_other_account_data")
+    assert not peek.violations("telecom.one_customer")  # reads by line id name no customer
+    second_lookup = authed().call("find_customer_by_email", OTHER, email="someone@example.com")
+    assert second_lookup.violations("telecom.no_other_account_data")
+    own = (
+        authed().call("get_line_details", ME, line_id="L1").call("get_bills", ME, customer_id="C1")
+    )
+    assert not own.violations("telecom.no_other_account_data")
+    assert not own.violations("telecom.one_customer")
+
+
+def test_quote_before_plan_change_check() -> None:
+    blind = (
+        authed()
+        .confirm()
+        .call("change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited")
+    )
+    assert blind.violations("telecom.quote_before_plan_change")
+    other_plan = authed().call("quote_plan_change", ME, line_id="L1", new_plan_id="unlimited_max")
+    other_plan.confirm().call(
+        "change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited"
+    )
+    assert other_plan.violations("telecom.quote_before_plan_change")
+    quoted = authed().call("quote_plan_change", ME, line_id="L1", new_plan_id="unlimited")
+    quoted.confirm().call(
+        "change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited"
+    )
+    assert not quoted.violations("telecom.quote_before_plan_change")
+
+
+def test_reset_before_network_ticket_check() -> None:
+    def ticket(convo: Convo, category: str) -> Convo:
+        return convo.confirm().call(
+            "open_ticket", ME, customer_id="C1", line_id="L1", category=category, description="x"
+        )
+
+    rule = "telecom.reset_before_network_ticket"
+    assert ticket(authed(), "network").violations(rule)
+    assert ticket(reset(authed(), line_id="L2"), "network").violations(rule)
+    assert not ticket(reset(authed()), "network").violations(rule)
+    assert not ticket(authed(), "device").violations(rule)
+
+
+# -- generator and tasks ------------------------------------------------------------------------------
+
+
+def test_generator_reproduces_the_committed_snapshot() -> None:
+    fresh_db = generate()
+    assert db_digest(fresh_db) == db_digest(DB)
+    counts = fresh_db.record_counts()
+    assert counts["customers"] >= 300 and counts["bills"] > counts["customers"]
+    assert (DOMAIN.root / "db.json").stat().st_size < 3_000_000
+
+
+def test_generated_data_is_consistent() -> None:
+    for c in DB.customers.values():
+        assert all(DB.lines[lid].customer_id == c.customer_id for lid in c.line_ids)
+        assert c.last_late_fee_waiver_on is None or c.last_late_fee_waiver_on >= c.member_since
+    for ln in DB.lines.values():
+        assert DB.devices[ln.device_id].line_id == ln.line_id
+        blocked = DB.devices[ln.device_id].status != "active"
+        assert blocked == (ln.suspension_reason in ("lost_device", "stolen_device"))
+    phones = [ln.phone_number for ln in DB.lines.values()]
+    assert len(phones) == len(set(phones))
+
+
+def test_seed_tasks_replay_and_change_state() -> None:
+    tasks = DOMAIN.tasks()
+    assert len(tasks) >= 25 and sum(len(t.intents) > 1 for t in tasks) >= 3
+    for task in tasks:
+        ENV.replay(task.gold_actions)
+        for action in task.gold_actions:
+            ENV.call(action.name, dict(action.arguments))
+        info_only = all(DOMAIN.tool_kinds[a.name] == "read" for a in task.gold_actions)
+        assert bool(ENV.state.changes()) != info_only, task.id
+        ENV.reset()

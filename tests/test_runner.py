@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.results import RESULTS_FILE, load_episodes
+from tau_emotion.runner.run import RunExistsError, execute_run
+
+
+def config(out: Path, **kw: object) -> RunConfig:
+    return RunConfig(domains=["airline"], out=out, agent="oracle", **kw)  # type: ignore[arg-type]
+
+
+def test_oracle_run_writes_results_and_manifest(tmp_path: Path) -> None:
+    seen: list[int] = []
+    episodes = execute_run(
+        config(tmp_path, trials=2, num_tasks=3, concurrency=4),
+        progress=lambda e, d, t: seen.append(d),
+    )
+    assert len(episodes) == 6 and all(e.reward == 1.0 for e in episodes)
+    assert seen == [1, 2, 3, 4, 5, 6]
+    lines = (tmp_path / RESULTS_FILE).read_text().splitlines()
+    assert len(lines) == 6
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["episodes_total"] == 6 and manifest["finished_at"]
+    assert manifest["config"]["trials"] == 2 and manifest["code_version"].startswith("tau-emotion")
+    seeds = {(e.task_id, e.trial): e.seed for e in episodes}
+    again = execute_run(config(tmp_path / "again", trials=2, num_tasks=3, concurrency=1))
+    assert {(e.task_id, e.trial): e.seed for e in again} == seeds
+
+
+def test_existing_results_need_resume(tmp_path: Path) -> None:
+    execute_run(config(tmp_path, num_tasks=1))
+    with pytest.raises(RunExistsError, match="--resume"):
+        execute_run(config(tmp_path, num_tasks=1))
+    assert execute_run(config(tmp_path, num_tasks=2), resume=True)
+    assert len((tmp_path / RESULTS_FILE).read_text().splitlines()) == 2
+
+
+def test_resume_repairs_a_partial_last_line(tmp_path: Path) -> None:
+    execute_run(config(tmp_path, num_tasks=2))
+    path = tmp_path / RESULTS_FILE
+    first = path.read_text().splitlines()[0]
+    path.write_text(first + "\n" + first[: len(first) // 2])  # killed mid-write
+    assert len(load_episodes(path)) == 1
+    execute_run(config(tmp_path, num_tasks=2), resume=True)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["reward"] == 1.0 for line in lines)
+
+
+def test_kill_9_then_resume_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cmd = [
+        sys.executable,
+        "-m",
+        "tau_emotion.cli.main",
+        "run",
+        "--domain",
+        "airline",
+        "--agent",
+        "oracle",
+        "--user",
+        "scripted",
+        "--trials",
+        "60",
+        "--concurrency",
+        "4",
+        "--out",
+        str(out),
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    path = out / RESULTS_FILE
+    deadline = time.time() + 60
+    while time.time() < deadline and (not path.exists() or path.stat().st_size < 20_000):
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    before = len(load_episodes(path))
+    subprocess.run([*cmd, "--resume"], check=True, stdout=subprocess.DEVNULL, timeout=600)
+    lines = path.read_text().splitlines()
+    keys = [(json.loads(x)["task_id"], json.loads(x)["trial"]) for x in lines]
+    assert len(keys) == len(set(keys)), "an episode was repeated"
+    from tau_emotion.domains import load_domain
+
+    expected = {(t.id, trial) for t in load_domain("airline").tasks("test") for trial in range(60)}
+    assert set(keys) == expected, "an episode was lost"
+    assert 0 < before < len(expected), "the kill did not land mid-run"
