@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import BaseModel
 
 from tau_emotion.data import ToolCall
 from tau_emotion.domains import Domain
@@ -94,3 +95,28 @@ def test_records_are_frozen(toy_env: Environment) -> None:
     c1 = toy_env.state.table("customers")["c1"]
     with pytest.raises(Exception, match="frozen"):
         c1.credit = 1.0  # type: ignore[misc]
+
+
+class Seat(BaseModel):
+    row: int
+    letter: str
+
+
+def test_nested_models_are_inlined_and_an_argument_called_title_survives() -> None:
+    from tau_emotion.domains.tools import ToolSet, tool
+
+    class Cinema(ToolSet):
+        @tool("write")
+        def book(self, title: str, seats: list[Seat]) -> str:
+            """Book seats for a film.
+
+            Args:
+                title: The film's title.
+                seats: The seats.
+            """
+            return title
+
+    params = Cinema.specs["book"].schema["parameters"]
+    assert "$defs" not in params and "title" in params["properties"]
+    assert params["properties"]["title"] == {"description": "The film's title.", "type": "string"}
+    assert params["properties"]["seats"]["items"]["properties"]["row"] == {"type": "integer"}

@@ -103,12 +103,38 @@ def _build_spec(name: str, fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:
     model = create_model(
         f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
     )
-    params = model.model_json_schema()
-    params.pop("title", None)
-    for prop in params.get("properties", {}).values():
-        prop.pop("title", None)
+    params = _inline_refs(model.model_json_schema())
     schema = {"name": name, "description": description, "parameters": params}
     return ToolSpec(name, kind, description, model, schema)
+
+
+def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """Replace ``$ref``s by their definitions and drop titles.
+
+    Some chat templates and tool-call parsers only understand self-contained schemas.
+    """
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return walk(defs[ref.split("/")[-1]])
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "title" and isinstance(value, str):
+                continue  # a schema title, not an argument called "title"
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {name: walk(prop) for name, prop in value.items()}
+            else:
+                out[key] = walk(value)
+        return out
+
+    result: dict[str, Any] = walk(schema)
+    return result
 
 
 class ToolSet:

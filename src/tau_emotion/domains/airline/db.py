@@ -1,0 +1,188 @@
+"""Records of the airline's back office: airports, flights and their days, users, reservations.
+
+Free text never goes into a record that a tool writes: the grade compares database hashes,
+and two agents that do the same thing in different words must reach the same state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Literal
+
+from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripType
+from tau_emotion.domains.state import DomainDB, Record
+
+CancellationBasis = Literal["within_24_hours", "airline_cancellation", "travel_protection", "fee"]
+PaymentPurpose = Literal["booking", "bags", "flight_change", "cabin_change", "refund"]
+
+
+class Airport(Record):
+    code: str
+    name: str
+    city: str
+
+
+class Flight(Record):
+    """A flight number as scheduled every day; what varies by day lives in `FlightDay`."""
+
+    number: str
+    origin: str
+    destination: str
+    departure: str
+    """Scheduled departure, 'HH:MM' network time."""
+    arrival: str
+    """Scheduled arrival, 'HH:MM' network time."""
+    arrival_day_offset: int
+    """1 when the flight lands the day after it departs."""
+    duration_minutes: int
+
+
+class CabinValues(Record):
+    """One number per cabin (seats left, or a fare in dollars)."""
+
+    basic: int
+    economy: int
+    premium: int
+    business: int
+
+    def of(self, cabin: Cabin) -> int:
+        value: int = getattr(self, cabin)
+        return value
+
+    def with_value(self, cabin: Cabin, value: int) -> CabinValues:
+        return self.model_copy(update={cabin: value})
+
+
+class FlightDay(Record):
+    """One flight on one date, keyed 'LK123/2025-06-14'. Seats and fares exist only while the
+    flight can still be sold (scheduled or delayed, not yet departed)."""
+
+    status: FlightStatus
+    delay_minutes: int = 0
+    seats: CabinValues | None = None
+    prices: CabinValues | None = None
+
+
+class PaymentMethod(Record):
+    id: str
+    kind: Literal["credit_card", "gift_card", "certificate"]
+    label: str
+    """What the customer would call it, e.g. 'Visa ending 4821'."""
+    balance: int | None = None
+    """Remaining value of a gift card or travel certificate; None for credit cards."""
+    expires: str | None = None
+    """Last valid date of a travel certificate ('YYYY-MM-DD')."""
+
+
+class Address(Record):
+    street: str
+    city: str
+    state: str
+    zip_code: str
+
+
+class User(Record):
+    user_id: str
+    first_name: str
+    last_name: str
+    email: str
+    phone: str
+    date_of_birth: str
+    address: Address
+    tier: Tier
+    payment_methods: tuple[PaymentMethod, ...]
+    reservations: tuple[str, ...]
+
+
+class Passenger(Record):
+    first_name: str
+    last_name: str
+    date_of_birth: str
+
+
+class Segment(Record):
+    flight_number: str
+    date: str
+    """Departure date of this flight, 'YYYY-MM-DD'."""
+    price: int
+    """Fare per passenger for this flight in the reservation's cabin."""
+
+
+class Payment(Record):
+    payment_method_id: str
+    amount: int
+    """Positive: charged to the method. Negative: refunded to it."""
+    purpose: PaymentPurpose
+
+
+def refund_plan(payments: tuple[Payment, ...], amount: int) -> list[Payment]:
+    """Refund payments that send `amount` back to the methods that paid, the method charged
+    first last, never more to one method than it was net charged."""
+    net: dict[str, int] = {}
+    for payment in payments:
+        net[payment.payment_method_id] = net.get(payment.payment_method_id, 0) + payment.amount
+    refunds: list[Payment] = []
+    left = amount
+    for method_id in reversed(list(net)):
+        part = min(left, net[method_id])
+        if part > 0:
+            refunds.append(Payment(payment_method_id=method_id, amount=-part, purpose="refund"))
+            left -= part
+    return refunds
+
+
+class Reservation(Record):
+    code: str
+    user_id: str
+    origin: str
+    destination: str
+    trip_type: TripType
+    cabin: Cabin
+    segments: tuple[Segment, ...]
+    passengers: tuple[Passenger, ...]
+    checked_bags: int
+    paid_bags: int
+    """How many of the checked bags were paid for (never decreases)."""
+    travel_protection: bool
+    payments: tuple[Payment, ...]
+    created_at: str
+    """'YYYY-MM-DDTHH:MM' network time."""
+    status: Literal["active", "cancelled"] = "active"
+    cancellation_basis: CancellationBasis | None = None
+    compensated_flights: tuple[str, ...] = ()
+    """'LK123/2025-06-14' for each flight a compensation certificate was issued for."""
+
+
+class Transfer(Record):
+    """A hand-off to a human agent. The free-text summary is returned to the agent, not
+    stored, so that an agent's wording cannot change the graded state."""
+
+    transfer_id: str
+    created_at: str
+
+
+class AirlineDB(DomainDB):
+    airports: dict[str, Airport]
+    flights: dict[str, Flight]
+    flight_days: dict[str, FlightDay]
+    users: dict[str, User]
+    reservations: dict[str, Reservation]
+    transfers: dict[str, Transfer]
+
+
+def day_key(flight_number: str, day: str) -> str:
+    return f"{flight_number}/{day}"
+
+
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def reservation_code(taken: Callable[[str], bool], serial: int) -> str:
+    """A six-character booking code, derived from a serial number (not from time or `hash`)
+    so that the generator and two agents making the same booking all get the same code."""
+    rng = random.Random(f"larkspur-reservation-{serial}")
+    while True:
+        code = "".join(rng.choice(_CODE_ALPHABET) for _ in range(6))
+        if not taken(code):
+            return code

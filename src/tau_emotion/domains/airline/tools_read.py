@@ -1,0 +1,187 @@
+"""Read tools: authentication lookups, account and reservation details, flight search."""
+
+from __future__ import annotations
+
+from datetime import date as calendar_date
+from typing import Any
+
+from tau_emotion.domains.airline.calculator import calculate as evaluate
+from tau_emotion.domains.airline.db import User, day_key
+from tau_emotion.domains.airline.itinerary import actual_departure, arrival_day, connects
+from tau_emotion.domains.airline.rules import BOOKING_CUTOFF, CABINS, NOW
+from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+class ReadTools(AirlineBase):
+    def _find(self, matches: list[User], what: str) -> dict[str, str]:
+        if not matches:
+            raise ToolError(f"no customer with that {what}")
+        return {"user_id": matches[0].user_id}
+
+    @tool("read")
+    def find_user_by_email(self, email: str) -> dict[str, str]:
+        """Authenticate a customer by the email address on their account; returns their user id.
+
+        Args:
+            email: The email address the customer gives, e.g. 'amara.holloway12@example.com'.
+        """
+        return self._find([u for u in self.users.values() if _same(u.email, email)], "email")
+
+    @tool("read")
+    def find_user_by_name_and_birth_date(
+        self, first_name: str, last_name: str, date_of_birth: str
+    ) -> dict[str, str]:
+        """Authenticate a customer by full name and date of birth; returns their user id.
+
+        Args:
+            first_name: The customer's first name.
+            last_name: The customer's last name.
+            date_of_birth: The customer's date of birth, 'YYYY-MM-DD'.
+        """
+        try:
+            born = calendar_date.fromisoformat(date_of_birth.strip()).isoformat()
+        except ValueError:
+            raise ToolError("date_of_birth must be 'YYYY-MM-DD', e.g. '1986-04-23'") from None
+        matches = [
+            u
+            for u in self.users.values()
+            if _same(u.first_name, first_name)
+            and _same(u.last_name, last_name)
+            and u.date_of_birth == born
+        ]
+        return self._find(matches, "name and date of birth")
+
+    @tool("read")
+    def find_user_by_name_and_zip(
+        self, first_name: str, last_name: str, zip_code: str
+    ) -> dict[str, str]:
+        """Authenticate a customer by full name and the zip code of their address; returns their
+        user id.
+
+        Args:
+            first_name: The customer's first name.
+            last_name: The customer's last name.
+            zip_code: The five-digit zip code of the customer's address.
+        """
+        matches = [
+            u
+            for u in self.users.values()
+            if _same(u.first_name, first_name)
+            and _same(u.last_name, last_name)
+            and u.address.zip_code == zip_code.strip()
+        ]
+        return self._find(matches, "name and zip code")
+
+    @tool("read")
+    def get_user_details(self, user_id: str) -> dict[str, Any]:
+        """Show an authenticated customer's profile: contact details, membership tier, payment
+        methods (with gift card and certificate balances) and reservation codes.
+
+        Args:
+            user_id: The user id returned by an authentication lookup.
+        """
+        return self._user(user_id).model_dump()
+
+    @tool("read")
+    def get_reservation_details(self, reservation_code: str) -> dict[str, Any]:
+        """Show a reservation: flights with their current status, cabin, passengers, bags,
+        travel protection, payments and refunds.
+
+        Args:
+            reservation_code: The six-character booking code, e.g. 'Q7M2KX'.
+        """
+        return self._reservation_view(self._reservation(reservation_code))
+
+    @tool("read")
+    def list_airports(self) -> list[dict[str, str]]:
+        """List the airports the airline serves, with their three-letter codes and cities."""
+        return [a.model_dump() for a in self.airports.values()]
+
+    @tool("read")
+    def get_flight_status(self, flight_number: str, date: str) -> dict[str, Any]:
+        """Show one flight on one date: schedule, status (scheduled, delayed, departed, landed,
+        cancelled), delay, and seats and fares per cabin while it is still on sale.
+
+        Args:
+            flight_number: The flight number, e.g. 'LK482'.
+            date: The departure date, 'YYYY-MM-DD'.
+        """
+        return self._flight_view(self._flight(flight_number), parse_day(date))
+
+    @tool("read")
+    def search_direct_flights(
+        self, origin: str, destination: str, date: str
+    ) -> list[dict[str, Any]]:
+        """Find the nonstop flights between two airports on a date, with status, seats left and
+        fares per passenger for each cabin (basic, economy, premium, business).
+
+        Args:
+            origin: Three-letter code of the departure airport, e.g. 'BOS'.
+            destination: Three-letter code of the arrival airport, e.g. 'DEN'.
+            date: The departure date, 'YYYY-MM-DD'.
+        """
+        start, end, day = self._airport(origin), self._airport(destination), parse_day(date)
+        return [
+            self._flight_view(f, day)
+            for f in self.flights.values()
+            if f.origin == start and f.destination == end
+        ]
+
+    @tool("read")
+    def search_one_stop_flights(
+        self, origin: str, destination: str, date: str
+    ) -> list[dict[str, Any]]:
+        """Find connections with exactly one stop between two airports, leaving on a date. Only
+        connections whose two flights are both still on sale are listed, with the total fare per
+        passenger for each cabin that has seats on both flights.
+
+        Args:
+            origin: Three-letter code of the departure airport, e.g. 'SAN'.
+            destination: Three-letter code of the final arrival airport, e.g. 'BNA'.
+            date: The departure date of the first flight, 'YYYY-MM-DD'.
+        """
+        start, end, day = self._airport(origin), self._airport(destination), parse_day(date)
+        options: list[dict[str, Any]] = []
+        for first in self.flights.values():
+            if first.origin != start or first.destination == end:
+                continue
+            second_day = arrival_day(first, day)
+            for second in self.flights.values():
+                if second.origin != first.destination or second.destination != end:
+                    continue
+                if not connects(first, day, second, second_day):
+                    continue
+                legs = [(first, day), (second, second_day)]
+                records = [self.days.get(day_key(f.number, d)) for f, d in legs]
+                if any(
+                    r is None
+                    or r.prices is None
+                    or r.seats is None
+                    or actual_departure(f, d, r) <= NOW + BOOKING_CUTOFF
+                    for r, (f, d) in zip(records, legs, strict=True)
+                ):
+                    continue
+                views = [self._flight_view(f, d) for f, d in legs]
+                totals = {
+                    c: views[0]["prices"][c] + views[1]["prices"][c]
+                    for c in CABINS
+                    if min(views[0]["seats_left"][c], views[1]["seats_left"][c]) > 0
+                }
+                options.append({"flights": views, "total_price_per_passenger": totals})
+        return options
+
+    @tool("read")
+    def calculate(self, expression: str) -> str:
+        """Evaluate an arithmetic expression with numbers, + - * / and parentheses, e.g.
+        '(312 + 289) * 2 - 150'. The result is rounded to cents.
+
+        Args:
+            expression: The arithmetic expression.
+        """
+        return evaluate(expression)

@@ -1,0 +1,98 @@
+"""Compensation for disrupted flights, and the hand-off to a human agent."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from tau_emotion.domains.airline.db import PaymentMethod, Transfer, day_key
+from tau_emotion.domains.airline.rules import (
+    CERTIFICATE_VALIDITY,
+    COMPENSATION,
+    DELAY_THRESHOLD_MINUTES,
+    NOW,
+)
+from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class SupportTools(AirlineBase):
+    @tool("write")
+    def issue_compensation_certificate(
+        self, user_id: str, reservation_code: str, flight_number: str, date: str
+    ) -> dict[str, Any]:
+        """Issue a travel certificate to the account holder for a flight of their reservation
+        that the airline cancelled or that was delayed 3 hours or more. The value per passenger
+        is set by the account holder's tier and the kind of disruption; one certificate per
+        flight per reservation.
+
+        Args:
+            user_id: The authenticated customer's user id.
+            reservation_code: The six-character booking code holding the disrupted flight.
+            flight_number: The disrupted flight, e.g. 'LK482'.
+            date: The disrupted flight's departure date, 'YYYY-MM-DD'.
+        """
+        user, reservation = self._owned(user_id, reservation_code)
+        if reservation.status != "active" and reservation.cancellation_basis != (
+            "airline_cancellation"
+        ):
+            raise ToolError(f"reservation {reservation.code} was cancelled by the customer")
+        flight, day = self._flight(flight_number), parse_day(date)
+        if not any(
+            s.flight_number == flight.number and s.date == day for s in reservation.segments
+        ):
+            raise ToolError(
+                f"{flight.number} on {day} is not part of reservation {reservation.code}"
+            )
+        key = day_key(flight.number, day)
+        if key in reservation.compensated_flights:
+            raise ToolError(f"a certificate was already issued for {flight.number} on {day}")
+        record = self._day(flight, day)
+        kind: Literal["cancelled", "delayed"]
+        if record.status == "cancelled":
+            kind = "cancelled"
+        elif record.delay_minutes >= DELAY_THRESHOLD_MINUTES:
+            kind = "delayed"
+        else:
+            raise ToolError(
+                f"{flight.number} on {day} is {record.status} with a delay of "
+                f"{record.delay_minutes} minutes; only cancellations and delays of 3 hours or "
+                "more are compensated"
+            )
+        per_passenger = COMPENSATION[kind][user.tier]
+        if not per_passenger:
+            raise ToolError(f"{user.tier} members are not compensated for {kind} flights")
+        amount = per_passenger * len(reservation.passengers)
+        certificate = PaymentMethod(
+            id=f"cert-{reservation.code}-{flight.number}-{day}",
+            kind="certificate",
+            label=f"Travel certificate (compensation for {flight.number} on {day})",
+            balance=amount,
+            expires=(NOW.date() + CERTIFICATE_VALIDITY).isoformat(),
+        )
+        self.users.put(
+            user.user_id,
+            user.model_copy(update={"payment_methods": (*user.payment_methods, certificate)}),
+        )
+        self.reservations.put(
+            reservation.code,
+            reservation.model_copy(
+                update={"compensated_flights": (*reservation.compensated_flights, key)}
+            ),
+        )
+        return {"certificate": certificate.model_dump(), "amount": amount, "reason": kind}
+
+    @tool("terminal")
+    def transfer_to_human_agents(self, summary: str) -> str:
+        """Hand the conversation to a human agent, with a short summary of the customer's issue.
+        This ends your part of the conversation.
+
+        Args:
+            summary: What the customer needs and why you could not complete it.
+        """
+        transfer_id = f"TR-{len(self.transfers) + 1:04d}"
+        self.transfers.put(
+            transfer_id,
+            Transfer(transfer_id=transfer_id, created_at=NOW.isoformat(timespec="minutes")),
+        )
+        return f"Transferred to a human agent (ticket {transfer_id}). Summary: {summary}"

@@ -1,0 +1,164 @@
+"""Shared plumbing of the telehealth tools: typed tables, lookups that refuse cleanly, ids."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.telehealth.db import (
+    Appointment,
+    Device,
+    DeviceShipment,
+    DeviceUpload,
+    Drug,
+    InsurancePlan,
+    Patient,
+    Payment,
+    Pharmacy,
+    Prescription,
+    Provider,
+    RefillRequest,
+    Slot,
+    Transfer,
+    VisitSummary,
+    Voucher,
+)
+from tau_emotion.domains.telehealth.pricing import coverage_status
+from tau_emotion.domains.telehealth.rules import TODAY, money
+from tau_emotion.domains.tools import ToolSet
+from tau_emotion.errors import ToolError
+
+
+class TelehealthBase(ToolSet):
+    """Tables and helpers; the tool methods live in the mixins combined in `tools`."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.patients: Table[Patient] = state.table("patients")
+        self.providers: Table[Provider] = state.table("providers")
+        self.slots: Table[Slot] = state.table("slots")
+        self.appointments: Table[Appointment] = state.table("appointments")
+        self.visit_summaries: Table[VisitSummary] = state.table("visit_summaries")
+        self.drugs: Table[Drug] = state.table("drugs")
+        self.prescriptions: Table[Prescription] = state.table("prescriptions")
+        self.pharmacies: Table[Pharmacy] = state.table("pharmacies")
+        self.refill_requests: Table[RefillRequest] = state.table("refill_requests")
+        self.insurance_plans: Table[InsurancePlan] = state.table("insurance_plans")
+        self.vouchers: Table[Voucher] = state.table("vouchers")
+        self.payments: Table[Payment] = state.table("payments")
+        self.devices: Table[Device] = state.table("devices")
+        self.device_uploads: Table[DeviceUpload] = state.table("device_uploads")
+        self.device_shipments: Table[DeviceShipment] = state.table("device_shipments")
+        self.transfers: Table[Transfer] = state.table("transfers")
+
+    # --- lookups that refuse with a reason ----------------------------------------------
+
+    def _patient(self, patient_id: str) -> Patient:
+        patient = self.patients.get(patient_id)
+        if patient is None:
+            raise ToolError(f"no patient with id {patient_id}")
+        return patient
+
+    def _provider(self, provider_id: str) -> Provider:
+        provider = self.providers.get(provider_id)
+        if provider is None:
+            raise ToolError(f"no provider with id {provider_id}")
+        return provider
+
+    def _own_appointment(self, patient_id: str, appointment_id: str) -> Appointment:
+        appt = self.appointments.get(appointment_id)
+        if appt is None or appt.patient_id != patient_id:
+            raise ToolError(f"patient {patient_id} has no appointment {appointment_id}")
+        return appt
+
+    def _own_prescription(self, patient_id: str, prescription_id: str) -> Prescription:
+        rx = self.prescriptions.get(prescription_id)
+        if rx is None or rx.patient_id != patient_id:
+            raise ToolError(f"patient {patient_id} has no prescription {prescription_id}")
+        return rx
+
+    def _open_slot(self, slot_id: str) -> Slot:
+        slot = self.slots.get(slot_id)
+        if slot is None:
+            raise ToolError(f"no slot with id {slot_id}")
+        if slot.status != "open":
+            raise ToolError(f"slot {slot_id} is not available (it is {slot.status})")
+        return slot
+
+    # --- ids and views ------------------------------------------------------------------
+
+    @staticmethod
+    def _next_id(table: Table[Any], prefix: str, width: int) -> str:
+        """Next free number after the highest existing id: same state, same id."""
+        highest = 0
+        for key in table:
+            if key.startswith(prefix) and key[len(prefix) :].isdigit():
+                highest = max(highest, int(key[len(prefix) :]))
+        return f"{prefix}{highest + 1:0{width}d}"
+
+    def _coverage_view(self, patient: Patient) -> dict[str, Any] | None:
+        if patient.coverage is None:
+            return None
+        plan = self.insurance_plans.get(patient.coverage.plan_id)
+        return {
+            "plan_id": patient.coverage.plan_id,
+            "payer": plan.payer if plan else None,
+            "plan_name": plan.plan_name if plan else None,
+            "member_id": patient.coverage.member_id,
+            "valid_through": patient.coverage.valid_through,
+            "status_today": coverage_status(
+                patient.coverage, self.insurance_plans, TODAY.isoformat()
+            ),
+        }
+
+    def _appointment_view(self, appt: Appointment) -> dict[str, Any]:
+        provider = self.providers.get(appt.provider_id)
+        return {
+            "appointment_id": appt.appointment_id,
+            "provider_id": appt.provider_id,
+            "provider_name": provider.name if provider else None,
+            "specialty": provider.specialty if provider else None,
+            "start": appt.start,
+            "visit_type": appt.visit_type,
+            "status": appt.status,
+            "price": money(appt.copay_cents),
+            "voucher_code": appt.voucher_code,
+            "voucher_discount": money(appt.voucher_discount_cents),
+            "patient_pays": money(appt.copay_cents - appt.voucher_discount_cents),
+            "reschedule_count": appt.reschedule_count,
+        }
+
+    def _payments_of(self, appointment_id: str, kind: str) -> list[Payment]:
+        return [
+            p
+            for p in self.payments.values()
+            if p.appointment_id == appointment_id and p.kind == kind
+        ]
+
+    def _balance(self, payment: Payment) -> int:
+        """What is left of a payment after the refunds already made against it."""
+        refunded = sum(
+            p.amount_cents for p in self.payments.values() if p.refund_of == payment.payment_id
+        )
+        return payment.amount_cents - refunded
+
+    def _refund(self, original: Payment, cents: int) -> Payment:
+        """Refunds always go back to the method that paid (policy: original method only)."""
+        payment_id = self._next_id(self.payments, "PAY", 6)
+        refund = Payment(
+            payment_id=payment_id,
+            patient_id=original.patient_id,
+            appointment_id=original.appointment_id,
+            kind="refund",
+            amount_cents=cents,
+            method_id=original.method_id,
+            posted_on=TODAY.isoformat(),
+            refund_of=original.payment_id,
+        )
+        self.payments.put(payment_id, refund)
+        return refund
+
+
+def hours_until(start: str, now: datetime) -> float:
+    return (datetime.fromisoformat(start) - now).total_seconds() / 3600

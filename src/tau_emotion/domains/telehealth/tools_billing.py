@@ -1,0 +1,151 @@
+"""Billing tools: payment history, vouchers and refunds (always to the original method)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tau_emotion.domains.telehealth.db import Patient, Voucher
+from tau_emotion.domains.telehealth.pricing import voucher_discount
+from tau_emotion.domains.telehealth.rules import NOW, TODAY, money
+from tau_emotion.domains.telehealth.tools_base import TelehealthBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class BillingTools(TelehealthBase):
+    @tool("read")
+    def list_payments(self, patient_id: str) -> list[dict[str, Any]]:
+        """A patient's charges and refunds, oldest first. Copays show how much is still
+        unrefunded.
+
+        Args:
+            patient_id: The verified patient's id.
+        """
+        self._patient(patient_id)
+        rows = [p for p in self.payments.values() if p.patient_id == patient_id]
+        return [
+            {
+                "payment_id": p.payment_id,
+                "appointment_id": p.appointment_id,
+                "kind": p.kind,
+                "amount": money(p.amount_cents),
+                "method_id": p.method_id,
+                "posted_on": p.posted_on,
+                "refund_of": p.refund_of,
+                **({"unrefunded": money(self._balance(p))} if p.kind == "copay" else {}),
+            }
+            for p in sorted(rows, key=lambda p: p.payment_id)
+        ]
+
+    @tool("write")
+    def apply_voucher(
+        self, patient_id: str, appointment_id: str, voucher_code: str
+    ) -> dict[str, Any]:
+        """Apply a voucher to an upcoming appointment that has none; the discount is refunded to
+        the payment method that paid the visit.
+
+        Args:
+            patient_id: The verified patient's id.
+            appointment_id: The upcoming appointment.
+            voucher_code: Code printed on the voucher, e.g. 'WELL-7KQ2'.
+        """
+        patient = self._patient(patient_id)
+        appt = self._own_appointment(patient_id, appointment_id)
+        if appt.status != "scheduled" or datetime.fromisoformat(appt.start) <= NOW:
+            raise ToolError("vouchers apply only to upcoming scheduled appointments")
+        if appt.voucher_code:
+            raise ToolError(f"voucher {appt.voucher_code} is already applied: one per visit")
+        voucher, discount = self._usable_voucher(
+            patient, voucher_code, appt.visit_type, appt.start[:10], appt.copay_cents
+        )
+        refunded = 0
+        for payment in self._payments_of(appointment_id, "copay"):
+            part = min(self._balance(payment), discount - refunded)
+            if part > 0:
+                self._refund(payment, part)
+                refunded += part
+        self._redeem(voucher, appointment_id)
+        updated = appt.model_copy(
+            update={"voucher_code": voucher.code, "voucher_discount_cents": discount}
+        )
+        self.appointments.put(appointment_id, updated)
+        return {**self._appointment_view(updated), "refunded": money(refunded)}
+
+    @tool("write")
+    def refund_payment(self, patient_id: str, payment_id: str) -> dict[str, Any]:
+        """Refund a copay that the clinic owes back: the copay of a visit the clinic cancelled,
+        or a duplicate copay charge. The refund goes to the method that paid it.
+
+        Args:
+            patient_id: The verified patient's id.
+            payment_id: The copay payment to refund, from list_payments.
+        """
+        self._patient(patient_id)
+        payment = self.payments.get(payment_id)
+        if payment is None or payment.patient_id != patient_id:
+            raise ToolError(f"patient {patient_id} has no payment {payment_id}")
+        if payment.kind != "copay":
+            raise ToolError(f"{payment_id} is a {payment.kind}; only copays can be refunded")
+        balance = self._balance(payment)
+        if balance <= 0:
+            raise ToolError(f"{payment_id} has already been refunded")
+        appt = self.appointments.get(payment.appointment_id or "")
+        copays = self._payments_of(payment.appointment_id or "", "copay")
+        duplicate = any(p.payment_id < payment_id and self._balance(p) > 0 for p in copays)
+        if appt is None or not (appt.status == "cancelled_by_clinic" or duplicate):
+            status = appt.status if appt else "unknown"
+            others = [p.payment_id for p in copays if p.payment_id > payment_id]
+            hint = f"; the duplicate charge is {others[0]}" if others else ""
+            raise ToolError(
+                f"not refundable: the visit is {status}. Copays are refunded only when the "
+                f"clinic cancelled the visit or the copay was charged twice{hint}"
+            )
+        refund = self._refund(payment, balance)
+        return {
+            "refund_id": refund.payment_id,
+            "refund_of": payment_id,
+            "amount": money(balance),
+            "refunded_to": refund.method_id,
+        }
+
+    # --- helpers used by booking too ----------------------------------------------------
+
+    def _usable_voucher(
+        self, patient: Patient, code: str, visit_type: str, visit_day: str, price: int
+    ) -> tuple[Voucher, int]:
+        voucher = self.vouchers.get(code.strip().upper())
+        if voucher is None:
+            raise ToolError(f"no voucher with code {code}")
+        if voucher.status != "available":
+            raise ToolError(f"voucher {voucher.code} is {voucher.status} and cannot be used")
+        if voucher.patient_id not in (None, patient.patient_id):
+            raise ToolError(f"voucher {voucher.code} was issued to another patient")
+        if voucher.expires_on < TODAY.isoformat():
+            raise ToolError(f"voucher {voucher.code} expired on {voucher.expires_on}")
+        if voucher.expires_on < visit_day:
+            raise ToolError(
+                f"voucher {voucher.code} expires {voucher.expires_on}, before the visit"
+            )
+        if visit_type not in voucher.eligible_visit_types:
+            allowed = ", ".join(voucher.eligible_visit_types)
+            raise ToolError(f"voucher {voucher.code} covers only {allowed} visits")
+        if price <= 0:
+            raise ToolError("this visit costs nothing, so there is nothing for a voucher to cover")
+        return voucher, voucher_discount(voucher, price)
+
+    def _redeem(self, voucher: Voucher, appointment_id: str) -> None:
+        self.vouchers.put(
+            voucher.code,
+            voucher.model_copy(update={"status": "redeemed", "appointment_id": appointment_id}),
+        )
+
+    def _payment_method(self, patient: Patient, method_id: str | None) -> str:
+        if method_id is None:
+            raise ToolError("an amount is due: give a payment_method_id from the patient's file")
+        for method in patient.payment_methods:
+            if method.method_id == method_id:
+                if method.expires < TODAY.strftime("%Y-%m"):
+                    raise ToolError(f"{method_id} expired in {method.expires}")
+                return method_id
+        raise ToolError(f"the patient has no payment method {method_id}")

@@ -1,0 +1,236 @@
+"""Identity, profile, insurance and hand-off tools."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tau_emotion.domains.telehealth.db import Address, Coverage, Patient, Transfer
+from tau_emotion.domains.telehealth.rules import STATE_ZIP_PREFIXES, TODAY, money
+from tau_emotion.domains.telehealth.tools_base import TelehealthBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
+_MEMBER_ID = re.compile(r"^[A-Z]{3}\d{9}$")
+PLAN_YEAR_END = "2025-12-31"
+
+
+def _digits(phone: str) -> str:
+    digits = re.sub(r"\D", "", phone)
+    return digits[1:] if len(digits) == 11 and digits.startswith("1") else digits
+
+
+def _identity(patient: Patient) -> dict[str, str]:
+    # Lookups return only what identifies the record; details need get_patient_details.
+    return {
+        "patient_id": patient.patient_id,
+        "first_name": patient.first_name,
+        "last_name": patient.last_name,
+    }
+
+
+class PatientTools(TelehealthBase):
+    @tool("read")
+    def find_patient_by_email(self, email: str) -> dict[str, str]:
+        """Verify a patient's identity by the email address on their account.
+
+        Args:
+            email: The email address the patient gives, e.g. 'maria.alvarez@example.com'.
+        """
+        wanted = email.strip().lower()
+        for patient in self.patients.values():
+            if patient.email.lower() == wanted:
+                return _identity(patient)
+        raise ToolError("no patient with that email address")
+
+    @tool("read")
+    def find_patient_by_phone(self, phone: str) -> dict[str, str]:
+        """Verify a patient's identity by the phone number on their account.
+
+        Args:
+            phone: The phone number the patient gives, any format, e.g. '503-555-0142'.
+        """
+        wanted = _digits(phone)
+        if len(wanted) != 10:
+            raise ToolError("a phone number has 10 digits (area code included)")
+        for patient in self.patients.values():
+            if _digits(patient.phone) == wanted:
+                return _identity(patient)
+        raise ToolError("no patient with that phone number")
+
+    @tool("read")
+    def find_patient_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
+        """Verify a patient's identity by full name and date of birth.
+
+        Args:
+            full_name: First and last name as the patient gives them, e.g. 'Maria Alvarez'.
+            date_of_birth: Date of birth as YYYY-MM-DD, e.g. '1961-03-04'.
+        """
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date_of_birth.strip()):
+            raise ToolError("date_of_birth must be written YYYY-MM-DD")
+        wanted = " ".join(full_name.lower().split())
+        for patient in self.patients.values():
+            name = f"{patient.first_name} {patient.last_name}".lower()
+            if name == wanted and patient.date_of_birth == date_of_birth.strip():
+                return _identity(patient)
+        raise ToolError("no patient with that name and date of birth")
+
+    @tool("read")
+    def get_patient_details(self, patient_id: str) -> dict[str, Any]:
+        """Profile of a verified patient: contact details, address, insurance, payment methods,
+        allergies and primary provider.
+
+        Args:
+            patient_id: The id returned by a find_patient_* lookup.
+        """
+        patient = self._patient(patient_id)
+        primary = self.providers.get(patient.primary_provider_id or "")
+        return {
+            "patient_id": patient.patient_id,
+            "name": f"{patient.first_name} {patient.last_name}",
+            "date_of_birth": patient.date_of_birth,
+            "email": patient.email,
+            "phone": patient.phone,
+            "address": patient.address.model_dump(),
+            "insurance": self._coverage_view(patient),
+            "payment_methods": [
+                {**m.model_dump(), "expired": m.expires < TODAY.strftime("%Y-%m")}
+                for m in patient.payment_methods
+            ],
+            "allergies": list(patient.allergies),
+            "primary_provider": primary.name if primary else None,
+        }
+
+    @tool("write")
+    def update_contact_details(
+        self,
+        patient_id: str,
+        email: str | None = None,
+        phone: str | None = None,
+        street: str | None = None,
+        city: str | None = None,
+        zip_code: str | None = None,
+    ) -> dict[str, Any]:
+        """Change a patient's email, phone and/or home address. An address change needs street,
+        city and zip code together and must stay in the patient's current state.
+
+        Args:
+            patient_id: The verified patient's id.
+            email: New email address, if it changes.
+            phone: New 10-digit phone number, if it changes.
+            street: New street address, e.g. '4411 Cedar Ln Apt 2'.
+            city: New city.
+            zip_code: New 5-digit ZIP code.
+        """
+        patient = self._patient(patient_id)
+        update: dict[str, Any] = {}
+        if email is not None:
+            update["email"] = self._new_email(patient, email)
+        if phone is not None:
+            update["phone"] = self._new_phone(patient, phone)
+        if street is not None or city is not None or zip_code is not None:
+            update["address"] = self._new_address(patient, street, city, zip_code)
+        changed = {k: v for k, v in update.items() if getattr(patient, k) != v}
+        if not changed:
+            raise ToolError("nothing to change: give at least one new value")
+        self.patients.put(patient_id, patient.model_copy(update=changed))
+        return self.get_patient_details(patient_id)
+
+    def _new_email(self, patient: Patient, email: str) -> str:
+        value = email.strip().lower()
+        if not _EMAIL.match(value):
+            raise ToolError(f"{email!r} is not a valid email address")
+        for other in self.patients.values():
+            if other.patient_id != patient.patient_id and other.email.lower() == value:
+                raise ToolError("that email address belongs to another patient account")
+        return value
+
+    def _new_phone(self, patient: Patient, phone: str) -> str:
+        digits = _digits(phone)
+        if len(digits) != 10:
+            raise ToolError("a phone number has 10 digits (area code included)")
+        for other in self.patients.values():
+            if other.patient_id != patient.patient_id and _digits(other.phone) == digits:
+                raise ToolError("that phone number belongs to another patient account")
+        return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
+
+    def _new_address(
+        self, patient: Patient, street: str | None, city: str | None, zip_code: str | None
+    ) -> Address:
+        if not (street and city and zip_code):
+            raise ToolError("an address change needs street, city and zip_code together")
+        state = patient.address.state
+        if not re.fullmatch(r"\d{5}", zip_code.strip()):
+            raise ToolError("zip_code must be 5 digits")
+        if not zip_code.startswith(STATE_ZIP_PREFIXES[state]):
+            raise ToolError(
+                f"ZIP {zip_code} is outside {state}, the patient's home state. A move to another "
+                "state changes which providers may treat the patient and needs a licensing "
+                "review by staff: transfer to a human agent."
+            )
+        return Address(
+            street=street.strip(), city=city.strip(), state=state, zip_code=zip_code.strip()
+        )
+
+    @tool("read")
+    def list_insurance_plans(self) -> list[dict[str, Any]]:
+        """Insurance plans the clinic knows, whether each is in network, and its copays."""
+        return [
+            {
+                "plan_id": p.plan_id,
+                "payer": p.payer,
+                "plan_name": p.plan_name,
+                "in_network": p.accepted,
+                "covers_telehealth": p.covers_telehealth,
+                "copays": {
+                    "video": money(p.video_copay_cents),
+                    "phone": money(p.phone_copay_cents),
+                    "in_person_follow_up": money(p.in_person_copay_cents),
+                },
+            }
+            for p in self.insurance_plans.values()
+        ]
+
+    @tool("write")
+    def update_insurance(self, patient_id: str, plan_id: str, member_id: str) -> dict[str, Any]:
+        """Put a new in-network insurance plan on file for the rest of the plan year. Prices of
+        appointments already booked do not change.
+
+        Args:
+            patient_id: The verified patient's id.
+            plan_id: Plan id from list_insurance_plans, e.g. 'PLN-BCG'.
+            member_id: Member id printed on the insurance card: 3 letters then 9 digits.
+        """
+        patient = self._patient(patient_id)
+        plan = self.insurance_plans.get(plan_id)
+        if plan is None:
+            raise ToolError(f"no insurance plan with id {plan_id}; see list_insurance_plans")
+        if not plan.accepted:
+            raise ToolError(
+                f"{plan.payer} {plan.plan_name} is out of network: it cannot be put on file; "
+                "the patient can be seen at self-pay rates"
+            )
+        member = member_id.strip().upper()
+        if not _MEMBER_ID.match(member):
+            raise ToolError("member_id must be 3 letters followed by 9 digits, as on the card")
+        coverage = Coverage(plan_id=plan_id, member_id=member, valid_through=PLAN_YEAR_END)
+        if patient.coverage == coverage:
+            raise ToolError("this coverage is already on file")
+        updated = patient.model_copy(update={"coverage": coverage})
+        self.patients.put(patient_id, updated)
+        view = self._coverage_view(updated)
+        assert view is not None
+        return view
+
+    @tool("terminal")
+    def transfer_to_human_agents(self, summary: str) -> str:
+        """Hand the conversation to the clinic's human staff (nurse line, billing or scheduling
+        supervisors). Ends the conversation.
+
+        Args:
+            summary: Who the patient is, what they need and what was already done.
+        """
+        transfer_id = self._next_id(self.transfers, "TR", 4)
+        self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, summary=summary))
+        return f"Transfer {transfer_id} created: a member of the clinic staff will take over."

@@ -1,0 +1,315 @@
+"""Scheduling tools: providers, open slots, appointments and visit summaries."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from tau_emotion.domains.telehealth.db import Appointment, Patient, Payment, Provider, VisitType
+from tau_emotion.domains.telehealth.pricing import visit_price
+from tau_emotion.domains.telehealth.rules import (
+    CANCEL_WINDOW,
+    FOLLOW_UP_WINDOW_DAYS,
+    MAX_RESCHEDULES,
+    MIN_BOOKING_LEAD,
+    NOW,
+    REMOTE_VISIT_TYPES,
+    TODAY,
+    money,
+)
+from tau_emotion.domains.telehealth.tools_billing import BillingTools
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+MAX_SLOTS_SHOWN = 15
+
+
+class VisitTools(BillingTools):
+    @tool("read")
+    def list_providers(self, specialty: str | None = None) -> list[dict[str, Any]]:
+        """Clinic providers with their specialty, visit types, licensed states and clinic.
+
+        Args:
+            specialty: Optional filter: primary_care, behavioral_health, dermatology,
+                cardiology, endocrinology or pulmonology.
+        """
+        return [
+            p.model_dump()
+            for p in self.providers.values()
+            if specialty is None or p.specialty == specialty
+        ]
+
+    @tool("read")
+    def search_available_slots(
+        self, provider_id: str | None = None, specialty: str | None = None, date: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Open appointment slots (earliest first, at most 15) for one provider or a specialty.
+
+        Args:
+            provider_id: Only this provider's slots, e.g. 'D004'.
+            specialty: Only providers of this specialty.
+            date: Only this day, YYYY-MM-DD.
+        """
+        if provider_id is None and specialty is None:
+            raise ToolError("give a provider_id or a specialty")
+        earliest = NOW + MIN_BOOKING_LEAD
+        found: list[dict[str, Any]] = []
+        for slot in sorted(self.slots.values(), key=lambda s: (s.start, s.slot_id)):
+            provider = self.providers[slot.provider_id]
+            if slot.status != "open" or datetime.fromisoformat(slot.start) < earliest:
+                continue
+            if provider_id is not None and slot.provider_id != provider_id:
+                continue
+            if specialty is not None and provider.specialty != specialty:
+                continue
+            if date is not None and not slot.start.startswith(date):
+                continue
+            found.append(
+                {
+                    "slot_id": slot.slot_id,
+                    "start": slot.start,
+                    "provider_id": provider.provider_id,
+                    "provider_name": provider.name,
+                    "specialty": provider.specialty,
+                    "visit_types": list(provider.visit_types),
+                    "licensed_states": list(provider.licensed_states),
+                }
+            )
+            if len(found) == MAX_SLOTS_SHOWN:
+                break
+        return found
+
+    @tool("read")
+    def list_appointments(self, patient_id: str) -> list[dict[str, Any]]:
+        """All of a patient's appointments, past and upcoming, with prices and vouchers.
+
+        Args:
+            patient_id: The verified patient's id.
+        """
+        self._patient(patient_id)
+        visits = [a for a in self.appointments.values() if a.patient_id == patient_id]
+        return [self._appointment_view(a) for a in sorted(visits, key=lambda a: a.start)]
+
+    @tool("read")
+    def get_visit_summaries(self, patient_id: str) -> list[dict[str, Any]]:
+        """After-visit summaries of a patient's completed visits (what the patient was given).
+
+        Args:
+            patient_id: The verified patient's id.
+        """
+        self._patient(patient_id)
+        rows = [r for r in self.visit_summaries.values() if r.patient_id == patient_id]
+        return [
+            {**r.model_dump(), "provider_name": self._provider(r.provider_id).name}
+            for r in sorted(rows, key=lambda r: r.visit_date)
+        ]
+
+    @tool("write")
+    def book_appointment(
+        self,
+        patient_id: str,
+        slot_id: str,
+        visit_type: VisitType,
+        payment_method_id: str | None = None,
+        voucher_code: str | None = None,
+    ) -> dict[str, Any]:
+        """Book an open slot. The price (plan copay or self-pay rate, less any voucher) is
+        charged now to the given payment method.
+
+        Args:
+            patient_id: The verified patient's id.
+            slot_id: An open slot from search_available_slots.
+            visit_type: video, phone or in_person_follow_up.
+            payment_method_id: Payment method on file that pays the amount due; not needed
+                when nothing is due.
+            voucher_code: Optional voucher code printed on the patient's voucher letter.
+        """
+        patient = self._patient(patient_id)
+        slot = self._open_slot(slot_id)
+        start = datetime.fromisoformat(slot.start)
+        if start < NOW + MIN_BOOKING_LEAD:
+            raise ToolError("that slot starts too soon or has passed: book at least 2 hours ahead")
+        provider = self._provider(slot.provider_id)
+        self._check_visit_type(patient, provider, visit_type, start)
+        for other in self.appointments.values():
+            if (
+                other.patient_id == patient_id
+                and other.provider_id == provider.provider_id
+                and other.status == "scheduled"
+            ):
+                raise ToolError(
+                    f"the patient already has an upcoming appointment with {provider.name} "
+                    f"({other.appointment_id}); reschedule that one instead"
+                )
+        price, basis = visit_price(
+            patient.coverage, self.insurance_plans, visit_type, start.date().isoformat()
+        )
+        voucher = None
+        discount = 0
+        if voucher_code is not None:
+            voucher, discount = self._usable_voucher(
+                patient, voucher_code, visit_type, start.date().isoformat(), price
+            )
+        due = price - discount
+        method_id = self._payment_method(patient, payment_method_id) if due > 0 else None
+        appointment_id = self._next_id(self.appointments, "A", 5)
+        appt = Appointment(
+            appointment_id=appointment_id,
+            patient_id=patient_id,
+            provider_id=provider.provider_id,
+            slot_id=slot_id,
+            start=slot.start,
+            visit_type=visit_type,
+            status="scheduled",
+            copay_cents=price,
+            voucher_code=voucher.code if voucher else None,
+            voucher_discount_cents=discount,
+            reschedule_count=0,
+            booked_on=TODAY.isoformat(),
+        )
+        self.appointments.put(appointment_id, appt)
+        self.slots.put(slot_id, slot.model_copy(update={"status": "booked"}))
+        if voucher is not None:
+            self._redeem(voucher, appointment_id)
+        if method_id is not None:
+            payment_id = self._next_id(self.payments, "PAY", 6)
+            self.payments.put(
+                payment_id,
+                Payment(
+                    payment_id=payment_id,
+                    patient_id=patient_id,
+                    appointment_id=appointment_id,
+                    kind="copay",
+                    amount_cents=due,
+                    method_id=method_id,
+                    posted_on=TODAY.isoformat(),
+                    refund_of=None,
+                ),
+            )
+        return {
+            **self._appointment_view(appt),
+            "price_basis": basis,
+            "charged": money(due),
+            "charged_to": method_id,
+        }
+
+    def _check_visit_type(
+        self, patient: Patient, provider: Provider, visit_type: str, start: datetime
+    ) -> None:
+        if visit_type not in provider.visit_types:
+            offered = ", ".join(provider.visit_types)
+            raise ToolError(f"{provider.name} does not offer {visit_type} visits ({offered})")
+        state = patient.address.state
+        if visit_type in REMOTE_VISIT_TYPES and state not in provider.licensed_states:
+            raise ToolError(
+                f"{provider.name} is not licensed in {state}, where the patient lives; "
+                "a video or phone visit needs a provider licensed there"
+            )
+        if visit_type == "in_person_follow_up":
+            window = timedelta(days=FOLLOW_UP_WINDOW_DAYS)
+            seen = any(
+                a.patient_id == patient.patient_id
+                and a.provider_id == provider.provider_id
+                and a.status == "completed"
+                and start - datetime.fromisoformat(a.start) <= window
+                for a in self.appointments.values()
+            )
+            if not seen:
+                raise ToolError(
+                    "an in-person follow-up needs a completed visit with the same provider in "
+                    f"the last {FOLLOW_UP_WINDOW_DAYS} days; book a video visit first"
+                )
+
+    @tool("write")
+    def reschedule_appointment(
+        self, patient_id: str, appointment_id: str, new_slot_id: str
+    ) -> dict[str, Any]:
+        """Move an upcoming appointment to another open slot of the same provider. Allowed
+        only 24 hours or more before the visit, at most twice per appointment; the price and
+        any voucher stay as they are.
+
+        Args:
+            patient_id: The verified patient's id.
+            appointment_id: The appointment to move.
+            new_slot_id: An open slot of the same provider.
+        """
+        appt = self._upcoming(patient_id, appointment_id)
+        if datetime.fromisoformat(appt.start) - NOW < CANCEL_WINDOW:
+            raise ToolError(
+                "the visit starts in less than 24 hours and can no longer be rescheduled; it can "
+                "only be cancelled, with the amount paid kept as the late-cancellation fee"
+            )
+        if appt.reschedule_count >= MAX_RESCHEDULES:
+            raise ToolError(f"this appointment was already rescheduled {MAX_RESCHEDULES} times")
+        slot = self._open_slot(new_slot_id)
+        if slot.provider_id != appt.provider_id:
+            raise ToolError(
+                "a reschedule keeps the same provider; to see someone else, cancel and book"
+            )
+        if datetime.fromisoformat(slot.start) < NOW + MIN_BOOKING_LEAD:
+            raise ToolError("that slot starts too soon or has passed")
+        if appt.voucher_code:
+            voucher = self.vouchers.get(appt.voucher_code)
+            if voucher is not None and slot.start[:10] > voucher.expires_on:
+                raise ToolError(
+                    f"voucher {voucher.code} applied to this visit expires {voucher.expires_on}; "
+                    "the new date must be on or before it"
+                )
+        if appt.slot_id is not None and (old := self.slots.get(appt.slot_id)) is not None:
+            self.slots.put(old.slot_id, old.model_copy(update={"status": "open"}))
+        self.slots.put(slot.slot_id, slot.model_copy(update={"status": "booked"}))
+        moved = appt.model_copy(
+            update={
+                "slot_id": slot.slot_id,
+                "start": slot.start,
+                "reschedule_count": appt.reschedule_count + 1,
+            }
+        )
+        self.appointments.put(appointment_id, moved)
+        return self._appointment_view(moved)
+
+    @tool("write")
+    def cancel_appointment(self, patient_id: str, appointment_id: str) -> dict[str, Any]:
+        """Cancel an upcoming appointment. With 24 hours' notice or more the amount paid is
+        refunded to the original payment method and any voucher is returned; with less, the
+        amount paid is kept as the late-cancellation fee and the voucher is used up.
+
+        Args:
+            patient_id: The verified patient's id.
+            appointment_id: The appointment to cancel.
+        """
+        appt = self._upcoming(patient_id, appointment_id)
+        late = datetime.fromisoformat(appt.start) - NOW < CANCEL_WINDOW
+        refunds: list[Payment] = []
+        voucher_returned = None
+        if not late:
+            for payment in self._payments_of(appointment_id, "copay"):
+                balance = self._balance(payment)
+                if balance > 0:
+                    refunds.append(self._refund(payment, balance))
+            if appt.voucher_code and (voucher := self.vouchers.get(appt.voucher_code)):
+                self.vouchers.put(
+                    voucher.code,
+                    voucher.model_copy(update={"status": "available", "appointment_id": None}),
+                )
+                voucher_returned = voucher.code
+        if appt.slot_id is not None and (slot := self.slots.get(appt.slot_id)) is not None:
+            self.slots.put(slot.slot_id, slot.model_copy(update={"status": "open"}))
+        status = "late_cancelled" if late else "cancelled"
+        self.appointments.put(appointment_id, appt.model_copy(update={"status": status}))
+        return {
+            "appointment_id": appointment_id,
+            "status": status,
+            "refunded": money(sum(r.amount_cents for r in refunds)),
+            "refunded_to": [r.method_id for r in refunds],
+            "voucher_returned": voucher_returned,
+        }
+
+    def _upcoming(self, patient_id: str, appointment_id: str) -> Appointment:
+        self._patient(patient_id)
+        appt = self._own_appointment(patient_id, appointment_id)
+        if appt.status != "scheduled":
+            raise ToolError(f"appointment {appointment_id} is {appt.status}, not scheduled")
+        if datetime.fromisoformat(appt.start) <= NOW:
+            raise ToolError(f"appointment {appointment_id} has already started")
+        return appt
