@@ -97,27 +97,37 @@ class Table(Generic[R]):
         else:
             self._overlay.pop(key, None)
 
+    def items(self) -> Iterator[tuple[str, R]]:
+        overlay = self._overlay
+        if not overlay:  # the common case: iterate the pristine rows directly
+            yield from self._base.items()
+            return
+        for key, value in self._base.items():
+            if key in overlay:
+                changed = overlay[key]
+                if changed is not _DELETED:
+                    yield key, changed
+            else:
+                yield key, value
+        for key, changed in overlay.items():
+            if key not in self._base and changed is not _DELETED:
+                yield key, changed
+
     def keys(self) -> Iterator[str]:
-        for key in self._base:
-            if key not in self._overlay or self._overlay[key] is not _DELETED:
-                yield key
-        for key, value in self._overlay.items():
-            if key not in self._base and value is not _DELETED:
-                yield key
+        for key, _ in self.items():
+            yield key
 
     def __iter__(self) -> Iterator[str]:
         return self.keys()
 
     def values(self) -> Iterator[R]:
-        for key in self.keys():
-            yield self[key]
-
-    def items(self) -> Iterator[tuple[str, R]]:
-        for key in self.keys():
-            yield key, self[key]
+        for _, value in self.items():
+            yield value
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.keys())
+        if not self._overlay:
+            return len(self._base)
+        return sum(1 for _ in self.items())
 
 
 class State:
