@@ -62,7 +62,7 @@ URGENCY = {
 DOUBLE_CHECK = {
     "trusting": "",
     "cautious": "Can you make sure that's right?",
-    "skeptical": "Double-check that, I don't want another mistake.",
+    "skeptical": "Double-check it first, I have been let down before.",
 }
 REPEATED = {
     "warm": "I already told you that, but sure:",
