@@ -1,0 +1,76 @@
+"""How often the oracle agent loses the scripted emotional user, by emotion family and dimension.
+
+The oracle does exactly the gold actions and never acknowledges feelings, so every walk-away
+measured here is caused by the scripted user's patience model alone (see docs/users.md).
+Each seed task is played under a stride of the 594 conditions (every condition appears on
+many tasks), offline and deterministically.
+
+    python benchmarks/oracle_patience.py [--stride 6] [--domains all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections import defaultdict
+
+from tau_emotion.data import Task, TerminationReason
+from tau_emotion.domains import load_domain, resolve_domains
+from tau_emotion.emotions.space import all_conditions
+from tau_emotion.environment import Environment
+from tau_emotion.simulation.agents import OracleAgent
+from tau_emotion.simulation.loop import run_episode
+from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.users import ScriptedUser
+
+
+async def play(tasks: list[Task], stride: int) -> dict[str, dict[str, list[int]]]:
+    conditions = all_conditions()
+    # group -> value -> [episodes, walk-aways, successes]
+    table: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    envs: dict[tuple[str, str], Environment] = {}
+    for i, base in enumerate(tasks):
+        domain = load_domain(base.domain)
+        variant = domain.variant_for(base.split)
+        env = envs.setdefault((base.domain, variant), Environment(domain, variant))
+        for condition in conditions[i % stride :: stride]:
+            task = base.model_copy(update={"emotion": condition.to_spec("You feel it.")})
+            setup = EpisodeSetup(task, domain, seed=i, trial=0)
+            episode = await run_episode(setup, OracleAgent(setup), ScriptedUser(setup), env)
+            walked = episode.termination == TerminationReason.USER_UNSATISFIED
+            for group, value in (
+                ("family", condition.family),
+                ("urgency", condition.urgency),
+                ("trust", condition.trust),
+                ("politeness", condition.politeness),
+                ("all", "all"),
+            ):
+                row = table[group][value]
+                row[0] += 1
+                row[1] += walked
+                row[2] += episode.success
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stride", type=int, default=6, help="Every Nth condition per task.")
+    parser.add_argument("--domains", default="all", help="Domains whose seed tasks to use.")
+    args = parser.parse_args()
+    tasks = [
+        t
+        for name in resolve_domains(args.domains)
+        for t in load_domain(name).tasks()
+        if t.provenance == "seed"
+    ]
+    table = asyncio.run(play(tasks, args.stride))
+    print(f"{len(tasks)} seed tasks, every {args.stride}th of 594 conditions per task")
+    print("| group | value | episodes | walked away | success |")
+    print("|---|---|---|---|---|")
+    for group in ("all", "family", "urgency", "trust", "politeness"):
+        for value, (n, walked, ok) in table[group].items():
+            print(f"| {group} | {value} | {n} | {walked / n:.3f} | {ok / n:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""Back-office helpers the bank tools share: lookups that check ownership, available
+balances, posting transactions, and deterministic ids for new records."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.bank.db import (
+    Account,
+    Card,
+    Customer,
+    Dispute,
+    FeeType,
+    Hold,
+    Payee,
+    Transaction,
+    Transfer,
+    TxnKind,
+    money,
+)
+from tau_emotion.domains.bank.rules import today
+from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.tools import ToolSet
+from tau_emotion.errors import ToolError
+
+
+def next_id(table: Table[Any], prefix: str, width: int = 4) -> str:
+    """One past the highest number in use after `prefix`, so that the gold replay and an
+    agent making the same calls create the same ids. A database's ids share its own leading
+    digit, so the next one stays inside that database's id space."""
+    highest = 0
+    for key in table:
+        if key.startswith(prefix) and key[len(prefix) :].isdigit():
+            highest = max(highest, int(key[len(prefix) :]))
+    return f"{prefix}{highest + 1:0{width}d}"
+
+
+def cents(value: Decimal) -> str:
+    return str(money(value))
+
+
+class BankOffice(ToolSet):
+    """Base of `BankTools`: tables and helpers, no tools."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.customers: Table[Customer] = state.table("customers")
+        self.accounts: Table[Account] = state.table("accounts")
+        self.holds: Table[Hold] = state.table("holds")
+        self.cards: Table[Card] = state.table("cards")
+        self.transactions: Table[Transaction] = state.table("transactions")
+        self.payees: Table[Payee] = state.table("payees")
+        self.disputes: Table[Dispute] = state.table("disputes")
+        self.transfers: Table[Transfer] = state.table("transfers")
+
+    # -- lookups: one refusal text whether the record is missing or someone else's, so a
+    # probe cannot learn other customers' ids.
+
+    def customer(self, customer_id: str) -> Customer:
+        record = self.customers.get(customer_id)
+        if record is None:
+            raise ToolError(f"no customer with id {customer_id}")
+        return record
+
+    def account(self, customer_id: str, account_id: str) -> Account:
+        self.customer(customer_id)
+        record = self.accounts.get(account_id)
+        if record is None or record.customer_id != customer_id:
+            raise ToolError(f"customer {customer_id} has no account {account_id}")
+        return record
+
+    def open_account(self, customer_id: str, account_id: str) -> Account:
+        record = self.account(customer_id, account_id)
+        if record.status != "open":
+            raise ToolError(
+                f"account {account_id} is frozen by the fraud team; only a human agent can help"
+            )
+        return record
+
+    def card(self, customer_id: str, card_id: str) -> Card:
+        self.customer(customer_id)
+        record = self.cards.get(card_id)
+        if record is None or record.customer_id != customer_id:
+            raise ToolError(f"customer {customer_id} has no card {card_id}")
+        return record
+
+    def transaction(self, customer_id: str, txn_id: str) -> Transaction:
+        self.customer(customer_id)
+        record = self.transactions.get(txn_id)
+        owner = self.accounts.get(record.account_id) if record else None
+        if record is None or owner is None or owner.customer_id != customer_id:
+            raise ToolError(f"customer {customer_id} has no transaction {txn_id}")
+        return record
+
+    def customer_accounts(self, customer_id: str) -> list[Account]:
+        return [a for a in self.accounts.values() if a.customer_id == customer_id]
+
+    def account_transactions(self, account_id: str) -> list[Transaction]:
+        return [t for t in self.transactions.values() if t.account_id == account_id]
+
+    # -- balances ------------------------------------------------------------------------
+
+    def active_holds(self, account_id: str) -> list[Hold]:
+        return [
+            h
+            for h in self.holds.values()
+            if h.account_id == account_id
+            and h.released_early_on is None
+            and h.releases_on > today()
+        ]
+
+    def available(self, account: Account) -> Decimal:
+        held = sum((h.amount for h in self.active_holds(account.account_id)), Decimal(0))
+        return money(account.balance - held)
+
+    def post(
+        self,
+        account: Account,
+        amount: Decimal,
+        kind: TxnKind,
+        description: str,
+        *,
+        fee_type: FeeType | None = None,
+        reverses: str | None = None,
+    ) -> Transaction:
+        """Post a transaction dated today and move the account balance with it."""
+        account = self.accounts[account.account_id]  # re-read: an earlier post may have moved it
+        txn_id = next_id(self.transactions, "TXN-", 6)
+        txn = Transaction(
+            txn_id=txn_id,
+            account_id=account.account_id,
+            posted_on=today(),
+            amount=money(amount),
+            kind=kind,
+            description=description,
+            card_id=None,
+            fee_type=fee_type,
+            reverses=reverses,
+        )
+        self.transactions.put(txn_id, txn)
+        balance = money(account.balance + amount)
+        self.accounts.put(account.account_id, account.model_copy(update={"balance": balance}))
+        return txn
+
+    # -- views ---------------------------------------------------------------------------
+
+    def account_view(self, account: Account) -> dict[str, Any]:
+        return {
+            "account_id": account.account_id,
+            "kind": account.kind,
+            "nickname": account.nickname,
+            "number_last4": account.number_last4,
+            "status": account.status,
+            "balance": cents(account.balance),
+            "available_balance": cents(self.available(account)),
+            "opened_on": account.opened_on,
+            "holds": [
+                {
+                    "hold_id": h.hold_id,
+                    "amount": cents(h.amount),
+                    "reason": h.reason,
+                    "description": h.description,
+                    "placed_on": h.placed_on,
+                    "releases_on": h.releases_on,
+                }
+                for h in self.active_holds(account.account_id)
+            ],
+        }
+
+    def card_view(self, card: Card) -> dict[str, Any]:
+        return {
+            "card_id": card.card_id,
+            "last4": card.last4,
+            "account_id": card.account_id,
+            "status": card.status,
+            "frozen_reason": card.frozen_reason,
+            "purchase_limit": cents(card.purchase_limit),
+            "atm_limit": cents(card.atm_limit),
+            "expires": card.expires,
+            "replaces": card.replaces,
+            "mailed_to": card.mailed_to,
+        }
+
+    def txn_view(self, txn: Transaction) -> dict[str, Any]:
+        return {
+            "txn_id": txn.txn_id,
+            "posted_on": txn.posted_on,
+            "amount": cents(txn.amount),
+            "kind": txn.kind,
+            "description": txn.description,
+            "card_id": txn.card_id,
+            "fee_type": txn.fee_type,
+            "reverses": txn.reverses,
+        }

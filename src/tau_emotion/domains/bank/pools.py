@@ -1,0 +1,97 @@
+"""Word pools for the bank generator. Train and eval draw from disjoint pools (surnames,
+cities, phone area codes, number ranges) so that no identifier appears in both databases."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FIRST_NAMES = (
+    "Adele", "Boris", "Celia", "Dante", "Edith", "Fabian", "Gloria", "Hector", "Ines", "Jasper",
+    "Katya", "Leon", "Marisol", "Nathan", "Odette", "Preston", "Ruth", "Simon", "Tamsin",
+    "Ulises", "Vera", "Wesley", "Ximena", "Yosef", "Zelda", "Arturo", "Bianca", "Cyrus",
+    "Delia", "Emmett", "Flora", "Gideon", "Harriet", "Idris", "Joelle", "Kieran", "Lucia",
+    "Malik", "Nell", "Oscar", "Phoebe", "Reuben", "Selma", "Tobias", "Una", "Vincent",
+)  # fmt: skip
+
+EMAIL_DOMAINS = ("example.com", "mailbox.test", "inbox.example", "post.example")
+
+STREETS = (
+    "Alder St", "Birch Ave", "Canal Rd", "Dover Ln", "Elmwood Dr", "Fern Way", "Granite Ct",
+    "Hillcrest Ave", "Ivy Ln", "Juniper St", "Kestrel Rd", "Linden Ave",
+)  # fmt: skip
+
+MERCHANTS = (
+    ("Corner Grocer", 18, 140),
+    ("FuelStop", 25, 80),
+    ("Bluebird Coffee", 4, 16),
+    ("StreamMax Subscription", 16, 16),
+    ("Metro Transit", 2, 45),
+    ("Aurora Electronics", 60, 900),
+    ("Pine Hardware", 12, 220),
+    ("ShopRight Online", 15, 300),
+    ("Harbor Pharmacy", 6, 90),
+    ("Trattoria Nove", 30, 160),
+    ("City Parking", 5, 30),
+    ("Skyway Airlines", 120, 780),
+    ("Greenleaf Market", 20, 180),
+    ("Pixel Games Store", 10, 70),
+)  # fmt: skip
+
+BUSINESS_PAYEES = (
+    "Oakridge Property Management", "Summit Auto Loans", "Bright Path Tutoring",
+    "Riverbend Dental", "Keystone Insurance", "Evergreen Storage",
+)  # fmt: skip
+
+BANKS = ("First Meridian Bank", "Coastline Credit Union", "Unity Savings", "Northfield Bank")
+
+TRAIN_SURNAMES = (
+    "Achterberg", "Blackwood", "Carrasco", "Drummond", "Eastwood", "Fontaine", "Greer",
+    "Haddad", "Ingram", "Jablonski", "Kerrigan", "Lachance", "Mbeki", "Norwood", "Oyelaran",
+    "Prescott", "Rahman", "Stroud", "Toussaint", "Ulrich", "Vance", "Wexler", "Yoder",
+)  # fmt: skip
+
+EVAL_SURNAMES = (
+    "Abernathy", "Bianchi", "Castellano", "Devereaux", "Ekwueme", "Falkner", "Guerrero",
+    "Hargrove", "Ishikawa", "Jovanovic", "Kaplan", "Lindgren", "Marchetti", "Nwosu",
+    "Okonkwo", "Petrov", "Ramirez", "Sorensen", "Thibodeau", "Uchida", "Varga", "Whitfield",
+    "Zhou",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Series:
+    """What makes one database's identifiers its own."""
+
+    digit: str
+    """Leading digit of every numeric id."""
+    seed: int
+    surnames: tuple[str, ...]
+    cities: tuple[tuple[str, str, str, str], ...]
+    """(city, state, zip prefix, phone area code)."""
+    numbers: tuple[int, int]
+    """Range for card, account and SSN last-four digits."""
+
+
+TRAIN = Series(
+    digit="1",
+    seed=2203,
+    surnames=TRAIN_SURNAMES,
+    cities=(
+        ("Millbrook", "MI", "490", "734"),
+        ("Fairhaven", "MI", "491", "810"),
+        ("Stonebridge", "OH", "440", "330"),
+    ),
+    numbers=(1000, 4999),
+)
+
+EVAL = Series(
+    digit="6",
+    seed=6641,
+    surnames=EVAL_SURNAMES,
+    cities=(
+        ("Harbor City", "OR", "970", "503"),
+        ("Cedar Hollow", "OR", "974", "541"),
+        ("Lakemont", "WA", "986", "360"),
+    ),
+    numbers=(5000, 9999),
+)

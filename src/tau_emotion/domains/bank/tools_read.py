@@ -1,0 +1,179 @@
+"""Read tools of the bank domain: identity lookups, strong verification, account views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau_emotion.domains.bank.db import Customer
+from tau_emotion.domains.bank.office import BankOffice, cents
+from tau_emotion.domains.bank.rules import COURTESY_PERIOD_DAYS, days_ago
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())
+
+
+class BankReadTools(BankOffice):
+    """Lookups and verification: nothing here changes the database."""
+
+    def _found(self, customer: Customer) -> dict[str, str]:
+        return {"customer_id": customer.customer_id, "full_name": customer.full_name}
+
+    @tool("read")
+    def find_customer_by_email(self, email: str) -> dict[str, str]:
+        """Identify a customer by the email address on file (basic authentication).
+
+        Args:
+            email: The email address the customer gives, e.g. 'dana.ruiz@example.com'.
+        """
+        wanted = email.strip().lower()
+        for customer in self.customers.values():
+            if customer.email == wanted:
+                return self._found(customer)
+        raise ToolError("no customer with that email address")
+
+    @tool("read")
+    def find_customer_by_phone(self, phone: str) -> dict[str, str]:
+        """Identify a customer by the phone number on file (basic authentication).
+
+        Args:
+            phone: The phone number the customer gives, any punctuation, e.g. '503-555-0147'.
+        """
+        wanted = _digits(phone)
+        for customer in self.customers.values():
+            if _digits(customer.phone) == wanted:
+                return self._found(customer)
+        raise ToolError("no customer with that phone number")
+
+    @tool("read")
+    def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
+        """Identify a customer by full name together with the zip code on file (basic
+        authentication).
+
+        Args:
+            full_name: First and last name, e.g. 'Dana Ruiz'.
+            zip_code: Five-digit zip code of the mailing address, e.g. '97214'.
+        """
+        name = " ".join(full_name.lower().split())
+        for customer in self.customers.values():
+            if customer.full_name.lower() == name and customer.address.zip_code == zip_code.strip():
+                return self._found(customer)
+        raise ToolError("no customer matches that name and zip code")
+
+    @tool("read")
+    def verify_identity(self, customer_id: str, date_of_birth: str, ssn_last4: str) -> str:
+        """Strong verification with two facts: date of birth and the last four digits of the
+        customer's Social Security number. Both must match.
+
+        Args:
+            customer_id: The id returned by a find_customer tool.
+            date_of_birth: 'YYYY-MM-DD', e.g. '1984-03-09'.
+            ssn_last4: Last four digits of the SSN, e.g. '4417'.
+        """
+        customer = self.customer(customer_id)
+        if customer.date_of_birth != date_of_birth.strip() or customer.ssn_last4 != _digits(
+            ssn_last4
+        ):
+            raise ToolError("the details do not match our records; the customer is not verified")
+        return f"customer {customer_id} is verified (date of birth and SSN digits)"
+
+    @tool("read")
+    def send_verification_code(self, customer_id: str) -> str:
+        """Text a one-time verification code to the phone number on file. The customer reads
+        it back and you check it with verify_one_time_code.
+
+        Args:
+            customer_id: The id returned by a find_customer tool.
+        """
+        customer = self.customer(customer_id)
+        return f"a one-time code was texted to the phone ending {_digits(customer.phone)[-4:]}"
+
+    @tool("read")
+    def verify_one_time_code(self, customer_id: str, code: str) -> str:
+        """Strong verification: check the one-time code the customer read from their phone.
+
+        Args:
+            customer_id: The id the code was sent for.
+            code: The six digits the customer reads out, e.g. '204518'.
+        """
+        customer = self.customer(customer_id)
+        if _digits(code) != customer.one_time_code:
+            raise ToolError("that code does not match; the customer is not verified")
+        return f"customer {customer_id} is verified (one-time code)"
+
+    @tool("read")
+    def get_customer_overview(self, customer_id: str) -> dict[str, Any]:
+        """Show an authenticated customer's profile, accounts (balances, available balances
+        and holds), debit cards, saved payees and disputes.
+
+        Args:
+            customer_id: The id returned by a find_customer tool, e.g. 'CU-60042'.
+        """
+        c = self.customer(customer_id)
+        accounts = self.customer_accounts(customer_id)
+        mine = {a.account_id for a in accounts}
+        since = days_ago(COURTESY_PERIOD_DAYS)
+        reversals = sum(
+            1
+            for t in self.transactions.values()
+            if t.account_id in mine and t.kind == "fee_reversal" and t.posted_on >= since
+        )
+        return {
+            "customer_id": c.customer_id,
+            "full_name": c.full_name,
+            "email": c.email,
+            "phone": c.phone,
+            "mailing_address": c.address.one_line(),
+            "tier": c.tier,
+            "customer_since": c.customer_since,
+            "fee_reversals_last_12_months": reversals,
+            "accounts": [self.account_view(a) for a in accounts],
+            "cards": [
+                self.card_view(k) for k in self.cards.values() if k.customer_id == customer_id
+            ],
+            "payees": [
+                {
+                    "payee_id": p.payee_id,
+                    "name": p.name,
+                    "bank_name": p.bank_name,
+                    "account_last4": p.account_last4,
+                    "added_on": p.added_on,
+                }
+                for p in self.payees.values()
+                if p.customer_id == customer_id
+            ],
+            "disputes": [
+                {
+                    "dispute_id": d.dispute_id,
+                    "txn_id": d.txn_id,
+                    "reason": d.reason,
+                    "amount": cents(d.amount),
+                    "status": d.status,
+                    "provisional_credit": cents(d.provisional_credit),
+                    "opened_on": d.opened_on,
+                }
+                for d in self.disputes.values()
+                if d.customer_id == customer_id
+            ],
+        }
+
+    @tool("read")
+    def get_account_transactions(
+        self, customer_id: str, account_id: str, days: int = 90
+    ) -> list[dict[str, Any]]:
+        """List an account's transactions of the last `days` days, newest first.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            account_id: One of the customer's accounts, e.g. 'ACC-60113'.
+            days: How far back to look, 1 to 400 days (default 90).
+        """
+        self.account(customer_id, account_id)
+        if not 1 <= days <= 400:
+            raise ToolError("days must be between 1 and 400")
+        since = days_ago(days)
+        found = [t for t in self.account_transactions(account_id) if t.posted_on >= since]
+        found.sort(key=lambda t: (t.posted_on, t.txn_id), reverse=True)
+        return [self.txn_view(t) for t in found]

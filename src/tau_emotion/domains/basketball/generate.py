@@ -1,0 +1,222 @@
+"""Deterministic generators for the club's two databases (train and eval).
+
+Customers, the league, the schedule and season passes are built here; ticket orders,
+merchandise orders and camp registrations, with their payments, in `history.py`. Only
+`random.Random(seed)` is used and every loop runs over lists or insertion-ordered dicts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.basketball.catalog import HOME_CLUBS, LEAGUE, ROSTER_POSITIONS, SCHEDULE
+from tau_emotion.domains.basketball.db import (
+    BasketballDB,
+    Customer,
+    Flow,
+    Game,
+    PaymentMethod,
+    Player,
+    SeasonPass,
+    Settings,
+    Team,
+    Transaction,
+)
+from tau_emotion.domains.basketball.ids import make_id
+from tau_emotion.domains.basketball.names import EVAL_POOLS, FIRST_NAMES, TRAIN_POOLS, Pools
+from tau_emotion.domains.basketball.rules import ZONES, Zone, seat_label
+
+CUSTOMERS = 440
+PASS_HOLDERS: dict[Zone, int] = {"courtside": 4, "lower": 24, "upper": 26, "family": 12}
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    seed: int
+    lead: str
+    pools: Pools
+    card_parity: int
+    """Last digit parity of every card number (0 train, 1 eval)."""
+
+
+TRAIN = Variant("train", 2202, "1", TRAIN_POOLS, card_parity=0)
+EVAL = Variant("eval", 6606, "5", EVAL_POOLS, card_parity=1)
+
+
+@dataclass
+class Builder:
+    """Accumulates tables while generating; `history.py` adds the orders."""
+
+    v: Variant
+    rng: random.Random
+    used: set[str] = field(default_factory=set)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def table(self, name: str) -> dict[str, Any]:
+        return self.tables.setdefault(name, {})
+
+    def new_id(self, prefix: str, table: str) -> str:
+        """Rows are numbered 1, 2, ... in the order they are written."""
+        return make_id(prefix, self.v.lead, len(self.table(table)) + 1)
+
+    def unique(self, make: Callable[[], str]) -> str:
+        while True:
+            value = make()
+            if value not in self.used:
+                self.used.add(value)
+                return value
+
+    def email(self, first: str, last: str) -> str:
+        domains = self.v.pools.email_domains
+        return self.unique(
+            lambda: f"{first}.{last}{self.rng.randint(1, 99)}@{self.rng.choice(domains)}".lower()
+        )
+
+    def card_digits(self) -> str:
+        """Even last digit in train, odd in eval: no card number occurs in both databases."""
+        return self.unique(lambda: f"{self.rng.randint(0, 4999) * 2 + self.v.card_parity:04d}")
+
+    def charge(
+        self, customer_id: str, method_id: str, kind: Flow, amount: Decimal, ref: str, day: str
+    ) -> None:
+        tid = self.new_id("TX", "transactions")
+        self.table("transactions")[tid] = Transaction(
+            id=tid,
+            customer_id=customer_id,
+            method_id=method_id,
+            kind=kind,
+            amount=amount,
+            reference=ref,
+            date=day,
+        )
+
+    def methods_of(self, customer_id: str) -> list[PaymentMethod]:
+        return [m for m in self.table("payment_methods").values() if m.customer_id == customer_id]
+
+
+def add_customers(b: Builder) -> None:
+    rng, pools = b.rng, b.v.pools
+    for _ in range(CUSTOMERS):
+        cid = b.new_id("U", "customers")
+        first, last = rng.choice(FIRST_NAMES), rng.choice(pools.last_names)
+        email = b.email(first, last)
+        phone = b.unique(
+            lambda: f"({rng.choice(pools.area_codes)}) 555-{rng.randint(100, 9999):04d}"
+        )
+        since = date(2015, 1, 1) + timedelta(days=rng.randint(0, 3500))
+        b.table("customers")[cid] = Customer(
+            id=cid,
+            first_name=first,
+            last_name=last,
+            email=email,
+            phone=phone,
+            zip_code=rng.choice(pools.zip_codes),
+            member_since=since.isoformat(),
+        )
+        for n in range(rng.choice([1, 1, 2])):
+            mid = b.new_id("PM", "payment_methods")
+            if n == 1 and rng.random() < 0.4:
+                method = PaymentMethod(
+                    id=mid, customer_id=cid, kind="paypal", label=f"PayPal ({email})", expires=None
+                )
+            else:
+                brand = rng.choice(["Visa", "Mastercard", "Amex", "Discover"])
+                year, month = rng.randint(2024, 2029), rng.randint(1, 12)
+                method = PaymentMethod(
+                    id=mid,
+                    customer_id=cid,
+                    kind="card",
+                    label=f"{brand} ending {b.card_digits()}",
+                    expires=f"{year}-{month:02d}",
+                )
+            b.table("payment_methods")[mid] = method
+
+
+def add_league(b: Builder) -> str:
+    """Teams, the home club's roster and the home schedule; returns the home club's id."""
+    rng = b.rng
+    city, name, _ = HOME_CLUBS[b.v.name]
+    home = b.new_id("TM", "teams")
+    b.table("teams")[home] = Team(id=home, name=name, city=city, is_home_club=True)
+    opponents = []
+    for opp_city, opp_name in LEAGUE:
+        tid = b.new_id("TM", "teams")
+        b.table("teams")[tid] = Team(id=tid, name=opp_name, city=opp_city, is_home_club=False)
+        opponents.append(tid)
+    numbers = rng.sample(range(0, 56), 14)
+    for number, position in zip(numbers, ROSTER_POSITIONS, strict=True):
+        pid = b.new_id("PL", "players")
+        b.table("players")[pid] = Player(
+            id=pid,
+            team_id=home,
+            first_name=rng.choice(FIRST_NAMES),
+            last_name=rng.choice(b.v.pools.last_names),
+            number=number,
+            position=position,
+        )
+    for start, opponent, premium, status, moved in SCHEDULE:
+        gid = b.new_id("GM", "games")
+        b.table("games")[gid] = Game(
+            id=gid,
+            opponent_id=opponents[opponent],
+            start=start,
+            premium=premium,
+            status=status,
+            rescheduled_to=moved,
+        )
+    return home
+
+
+def add_season_passes(b: Builder) -> None:
+    """Passes bought last summer for the whole season; they hold the lowest seats."""
+    rng = b.rng
+    holders = rng.sample(list(b.table("customers")), sum(PASS_HOLDERS.values()))
+    games = len(SCHEDULE)
+    n = 0
+    for zone, count in PASS_HOLDERS.items():
+        for seat in range(1, count + 1):
+            cid = holders[n]
+            n += 1
+            sid = b.new_id("SP", "season_passes")
+            price = ZONES[zone].pass_per_game * games
+            b.table("season_passes")[sid] = SeasonPass(
+                id=sid,
+                customer_id=cid,
+                zone=zone,
+                seat=seat_label(zone, seat),
+                price_paid=price,
+                auto_renew=rng.random() < 0.6,
+                status="active",
+            )
+            method = b.methods_of(cid)[0]
+            b.charge(cid, method.id, "charge", price, sid, f"2024-{rng.randint(6, 8):02d}-15")
+
+
+def generate(v: Variant) -> BasketballDB:
+    from tau_emotion.domains.basketball.history import add_camps, add_merch, add_tickets
+
+    b = Builder(v, random.Random(v.seed))
+    city, name, arena = HOME_CLUBS[v.name]
+    b.table("settings")["club"] = Settings(club_name=f"{city} {name}", arena=arena, id_lead=v.lead)
+    add_customers(b)
+    add_league(b)
+    add_season_passes(b)
+    add_tickets(b)
+    add_merch(b)
+    add_camps(b)
+    tables = {name: b.table(name) for name in BasketballDB.model_fields}
+    return BasketballDB(**tables)
+
+
+def generate_train() -> BasketballDB:
+    return generate(TRAIN)
+
+
+def generate_eval() -> BasketballDB:
+    return generate(EVAL)

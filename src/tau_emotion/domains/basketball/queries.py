@@ -1,0 +1,176 @@
+"""Typed tables and the lookups every tool shares: ownership, seat availability, prices."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.basketball.db import (
+    Camp,
+    CampRegistration,
+    Customer,
+    Flow,
+    Game,
+    MerchOrder,
+    PaymentMethod,
+    Player,
+    Product,
+    SeasonPass,
+    Team,
+    TicketOrder,
+    Transaction,
+)
+from tau_emotion.domains.basketball.ids import next_id
+from tau_emotion.domains.basketball.rules import (
+    NOW,
+    TODAY,
+    ZONES,
+    Zone,
+    card_expired,
+    pass_price,
+    seat_label,
+    single_price,
+)
+from tau_emotion.domains.state import State, Table
+from tau_emotion.errors import ToolError
+
+
+class Queries:
+    def __init__(self, state: State) -> None:
+        self.lead: str = state.table("settings")["club"].id_lead
+        self.customers: Table[Customer] = state.table("customers")
+        self.methods: Table[PaymentMethod] = state.table("payment_methods")
+        self.teams: Table[Team] = state.table("teams")
+        self.players: Table[Player] = state.table("players")
+        self.games: Table[Game] = state.table("games")
+        self.passes: Table[SeasonPass] = state.table("season_passes")
+        self.orders: Table[TicketOrder] = state.table("ticket_orders")
+        self.products: Table[Product] = state.table("products")
+        self.merch: Table[MerchOrder] = state.table("merch_orders")
+        self.camps: Table[Camp] = state.table("camps")
+        self.registrations: Table[CampRegistration] = state.table("camp_registrations")
+        self.transactions: Table[Transaction] = state.table("transactions")
+        self.transfers = state.table("transfers")
+
+    def new_id(self, table: Table[Any], prefix: str) -> str:
+        return next_id(table.keys(), prefix, self.lead)
+
+    # -- people and money ---------------------------------------------------------------
+
+    def customer(self, customer_id: str) -> Customer:
+        customer = self.customers.get(customer_id)
+        if customer is None:
+            raise ToolError(f"no customer with id {customer_id}")
+        return customer
+
+    def payment_method(self, customer_id: str, method_id: str) -> PaymentMethod:
+        method = self.methods.get(method_id)
+        if method is None or method.customer_id != customer_id:
+            raise ToolError(f"payment method {method_id} does not belong to this customer")
+        if card_expired(method.expires):
+            raise ToolError(f"{method.label} expired in {method.expires}; use another method")
+        return method
+
+    def record(
+        self, customer_id: str, method_id: str, kind: Flow, amount: Decimal, reference: str
+    ) -> None:
+        """Book a charge or refund; nothing is booked for a zero amount."""
+        if amount <= 0:
+            return
+        tid = self.new_id(self.transactions, "TX")
+        self.transactions.put(
+            tid,
+            Transaction(
+                id=tid,
+                customer_id=customer_id,
+                method_id=method_id,
+                kind=kind,
+                amount=amount,
+                reference=reference,
+                date=TODAY.isoformat(),
+            ),
+        )
+
+    def active_pass(self, customer_id: str) -> SeasonPass | None:
+        return next(
+            (
+                p
+                for p in self.passes.values()
+                if p.customer_id == customer_id and p.status == "active"
+            ),
+            None,
+        )
+
+    # -- games and seats ----------------------------------------------------------------
+
+    def game(self, game_id: str) -> Game:
+        game = self.games.get(game_id)
+        if game is None:
+            raise ToolError(f"no home game with id {game_id}")
+        return game
+
+    @staticmethod
+    def starts(game: Game) -> datetime:
+        """When the game is (or will be) played: the new date for a postponed game."""
+        return datetime.fromisoformat(game.rescheduled_to or game.start)
+
+    def upcoming(self) -> list[Game]:
+        """Games still to be played (scheduled, or postponed to a new date)."""
+        return [
+            g
+            for g in self.games.values()
+            if g.status in ("scheduled", "postponed") and self.starts(g) > NOW
+        ]
+
+    def taken_seats(self, game_id: str, zone: Zone) -> set[str]:
+        """Seats of active orders for the game plus every active season pass in the zone."""
+        taken = {
+            seat
+            for o in self.orders.values()
+            if o.game_id == game_id and o.zone == zone and o.status == "active"
+            for seat in o.seats
+        }
+        taken.update(
+            p.seat for p in self.passes.values() if p.zone == zone and p.status == "active"
+        )
+        return taken
+
+    def free_seats(self, zone: Zone, games: list[Game], count: int) -> list[str]:
+        """The lowest-numbered seats free in every one of the games; fewer if sold out."""
+        taken: set[str] = set()
+        for game in games:
+            taken |= self.taken_seats(game.id, zone)
+        free = (seat_label(zone, n) for n in range(1, ZONES[zone].capacity + 1))
+        return [s for s in free if s not in taken][:count]
+
+    def seats_left(self, game: Game, zone: Zone) -> int:
+        return ZONES[zone].capacity - len(self.taken_seats(game.id, zone))
+
+    def unit_price(self, customer_id: str, game: Game, zone: Zone) -> Decimal:
+        price = single_price(zone, game.premium)
+        return pass_price(price) if self.active_pass(customer_id) else price
+
+    def opponent(self, game: Game) -> str:
+        team = self.teams[game.opponent_id]
+        return f"{team.city} {team.name}"
+
+    def own_order(self, customer_id: str, order_id: str) -> TicketOrder:
+        order = self.orders.get(order_id)
+        if order is None or order.customer_id != customer_id:
+            raise ToolError(f"no ticket order {order_id} on this customer's account")
+        return order
+
+    def own_merch(self, customer_id: str, order_id: str) -> MerchOrder:
+        order = self.merch.get(order_id)
+        if order is None or order.customer_id != customer_id:
+            raise ToolError(f"no merchandise order {order_id} on this customer's account")
+        return order
+
+    def camp_seats_left(self, camp: Camp) -> int:
+        taken = sum(
+            1
+            for r in self.registrations.values()
+            if r.camp_id == camp.id and r.status == "registered"
+        )
+        return camp.capacity - taken

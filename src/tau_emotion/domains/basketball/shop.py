@@ -1,0 +1,193 @@
+"""Merchandise, youth camps and the hand-off to a person."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.basketball.db import CampRegistration, Transfer
+from tau_emotion.domains.basketball.rules import (
+    RETURN_WINDOW_DAYS,
+    SIBLING_DISCOUNT,
+    TODAY,
+    age_on,
+    camp_refund_share,
+    fmt,
+    money,
+)
+from tau_emotion.domains.basketball.toolbase import ClubToolBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+def _camper_name(text: str) -> str:
+    """One spelling per name whatever case and spacing the agent uses."""
+    return " ".join(word.capitalize() for word in text.split())
+
+
+class ShopTools(ClubToolBase):
+    """Merchandise cancellations and returns, camp registrations, transfers."""
+
+    @tool("write")
+    def cancel_merch_order(self, customer_id: str, order_id: str) -> dict[str, Any]:
+        """Cancel a merchandise order that has not shipped yet; the whole amount (items and
+        shipping) goes back to the payment method used.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            order_id: The merchandise order number.
+        """
+        order = self.q.own_merch(customer_id, order_id)
+        if order.status != "processing":
+            raise ToolError(
+                f"order {order_id} is {order.status}; only orders still processing can be "
+                "cancelled (a delivered order can be returned)"
+            )
+        self.q.merch.put(order.id, order.model_copy(update={"status": "cancelled"}))
+        self.q.record(customer_id, order.payment_method_id, "refund", order.total, order.id)
+        return {"order_id": order.id, "status": "cancelled", "refunded": fmt(order.total)}
+
+    @tool("write")
+    def return_merch_items(
+        self, customer_id: str, order_id: str, item_ids: list[str]
+    ) -> dict[str, Any]:
+        """Return items of a delivered merchandise order within 30 days of delivery. The item
+        prices are refunded to the payment method used; shipping is not. Personalized
+        jerseys are final sale.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            order_id: The merchandise order number.
+            item_ids: Ids of the items to return (from get_merch_order).
+        """
+        order = self.q.own_merch(customer_id, order_id)
+        if order.status != "delivered" or order.delivered is None:
+            raise ToolError(
+                f"order {order_id} is {order.status}; only delivered items can be returned"
+            )
+        if TODAY - date.fromisoformat(order.delivered) > timedelta(days=RETURN_WINDOW_DAYS):
+            raise ToolError(f"the {RETURN_WINDOW_DAYS}-day return window for this order has closed")
+        if not item_ids or len(set(item_ids)) != len(item_ids):
+            raise ToolError("name each item to return once")
+        items = {i.item_id: i for i in order.items}
+        refund = Decimal("0.00")
+        for item_id in item_ids:
+            item = items.get(item_id)
+            if item is None:
+                raise ToolError(f"order {order_id} has no item {item_id}")
+            if item.status == "returned":
+                raise ToolError(f"item {item_id} was already returned")
+            if item.personalization is not None:
+                raise ToolError(f"item {item_id} is personalized and final sale")
+            refund += item.price
+        updated = tuple(
+            i.model_copy(update={"status": "returned"}) if i.item_id in item_ids else i
+            for i in order.items
+        )
+        self.q.merch.put(order.id, order.model_copy(update={"items": updated}))
+        self.q.record(customer_id, order.payment_method_id, "refund", refund, order.id)
+        return {
+            "order_id": order.id,
+            "returned": item_ids,
+            "refunded": fmt(refund),
+            "to": self.q.methods[order.payment_method_id].label,
+        }
+
+    @tool("write")
+    def register_camper(
+        self,
+        customer_id: str,
+        camp_id: str,
+        camper_name: str,
+        camper_birth_date: str,
+        payment_method_id: str,
+    ) -> dict[str, Any]:
+        """Register a child for a youth camp and charge the price. A second child of the same
+        account in the same camp gets 10% off.
+
+        Args:
+            customer_id: The authenticated customer's id (the parent or guardian).
+            camp_id: The camp id from list_camps.
+            camper_name: The child's first and last name.
+            camper_birth_date: The child's date of birth, 'YYYY-MM-DD'.
+            payment_method_id: One of the customer's payment methods.
+        """
+        self.q.customer(customer_id)
+        camp = self.q.camps.get(camp_id)
+        if camp is None:
+            raise ToolError(f"no camp with id {camp_id}")
+        start = date.fromisoformat(camp.start)
+        if start <= TODAY:
+            raise ToolError(f"{camp.name} has already started; registration is closed")
+        try:
+            birth = date.fromisoformat(camper_birth_date)
+        except ValueError:
+            raise ToolError("the birth date is written YYYY-MM-DD") from None
+        age = age_on(birth, start)
+        if not camp.min_age <= age <= camp.max_age:
+            raise ToolError(
+                f"{camp.name} is for ages {camp.min_age}-{camp.max_age}; the camper will be {age}"
+            )
+        name = _camper_name(camper_name)
+        mine = [
+            r
+            for r in self.q.registrations.values()
+            if r.customer_id == customer_id and r.camp_id == camp.id and r.status == "registered"
+        ]
+        if any(r.camper_name == name and r.camper_birth_date == birth.isoformat() for r in mine):
+            raise ToolError(f"{name} is already registered for {camp.name}")
+        if self.q.camp_seats_left(camp) <= 0:
+            raise ToolError(f"{camp.name} is full")
+        method = self.q.payment_method(customer_id, payment_method_id)
+        price = money(camp.price * (1 - SIBLING_DISCOUNT)) if mine else camp.price
+        rid = self.q.new_id(self.q.registrations, "CR")
+        self.q.registrations.put(
+            rid,
+            CampRegistration(
+                id=rid,
+                customer_id=customer_id,
+                camp_id=camp.id,
+                camper_name=name,
+                camper_birth_date=birth.isoformat(),
+                price_paid=price,
+                payment_method_id=method.id,
+                status="registered",
+            ),
+        )
+        self.q.record(customer_id, method.id, "charge", price, rid)
+        return {"registration_id": rid, "camp": camp.name, "camper": name, "charged": fmt(price)}
+
+    @tool("write")
+    def cancel_camp_registration(self, customer_id: str, registration_id: str) -> dict[str, Any]:
+        """Cancel a camp registration before the camp starts. Refund: all of it 14 or more days
+        before the start, half 7 to 13 days before, nothing later.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            registration_id: The registration id (from get_customer_details).
+        """
+        reg = self.q.registrations.get(registration_id)
+        if reg is None or reg.customer_id != customer_id:
+            raise ToolError(f"no camp registration {registration_id} on this account")
+        if reg.status != "registered":
+            raise ToolError(f"registration {registration_id} is already {reg.status}")
+        camp = self.q.camps[reg.camp_id]
+        start = date.fromisoformat(camp.start)
+        if start <= TODAY:
+            raise ToolError(f"{camp.name} has already started; it can no longer be cancelled")
+        refund = money(reg.price_paid * camp_refund_share(start))
+        self.q.registrations.put(reg.id, reg.model_copy(update={"status": "cancelled"}))
+        self.q.record(customer_id, reg.payment_method_id, "refund", refund, reg.id)
+        return {"registration_id": reg.id, "status": "cancelled", "refunded": fmt(refund)}
+
+    @tool("terminal")
+    def transfer_to_human_agents(self, summary: str) -> str:
+        """Hand the conversation to a human agent; this ends the conversation.
+
+        Args:
+            summary: What the customer needs and why it could not be done here.
+        """
+        tid = self.q.new_id(self.q.transfers, "TR")
+        self.q.transfers.put(tid, Transfer(id=tid, summary=summary))
+        return f"Transfer {tid} created; a fan-services specialist will take over."

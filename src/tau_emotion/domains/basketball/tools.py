@@ -1,0 +1,243 @@
+"""The tools of the club's fan-services desk.
+
+Lookups and reads live here; ticketing writes in `tickets.py`, merchandise, camps and the
+hand-off in `shop.py`. Every tool that touches an account takes the authenticated
+``customer_id`` and refuses records of other customers; the rules a single call cannot see
+(confirmation, authentication order, one customer) are audited in `checks.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tau_emotion.domains.basketball.db import Customer
+from tau_emotion.domains.basketball.rules import TODAY, ZONES, fmt, single_price
+from tau_emotion.domains.basketball.shop import ShopTools
+from tau_emotion.domains.basketball.tickets import TicketTools
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class ClubTools(TicketTools, ShopTools):
+    """All tools of the desk: reads and lookups here, the writes from the mixins."""
+
+    def _found(self, matches: list[Customer], what: str) -> dict[str, str]:
+        if not matches:
+            raise ToolError(f"no customer found with that {what}")
+        if len(matches) > 1:
+            raise ToolError(f"more than one customer matches that {what}; ask for their email")
+        c = matches[0]
+        return {"customer_id": c.id, "full_name": f"{c.first_name} {c.last_name}"}
+
+    @tool("read")
+    def find_customer_by_email(self, email: str) -> dict[str, str]:
+        """Authenticate a customer by the email address on their account.
+
+        Args:
+            email: The customer's email address.
+        """
+        wanted = email.strip().lower()
+        return self._found([c for c in self.q.customers.values() if c.email == wanted], "email")
+
+    @tool("read")
+    def find_customer_by_phone(self, phone: str) -> dict[str, str]:
+        """Authenticate a customer by the phone number on their account.
+
+        Args:
+            phone: The phone number in any format, e.g. '(206) 555-0142'.
+        """
+        digits = "".join(ch for ch in phone if ch.isdigit())[-10:]
+        if len(digits) < 10:
+            raise ToolError("give the full 10-digit phone number")
+        matches = [
+            c
+            for c in self.q.customers.values()
+            if "".join(ch for ch in c.phone if ch.isdigit()) == digits
+        ]
+        return self._found(matches, "phone number")
+
+    @tool("read")
+    def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
+        """Authenticate a customer by full name and billing zip code.
+
+        Args:
+            full_name: First and last name, e.g. 'Dana Okafor'.
+            zip_code: The five-digit billing zip code.
+        """
+        name = " ".join(full_name.lower().split())
+        matches = [
+            c
+            for c in self.q.customers.values()
+            if f"{c.first_name} {c.last_name}".lower() == name and c.zip_code == zip_code.strip()
+        ]
+        return self._found(matches, "name and zip code")
+
+    @tool("read")
+    def get_customer_details(self, customer_id: str) -> dict[str, Any]:
+        """The customer's profile: payment methods, season pass, ticket orders, merchandise
+        orders and camp registrations.
+
+        Args:
+            customer_id: The id returned by the authentication lookup.
+        """
+        c = self.q.customer(customer_id)
+        season_pass = self.q.active_pass(c.id)
+        tickets = []
+        for o in sorted(self.q.orders.values(), key=lambda o: o.id):
+            if o.customer_id == c.id:
+                game = self.q.games[o.game_id]
+                tickets.append(
+                    {
+                        "order_id": o.id,
+                        "game": f"{self.q.opponent(game)}, {self.q.starts(game).isoformat()}",
+                        "zone": o.zone,
+                        "tickets": len(o.seats),
+                        "status": o.status,
+                    }
+                )
+        return {
+            "customer_id": c.id,
+            "full_name": f"{c.first_name} {c.last_name}",
+            "email": c.email,
+            "phone": c.phone,
+            "zip_code": c.zip_code,
+            "payment_methods": [
+                {"payment_method_id": m.id, "label": m.label, "expires": m.expires}
+                for m in self.q.methods.values()
+                if m.customer_id == c.id
+            ],
+            "season_pass": None
+            if season_pass is None
+            else {
+                "pass_id": season_pass.id,
+                "zone": season_pass.zone,
+                "seat": season_pass.seat,
+                "auto_renew": season_pass.auto_renew,
+            },
+            "ticket_orders": tickets,
+            "merch_orders": [
+                {"order_id": m.id, "placed": m.placed, "status": m.status}
+                for m in self.q.merch.values()
+                if m.customer_id == c.id
+            ],
+            "camp_registrations": [
+                {
+                    "registration_id": r.id,
+                    "camp": self.q.camps[r.camp_id].name,
+                    "camper": r.camper_name,
+                    "status": r.status,
+                }
+                for r in self.q.registrations.values()
+                if r.customer_id == c.id
+            ],
+        }
+
+    @tool("read")
+    def get_ticket_order(self, customer_id: str, order_id: str) -> dict[str, Any]:
+        """One ticket order of the customer: game, seats, prices and status.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            order_id: The ticket order number, e.g. 'TO500123'.
+        """
+        o = self.q.own_order(customer_id, order_id)
+        game = self.q.games[o.game_id]
+        return {
+            "order_id": o.id,
+            "game_id": game.id,
+            "opponent": self.q.opponent(game),
+            "game_start": self.q.starts(game).isoformat(),
+            "game_status": game.status,
+            "zone": o.zone,
+            "seats": list(o.seats),
+            "unit_price": fmt(o.unit_price),
+            "service_fees": fmt(o.service_fees),
+            "total": fmt(o.total),
+            "paid_with": self.q.methods[o.payment_method_id].label,
+            "status": o.status,
+            "exchanged_from": o.exchanged_from,
+        }
+
+    @tool("read")
+    def get_merch_order(self, customer_id: str, order_id: str) -> dict[str, Any]:
+        """One merchandise order of the customer, with its items.
+
+        Args:
+            customer_id: The authenticated customer's id.
+            order_id: The merchandise order number, e.g. 'MO500042'.
+        """
+        o = self.q.own_merch(customer_id, order_id)
+        return {
+            "order_id": o.id,
+            "status": o.status,
+            "placed": o.placed,
+            "delivered": o.delivered,
+            "items": [
+                {
+                    "item_id": i.item_id,
+                    "product": self.q.products[i.product_id].name,
+                    "size": i.size,
+                    "price": fmt(i.price),
+                    "personalization": i.personalization,
+                    "status": i.status,
+                }
+                for i in o.items
+            ],
+            "shipping": fmt(o.shipping),
+            "total": fmt(o.total),
+            "paid_with": self.q.methods[o.payment_method_id].label,
+        }
+
+    @tool("read")
+    def list_home_games(self) -> list[dict[str, Any]]:
+        """The club's home schedule with status, and for games on sale the price and seats
+        left per zone. No authentication needed."""
+        rows = []
+        for g in sorted(self.q.games.values(), key=lambda g: g.start):
+            row: dict[str, Any] = {
+                "game_id": g.id,
+                "opponent": self.q.opponent(g),
+                "start": g.start,
+                "status": g.status,
+                "premium": g.premium,
+            }
+            if g.rescheduled_to:
+                row["rescheduled_to"] = g.rescheduled_to
+            if g.status == "scheduled":
+                row["zones"] = {
+                    z: {
+                        "price": fmt(single_price(z, g.premium)),
+                        "seats_left": self.q.seats_left(g, z),
+                    }
+                    for z in ZONES
+                }
+            rows.append(row)
+        return rows
+
+    @tool("read")
+    def get_team_roster(self) -> list[dict[str, Any]]:
+        """The club's current players with jersey numbers and positions. No authentication
+        needed."""
+        home = next(t.id for t in self.q.teams.values() if t.is_home_club)
+        return [
+            {"name": f"{p.first_name} {p.last_name}", "number": p.number, "position": p.position}
+            for p in sorted(self.q.players.values(), key=lambda p: p.number)
+            if p.team_id == home
+        ]
+
+    @tool("read")
+    def list_camps(self) -> list[dict[str, Any]]:
+        """Youth camps with dates, ages, price and places left. No authentication needed."""
+        return [
+            {
+                "camp_id": c.id,
+                "name": c.name,
+                "start": c.start,
+                "end": c.end,
+                "ages": f"{c.min_age}-{c.max_age}",
+                "price": fmt(c.price),
+                "places_left": self.q.camp_seats_left(c),
+                "registration_open": c.start > TODAY.isoformat(),
+            }
+            for c in sorted(self.q.camps.values(), key=lambda c: c.start)
+        ]

@@ -1,0 +1,234 @@
+"""Back-office helpers the movie tools share: lookups that refuse with a reason, seat
+availability, the payment ledger, and deterministic ids for new records."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.movie.db import (
+    ACCOUNT_CREDIT,
+    NOW,
+    Booking,
+    Cinema,
+    Customer,
+    FilmPass,
+    Movie,
+    Payment,
+    Screen,
+    Showtime,
+    Transfer,
+    money,
+)
+from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.tools import ToolSet
+from tau_emotion.errors import ToolError
+
+NOW_TEXT = NOW.strftime("%Y-%m-%dT%H:%M")
+
+
+def next_id(table: Table[Any], prefix: str, width: int = 4) -> str:
+    """One past the highest number in use after `prefix`, so that the gold replay and an
+    agent making the same calls create the same ids. A database's ids all share its own
+    leading digit, so the next one stays inside that database's id space."""
+    highest = 0
+    for key in table:
+        if key.startswith(prefix) and key[len(prefix) :].isdigit():
+            highest = max(highest, int(key[len(prefix) :]))
+    return f"{prefix}{highest + 1:0{width}d}"
+
+
+def seat_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7, 9, 10] -> '1-3, 7, 9-10': compact enough for an agent to read."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(str(start) if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    return ", ".join(parts)
+
+
+def cents(value: Decimal) -> str:
+    return str(money(value))
+
+
+class MovieOffice(ToolSet):
+    """Base of `MovieTools`: tables and helpers, no tools."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self.cinemas: Table[Cinema] = state.table("cinemas")
+        self.movies: Table[Movie] = state.table("movies")
+        self.showtimes: Table[Showtime] = state.table("showtimes")
+        self.customers: Table[Customer] = state.table("customers")
+        self.bookings: Table[Booking] = state.table("bookings")
+        self.passes: Table[FilmPass] = state.table("passes")
+        self.payments: Table[Payment] = state.table("payments")
+        self.transfers: Table[Transfer] = state.table("transfers")
+
+    # -- lookups -------------------------------------------------------------------------
+
+    def customer(self, customer_id: str) -> Customer:
+        record = self.customers.get(customer_id)
+        if record is None:
+            raise ToolError(f"no customer with id {customer_id}")
+        return record
+
+    def owned_booking(self, customer_id: str, booking_code: str) -> Booking:
+        self.customer(customer_id)
+        booking = self.bookings.get(booking_code.strip().upper())
+        # One message for both cases, so that a probe cannot learn other people's codes.
+        if booking is None or booking.customer_id != customer_id:
+            raise ToolError(f"customer {customer_id} has no booking {booking_code}")
+        return booking
+
+    def showtime(self, showtime_id: str) -> Showtime:
+        record = self.showtimes.get(showtime_id)
+        if record is None:
+            raise ToolError(f"no showtime with id {showtime_id}")
+        return record
+
+    def screen(self, showtime: Showtime) -> Screen:
+        cinema = self.cinemas[showtime.cinema_id]
+        return next(s for s in cinema.screens if s.screen_id == showtime.screen_id)
+
+    def taken_seats(self, showtime: Showtime, ignore_booking: str | None = None) -> set[str]:
+        taken = set(showtime.sold_elsewhere)
+        for booking in self.bookings.values():
+            if (
+                booking.showtime_id == showtime.showtime_id
+                and booking.status != "cancelled"
+                and booking.booking_code != ignore_booking
+            ):
+                taken.update(t.seat for t in booking.tickets)
+        return taken
+
+    def film_pass(self, customer: Customer, pass_id: str) -> FilmPass:
+        record = self.passes.get(pass_id)
+        if record is None or record.customer_id != customer.customer_id:
+            raise ToolError(f"customer {customer.customer_id} has no film pass {pass_id}")
+        return record
+
+    def is_pass(self, payment_method_id: str) -> bool:
+        return payment_method_id.startswith("FP-")
+
+    # -- money ---------------------------------------------------------------------------
+
+    def charge(
+        self,
+        customer: Customer,
+        method_id: str,
+        amount: Decimal,
+        reference: str,
+        description: str,
+        *,
+        cards_only: bool = False,
+    ) -> Customer:
+        """Take `amount` from a method on file; gift cards and credit must cover it."""
+        customer = self._move(customer, method_id, -money(amount), cards_only=cards_only)
+        self._ledger(customer, method_id, money(amount), reference, description)
+        return customer
+
+    def refund(
+        self, customer: Customer, method_id: str, amount: Decimal, reference: str, description: str
+    ) -> Customer:
+        customer = self._move(customer, method_id, money(amount), cards_only=False)
+        self._ledger(customer, method_id, -money(amount), reference, description)
+        return customer
+
+    def _move(
+        self, customer: Customer, method_id: str, delta: Decimal, *, cards_only: bool
+    ) -> Customer:
+        """Apply a balance change to the method; a card has no balance to track."""
+        if method_id == ACCOUNT_CREDIT:
+            if cards_only:
+                raise ToolError("this can only be paid with a card")
+            if customer.account_credit + delta < 0:
+                raise ToolError(
+                    f"account credit is {cents(customer.account_credit)}, "
+                    f"not enough for {cents(-delta)}"
+                )
+            updated = customer.model_copy(
+                update={"account_credit": money(customer.account_credit + delta)}
+            )
+            self.customers.put(customer.customer_id, updated)
+            return updated
+        methods = list(customer.payment_methods)
+        for i, method in enumerate(methods):
+            if method.payment_method_id != method_id:
+                continue
+            if method.kind == "card":
+                return customer
+            if cards_only:
+                raise ToolError("this can only be paid with a card")
+            balance = method.balance or Decimal(0)
+            if balance + delta < 0:
+                raise ToolError(
+                    f"gift card {method_id} has {cents(balance)} left, not enough for "
+                    f"{cents(-delta)}"
+                )
+            methods[i] = method.model_copy(update={"balance": money(balance + delta)})
+            updated = customer.model_copy(update={"payment_methods": tuple(methods)})
+            self.customers.put(customer.customer_id, updated)
+            return updated
+        raise ToolError(f"customer {customer.customer_id} has no payment method {method_id}")
+
+    def _ledger(
+        self, customer: Customer, method_id: str, amount: Decimal, reference: str, text: str
+    ) -> None:
+        if amount == 0:
+            return
+        payment_id = next_id(self.payments, "PAY-")
+        self.payments.put(
+            payment_id,
+            Payment(
+                payment_id=payment_id,
+                customer_id=customer.customer_id,
+                payment_method_id=method_id,
+                amount=amount,
+                reference=reference,
+                description=text,
+                created_at=NOW_TEXT,
+            ),
+        )
+
+    # -- views ---------------------------------------------------------------------------
+
+    def booking_view(self, booking: Booking) -> dict[str, Any]:
+        show = self.showtimes[booking.showtime_id]
+        movie = self.movies[show.movie_id]
+        tickets = sum((t.price for t in booking.tickets), Decimal(0))
+        snacks = sum((c.unit_price * c.quantity for c in booking.concessions), Decimal(0))
+        return {
+            "booking_code": booking.booking_code,
+            "status": booking.status,
+            "movie": movie.title,
+            "rating": movie.rating,
+            "cinema": self.cinemas[show.cinema_id].name,
+            "screen": self.screen(show).name,
+            "showtime_id": show.showtime_id,
+            "starts_at": show.starts_at,
+            "format": show.format,
+            "showtime_status": show.status,
+            "incident": show.incident,
+            "tickets": [
+                {"seat": t.seat, "ticket_type": t.ticket_type, "price": cents(t.price)}
+                for t in booking.tickets
+            ],
+            "concessions": [
+                {"item_id": c.item_id, "quantity": c.quantity, "unit_price": cents(c.unit_price)}
+                for c in booking.concessions
+            ],
+            "tickets_total": cents(tickets),
+            "concessions_total": cents(snacks),
+            "booking_fee": cents(booking.booking_fee),
+            "total_paid": cents(tickets + snacks + booking.booking_fee),
+            "payment_method_id": booking.payment_method_id,
+            "exchanged": booking.exchanged,
+            "incident_credit_issued": booking.incident_credit_issued,
+            "booked_at": booking.booked_at,
+        }

@@ -1,0 +1,33 @@
+"""Restaurant: guest services of Ember & Vine, a three-location restaurant group.
+
+Table reservations, pickup and delivery orders with allergen-aware menus, loyalty points,
+refunds and complaints, and private events with deposits. Two databases (two cities) keep
+training and evaluation customers apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tau_emotion.domains.base import Database, Domain
+from tau_emotion.domains.restaurant.checks import CHECKS
+from tau_emotion.domains.restaurant.db import RestaurantDB
+from tau_emotion.domains.restaurant.generate import generate_eval, generate_train
+from tau_emotion.domains.restaurant.tools import RestaurantTools
+
+DOMAIN = Domain(
+    name="restaurant",
+    description=(
+        "Guest services for a restaurant group: reservations, menus and allergens, pickup and "
+        "delivery orders, loyalty points, refunds and complaints, private events."
+    ),
+    root=Path(__file__).parent,
+    db_model=RestaurantDB,
+    toolset=RestaurantTools,
+    databases={
+        "train": Database("db_train.json", generate_train),
+        "eval": Database("db_eval.json", generate_eval),
+    },
+    split_database={"train": "train", "test": "eval"},
+    checks=CHECKS,
+)

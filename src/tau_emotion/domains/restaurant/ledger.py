@@ -1,0 +1,89 @@
+"""Money rules on orders, shared by the refund tool and the generator's refund history.
+
+Pure functions over records: they check a rule and return changed copies, or raise
+`ToolError` with the reason the agent will read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from tau_emotion.domains.restaurant import rules
+from tau_emotion.domains.restaurant.db import Customer, Order
+from tau_emotion.errors import ToolError
+
+
+def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple[Order, float]:
+    """Mark whole order lines refunded; return the changed order and the amount to pay back.
+
+    The amount is the lines' price, capped at what is left of the charge (a points discount
+    is not paid back in cash).
+    """
+    if order.status != "completed" or order.completed_at is None:
+        raise ToolError(
+            f"order {order.number} is {order.status}; item refunds are only for orders that "
+            "were picked up or delivered (an open order can be cancelled instead)"
+        )
+    done = datetime.fromisoformat(order.completed_at)
+    if when - done > timedelta(hours=rules.REFUND_WINDOW_HOURS):
+        raise ToolError(
+            f"order {order.number} was completed at {order.completed_at}; problems must be "
+            f"reported within {rules.REFUND_WINDOW_HOURS} hours"
+        )
+    if not item_ids:
+        raise ToolError("name at least one item id to refund")
+    if len(set(item_ids)) != len(item_ids):
+        raise ToolError("an item id is listed twice")
+    lines = {line.item_id: line for line in order.lines}
+    for item_id in item_ids:
+        line = lines.get(item_id)
+        if line is None:
+            raise ToolError(f"item {item_id} is not on order {order.number}")
+        if line.refunded:
+            raise ToolError(f"{line.name} on order {order.number} was already refunded")
+    price = sum(lines[i].unit_price * lines[i].quantity for i in item_ids)
+    amount = rules.money(min(price, order.total - order.refunded_amount))
+    changed = tuple(
+        line.model_copy(update={"refunded": True}) if line.item_id in item_ids else line
+        for line in order.lines
+    )
+    updated = order.model_copy(
+        update={"lines": changed, "refunded_amount": rules.money(order.refunded_amount + amount)}
+    )
+    return updated, amount
+
+
+def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
+    """Pay money back: a gift card gets its balance back; a credit card needs no change here."""
+    methods = tuple(
+        p.model_copy(update={"balance": rules.money((p.balance or 0.0) + amount)})
+        if p.id == payment_method_id and p.kind == "gift_card"
+        else p
+        for p in customer.payment_methods
+    )
+    return customer.model_copy(update={"payment_methods": methods})
+
+
+def charge(customer: Customer, payment_method_id: str, amount: float) -> Customer:
+    """Take a payment: a gift card must cover it in full; credit cards are not limited."""
+    method = next((p for p in customer.payment_methods if p.id == payment_method_id), None)
+    if method is None:
+        raise ToolError(f"payment method {payment_method_id} is not on this customer's profile")
+    if method.kind != "gift_card":
+        return customer
+    balance = method.balance or 0.0
+    if balance + 1e-9 < amount:
+        raise ToolError(
+            f"gift card ending {method.last4} has {balance:.2f} left, less than {amount:.2f}; "
+            "use another payment method"
+        )
+    return credit(customer, payment_method_id, -amount)
+
+
+def minutes_late(order: Order) -> int:
+    """How many minutes after its promised time an order was completed (0 if on time)."""
+    if order.completed_at is None:
+        return 0
+    late = datetime.fromisoformat(order.completed_at) - datetime.fromisoformat(order.promised_at)
+    return max(0, int(late / timedelta(minutes=1)))

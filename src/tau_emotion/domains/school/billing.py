@@ -1,0 +1,141 @@
+"""Fee payments and payment plans."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.school.db import (
+    Installment,
+    Payment,
+    PaymentPlan,
+)
+from tau_emotion.domains.school.queries import parse_date
+from tau_emotion.domains.school.rules import (
+    PLAN_INSTALLMENTS,
+    PLAN_MAX_DAYS_PAST_DUE,
+    PLAN_MIN_TOTAL,
+    TODAY,
+    fmt,
+    installment_dates,
+    money,
+    split_installments,
+)
+from tau_emotion.domains.school.toolbase import SchoolToolBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class BillingTools(SchoolToolBase):
+    """Payments and plans; the plan rules of the policy are enforced here."""
+
+    # -- money --------------------------------------------------------------------------
+
+    @tool("write")
+    def pay_fee(
+        self, caller_id: str, fee_id: str, payment_method_id: str, amount: float
+    ) -> dict[str, Any]:
+        """Pay all or part of an open fee with one of the caller's own payment methods.
+
+        Args:
+            caller_id: The authenticated caller's id.
+            fee_id: The fee to pay (from get_fees).
+            payment_method_id: A payment method of the caller (from get_caller_details).
+            amount: Dollars to pay, at most the fee's balance, e.g. 225.0.
+        """
+        fee = self.q.fees.get(fee_id)
+        if fee is None:
+            raise ToolError(f"no fee with id {fee_id}")
+        self.q.authorize(caller_id, fee.student_id, "view")
+        if fee.status == "in_plan":
+            raise ToolError(
+                "this fee is in a payment plan; its installments are charged automatically"
+            )
+        if fee.status != "open":
+            raise ToolError(f"fee {fee_id} is {fee.status}; nothing is owed on it")
+        method = self.q.payment_method(caller_id, payment_method_id)
+        paid = money(amount)
+        balance = fee.amount - fee.paid
+        if paid <= 0 or paid > balance:
+            raise ToolError(
+                f"the amount must be more than 0.00 and at most the balance {fmt(balance)}"
+            )
+        pid = self.q.new_id(self.q.payments, "PAY")
+        self.q.payments.put(
+            pid,
+            Payment(
+                id=pid,
+                fee_id=fee.id,
+                payer_id=caller_id,
+                method_id=method.id,
+                amount=paid,
+                date=TODAY.isoformat(),
+            ),
+        )
+        total = fee.paid + paid
+        status = "paid" if total == fee.amount else "open"
+        self.q.fees.put(fee.id, fee.model_copy(update={"paid": total, "status": status}))
+        return {"payment_id": pid, "paid": fmt(paid), "remaining_balance": fmt(fee.amount - total)}
+
+    @tool("write")
+    def create_payment_plan(
+        self, caller_id: str, student_id: str, installments: int, payment_method_id: str
+    ) -> dict[str, Any]:
+        """Combine all of a student's open fees into a monthly payment plan charged to one of
+        the caller's payment methods; installments fall on the 1st, starting 2025-04-01.
+
+        Args:
+            caller_id: The authenticated caller's id.
+            student_id: The student's id.
+            installments: Number of monthly installments: 2, 3 or 4.
+            payment_method_id: A payment method of the caller for the automatic charges.
+        """
+        student = self.q.authorize(caller_id, student_id, "view")
+        if installments not in PLAN_INSTALLMENTS:
+            raise ToolError("a plan has 2, 3 or 4 installments")
+        if self.q.active_plan(student.id) is not None:
+            raise ToolError("the student already has an active payment plan")
+        fees = [f for f in self.q.student_fees(student.id) if f.status == "open"]
+        if not fees:
+            raise ToolError("the student has no open fees")
+        overdue = [
+            f.id for f in fees if (TODAY - parse_date(f.due_date)).days > PLAN_MAX_DAYS_PAST_DUE
+        ]
+        if overdue:
+            raise ToolError(
+                f"fees more than {PLAN_MAX_DAYS_PAST_DUE} days past due ({', '.join(overdue)}) "
+                "must be paid before a plan can be set up"
+            )
+        total = sum((f.amount - f.paid for f in fees), Decimal("0.00"))
+        if total < PLAN_MIN_TOTAL:
+            raise ToolError(
+                f"plans need open fees of at least {fmt(PLAN_MIN_TOTAL)}; this is {fmt(total)}"
+            )
+        method = self.q.payment_method(caller_id, payment_method_id)
+        parts = [
+            Installment(due_date=d, amount=a)
+            for d, a in zip(
+                installment_dates(installments),
+                split_installments(total, installments),
+                strict=True,
+            )
+        ]
+        pid = self.q.new_id(self.q.plans, "PP")
+        plan = PaymentPlan(
+            id=pid,
+            student_id=student.id,
+            set_up_by=caller_id,
+            method_id=method.id,
+            fee_ids=tuple(f.id for f in fees),
+            total=total,
+            installments=tuple(parts),
+            status="active",
+        )
+        self.q.plans.put(pid, plan)
+        for f in fees:
+            self.q.fees.put(f.id, f.model_copy(update={"status": "in_plan"}))
+        return {
+            "plan_id": pid,
+            "total": fmt(total),
+            "installments": [{"due_date": i.due_date, "amount": fmt(i.amount)} for i in parts],
+        }

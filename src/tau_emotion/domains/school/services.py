@@ -1,0 +1,192 @@
+"""Attendance, meetings, records release and the hand-off to a person."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tau_emotion.domains.school.db import (
+    Absence,
+    Appointment,
+    Topic,
+    Transfer,
+)
+from tau_emotion.domains.school.queries import parse_date
+from tau_emotion.domains.school.rules import (
+    ABSENCE_LOOKAHEAD_DAYS,
+    ABSENCE_LOOKBACK_DAYS,
+    CANCEL_NOTICE,
+    CURRENT_TERM,
+    NOW,
+    TODAY,
+    AbsenceReason,
+    is_adult,
+    is_school_day,
+)
+from tau_emotion.domains.school.toolbase import SchoolToolBase
+from tau_emotion.domains.tools import tool
+from tau_emotion.errors import ToolError
+
+
+class ServiceTools(SchoolToolBase):
+    """Absences, staff meetings, the records release and transfers."""
+
+    # -- attendance and meetings --------------------------------------------------------
+
+    @tool("write")
+    def report_absence(
+        self, caller_id: str, student_id: str, date: str, reason: AbsenceReason
+    ) -> dict[str, Any]:
+        """Report a student's absence for a school day from today up to 14 days ahead, or
+        excuse an absence already recorded as unexcused in the last 7 days.
+
+        Args:
+            caller_id: The authenticated caller's id.
+            student_id: The student's id.
+            date: The school day, 'YYYY-MM-DD'.
+            reason: One of the excusable reasons.
+        """
+        student = self.q.authorize(caller_id, student_id, "act")
+        day = parse_date(date)
+        if not is_school_day(day):
+            raise ToolError(f"{day} is not a school day")
+        recorded = next(
+            (
+                a
+                for a in self.q.absences.values()
+                if a.student_id == student.id and a.date == day.isoformat()
+            ),
+            None,
+        )
+        if day < TODAY:
+            if (TODAY - day).days > ABSENCE_LOOKBACK_DAYS:
+                raise ToolError(
+                    f"absences older than {ABSENCE_LOOKBACK_DAYS} days can only be excused by the "
+                    "attendance office (transfer to a human agent)"
+                )
+            if recorded is None:
+                raise ToolError(f"no absence is recorded on {day}; nothing to excuse")
+            if recorded.excused:
+                raise ToolError(f"the absence on {day} is already excused")
+            update = {"excused": True, "reason": reason, "reported_by": caller_id}
+            self.q.absences.put(recorded.id, recorded.model_copy(update=update))
+            return {"absence_id": recorded.id, "date": recorded.date, "excused": True}
+        if (day - TODAY).days > ABSENCE_LOOKAHEAD_DAYS:
+            raise ToolError(f"absences can be reported at most {ABSENCE_LOOKAHEAD_DAYS} days ahead")
+        if recorded is not None:
+            raise ToolError(f"an absence on {day} is already on the record")
+        aid = self.q.new_id(self.q.absences, "AB")
+        self.q.absences.put(
+            aid,
+            Absence(
+                id=aid,
+                student_id=student.id,
+                date=day.isoformat(),
+                excused=True,
+                reason=reason,
+                reported_by=caller_id,
+            ),
+        )
+        return {"absence_id": aid, "date": day.isoformat(), "excused": True}
+
+    @tool("write")
+    def book_appointment(
+        self, caller_id: str, student_id: str, staff_id: str, start: str, topic: Topic
+    ) -> dict[str, Any]:
+        """Book a meeting about a student with their counselor or one of their current
+        teachers, in one of the staff member's open slots.
+
+        Args:
+            caller_id: The authenticated caller's id.
+            student_id: The student's id.
+            staff_id: The counselor's or teacher's staff id.
+            start: An open slot from get_staff_availability, 'YYYY-MM-DDTHH:MM'.
+            topic: What the meeting is about, one of the listed categories.
+        """
+        student = self.q.authorize(caller_id, student_id, "act")
+        staff = self.q.staff_member(staff_id)
+        teachers = {
+            self.q.sections[e.section_id].teacher_id
+            for e in self.q.student_enrollments(student.id, CURRENT_TERM)
+        }
+        if staff.id != student.counselor_id and staff.id not in teachers:
+            raise ToolError(
+                f"{self.q.full_name(staff)} is neither the student's counselor nor one of their "
+                "current teachers"
+            )
+        if start not in staff.office_hours or datetime.fromisoformat(start) <= NOW:
+            raise ToolError(f"{start} is not one of {self.q.full_name(staff)}'s upcoming slots")
+        if start in self.q.booked_starts(staff.id):
+            raise ToolError(f"the {start} slot is already taken")
+        for a in self.q.appointments.values():
+            if a.student_id == student.id and a.staff_id == staff.id and a.status == "scheduled":
+                raise ToolError(
+                    f"a meeting with {self.q.full_name(staff)} about this student is already "
+                    f"booked for {a.start} ({a.id})"
+                )
+        aid = self.q.new_id(self.q.appointments, "AP")
+        appointment = Appointment(
+            id=aid,
+            staff_id=staff.id,
+            student_id=student.id,
+            booked_by=caller_id,
+            start=start,
+            topic=topic,
+            status="scheduled",
+        )
+        self.q.appointments.put(aid, appointment)
+        return {"appointment_id": aid, "with": self.q.full_name(staff), "start": start}
+
+    @tool("write")
+    def cancel_appointment(self, caller_id: str, appointment_id: str) -> dict[str, Any]:
+        """Cancel a scheduled meeting at least 24 hours before it starts.
+
+        Args:
+            caller_id: The authenticated caller's id.
+            appointment_id: The meeting's id (from get_student_record).
+        """
+        appointment = self.q.appointments.get(appointment_id)
+        if appointment is None:
+            raise ToolError(f"no appointment with id {appointment_id}")
+        self.q.authorize(caller_id, appointment.student_id, "act")
+        if appointment.status != "scheduled":
+            raise ToolError(f"appointment {appointment_id} is already {appointment.status}")
+        if datetime.fromisoformat(appointment.start) - NOW < CANCEL_NOTICE:
+            raise ToolError(
+                "the meeting is less than 24 hours away; it can no longer be cancelled here, the "
+                "caller should contact the staff member directly"
+            )
+        self.q.appointments.put(
+            appointment.id, appointment.model_copy(update={"status": "cancelled"})
+        )
+        return {"appointment_id": appointment.id, "status": "cancelled"}
+
+    # -- consent and hand-off -----------------------------------------------------------
+
+    @tool("write")
+    def set_records_release(self, caller_id: str, allow: bool) -> dict[str, Any]:
+        """An adult student (18+) grants or withdraws their verified guardians' access to their
+        records (grades, attendance, fees). Only the student can do this, for themselves.
+
+        Args:
+            caller_id: The authenticated caller's id; must be the adult student.
+            allow: True to let verified guardians see the records, False to stop it.
+        """
+        student = self.q.students.get(caller_id)
+        if student is None or not is_adult(student.date_of_birth):
+            raise ToolError("only an adult student (18 or older) can change their records release")
+        if student.records_release == allow:
+            raise ToolError(f"the records release is already {'on' if allow else 'off'}")
+        self.q.students.put(student.id, student.model_copy(update={"records_release": allow}))
+        return {"student_id": student.id, "records_release": allow}
+
+    @tool("terminal")
+    def transfer_to_human_agents(self, summary: str) -> str:
+        """Hand the conversation to a human staff member; this ends the conversation.
+
+        Args:
+            summary: What the caller needs and why it could not be done here.
+        """
+        tid = self.q.new_id(self.q.transfers, "TR")
+        self.q.transfers.put(tid, Transfer(id=tid, summary=summary))
+        return f"Transfer {tid} created; a staff member will take over."

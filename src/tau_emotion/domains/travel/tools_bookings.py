@@ -1,0 +1,263 @@
+"""Bookings: showing, booking, itinerary and room changes, name corrections, cancellations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_emotion.domains.tools import tool
+from tau_emotion.domains.travel import pricing, rules
+from tau_emotion.domains.travel.db import Booking, CancelReason, Fare
+from tau_emotion.domains.travel.toolbase import TravelBase
+from tau_emotion.errors import ToolError
+
+
+class TravellerIn(BaseModel):
+    """One person travelling on a booking."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    full_name: str = Field(description="First and last name as on the passport.")
+    date_of_birth: str = Field(description="Date of birth, YYYY-MM-DD.")
+
+
+class BookingTools(TravelBase):
+    @tool("read")
+    def get_booking(self, booking_code: str) -> dict[str, Any]:
+        """Show a booking: package, departure dates, fare, room, travellers, tours, money
+        paid and refunded, insurance and claims, and what cancelling or changing the date
+        would cost today.
+
+        Args:
+            booking_code: The booking code on the confirmation, e.g. 'B50123'.
+        """
+        b = self._booking(booking_code)
+        dep = self.departures[b.departure_id]
+        policy = self._policy_of(b.code)
+        fee = rules.CHANGE_FEE_PER_TRAVELLER[b.fare]
+        extra: dict[str, Any] = {
+            "package_name": self.packages[b.package_id].name,
+            "start_date": dep.start_date,
+            "end_date": dep.end_date,
+            "insurance": self._dump(policy) if policy else None,
+            "claims": [self._dump(c) for c in self.claims.values() if c.booking_code == b.code],
+            "date_change_fee_per_traveller": "not allowed" if fee is None else rules.text(fee),
+        }
+        if b.status == "confirmed" and rules.days_until(dep.start_date) >= 1:
+            refund, _ = pricing.cancellation(b, dep, rules.days_until(dep.start_date))
+            extra["refund_if_cancelled_now"] = rules.text(refund)
+        if b.status == "cancelled":
+            extra["package_amount_not_refunded"] = rules.text(pricing.lost_on_cancellation(b, dep))
+        return self._dump(b, **extra)
+
+    @tool("write")
+    def book_trip(
+        self,
+        customer_id: str,
+        departure_id: str,
+        fare: Fare,
+        room_type: str,
+        travellers: list[TravellerIn],
+        payment_method_id: str,
+    ) -> dict[str, Any]:
+        """Book a package departure for an authenticated customer and charge the full price.
+        Rooms of the chosen type are added until every traveller has a bed.
+
+        Args:
+            customer_id: The customer's id (the account holder; they need not travel).
+            departure_id: Departure id from get_departures, e.g. 'D5041'.
+            fare: saver (90% of the standard price, no date changes), standard, or flexible
+                (115%, free date changes, better refunds).
+            room_type: Room type code at the package hotel, e.g. 'classic_double'.
+            travellers: Everyone travelling, with full name and date of birth.
+            payment_method_id: Payment method id from the customer's profile.
+        """
+        customer = self._customer(customer_id)
+        dep = self._departure(departure_id)
+        package = self.packages[dep.package_id]
+        days = rules.days_until(dep.start_date)
+        if days < rules.BOOK_MIN_LEAD_DAYS:
+            raise ToolError(
+                f"departures must be booked at least {rules.BOOK_MIN_LEAD_DAYS} days ahead"
+            )
+        if days > rules.BOOK_MAX_LEAD_DAYS:
+            raise ToolError(f"departures open for booking {rules.BOOK_MAX_LEAD_DAYS} days ahead")
+        people = [(rules.clean_name(t.full_name), t.date_of_birth.strip()) for t in travellers]
+        if len({name.lower() for name, _ in people}) != len(people):
+            raise ToolError("a traveller is listed twice")
+        pricing.check_party(package, dep, people)
+        if self._seats_left(dep) < len(people):
+            raise ToolError(f"departure {dep.id} has {self._seats_left(dep)} seats left")
+        room = pricing.room(self.hotels[package.hotel_id], room_type)
+        code = self._next_id(self.bookings, "B", 5)
+        booked = pricing.price_travellers(dep, fare, people, code)
+        rooms = rules.rooms_needed(len(booked), room.occupancy)
+        price = pricing.package_price(booked, room, rooms, package.nights)
+        customer = pricing.charge(customer, payment_method_id, price)
+        booking = Booking(
+            code=code,
+            customer_id=customer.id,
+            package_id=package.id,
+            departure_id=dep.id,
+            fare=fare,
+            room_type=room.code,
+            rooms=rooms,
+            travellers=booked,
+            tours=(),
+            package_price=price,
+            fees=0.0,
+            amount_paid=price,
+            amount_refunded=0.0,
+            payment_method_id=payment_method_id,
+            status="confirmed",
+            created_at=rules.stamp(rules.NOW),
+        )
+        self.customers.put(customer.id, customer)
+        self.bookings.put(code, booking)
+        return self._dump(booking)
+
+    def _changeable(self, code: str) -> Booking:
+        booking = self._confirmed(code)
+        start = self.departures[booking.departure_id].start_date
+        if rules.days_until(start) < rules.CHANGE_MIN_LEAD_DAYS:
+            raise ToolError(
+                f"changes close {rules.CHANGE_MIN_LEAD_DAYS} days before departure ({start})"
+            )
+        return booking
+
+    @tool("write")
+    def change_departure(self, booking_code: str, new_departure_id: str) -> dict[str, Any]:
+        """Move a booking to another departure of the same package. Charges the fare's change
+        fee per traveller and the price difference (or refunds it); booked tours are dropped
+        and refunded.
+
+        Args:
+            booking_code: The booking code.
+            new_departure_id: Departure id of the same package from get_departures.
+        """
+        b = self._changeable(booking_code)
+        fee_each = rules.CHANGE_FEE_PER_TRAVELLER[b.fare]
+        if fee_each is None:
+            raise ToolError("saver fares cannot change dates; the booking can only be cancelled")
+        new = self._departure(new_departure_id)
+        if new.package_id != b.package_id or new.id == b.departure_id:
+            raise ToolError("pick a different departure of the same package")
+        days = rules.days_until(new.start_date)
+        if not rules.BOOK_MIN_LEAD_DAYS <= days <= rules.BOOK_MAX_LEAD_DAYS:
+            raise ToolError(
+                f"the new departure must be {rules.BOOK_MIN_LEAD_DAYS} to "
+                f"{rules.BOOK_MAX_LEAD_DAYS} days ahead"
+            )
+        if self._seats_left(new) < len(b.travellers):
+            raise ToolError(f"departure {new.id} has {self._seats_left(new)} seats left")
+        package = self.packages[b.package_id]
+        people = [(t.full_name, t.date_of_birth) for t in b.travellers]
+        pricing.check_party(package, new, people)
+        travellers = pricing.price_travellers(new, b.fare, people, b.code)
+        room = pricing.room(self.hotels[package.hotel_id], b.room_type)
+        price = pricing.package_price(travellers, room, b.rooms, package.nights)
+        fee = rules.money(fee_each * len(travellers))
+        tours = rules.money(sum(t.total for t in b.tours))
+        net = rules.money(price - b.package_price + fee - tours)
+        update = self._settle(b, net)
+        update.update(
+            departure_id=new.id,
+            travellers=travellers,
+            tours=(),
+            package_price=price,
+            fees=rules.money(b.fees + fee),
+        )
+        changed = b.model_copy(update=update)
+        self.bookings.put(b.code, changed)
+        return self._dump(
+            changed,
+            change_fee=rules.text(fee),
+            charged=rules.text(max(net, 0.0)),
+            refunded=rules.text(max(-net, 0.0)),
+        )
+
+    @tool("write")
+    def change_room_type(self, booking_code: str, room_type: str) -> dict[str, Any]:
+        """Change the room type of a booking; rooms are recounted for the new occupancy and
+        the supplement difference is charged or refunded. No fee.
+
+        Args:
+            booking_code: The booking code.
+            room_type: New room type code at the package hotel.
+        """
+        b = self._changeable(booking_code)
+        if room_type == b.room_type:
+            raise ToolError(f"booking {b.code} already has {room_type} rooms")
+        package = self.packages[b.package_id]
+        room = pricing.room(self.hotels[package.hotel_id], room_type)
+        rooms = rules.rooms_needed(len(b.travellers), room.occupancy)
+        price = pricing.package_price(b.travellers, room, rooms, package.nights)
+        net = rules.money(price - b.package_price)
+        update = self._settle(b, net)
+        update.update(room_type=room.code, rooms=rooms, package_price=price)
+        changed = b.model_copy(update=update)
+        self.bookings.put(b.code, changed)
+        return self._dump(
+            changed, charged=rules.text(max(net, 0.0)), refunded=rules.text(max(-net, 0.0))
+        )
+
+    @tool("write")
+    def correct_traveller_name(
+        self, booking_code: str, traveller_id: str, full_name: str
+    ) -> dict[str, Any]:
+        """Fix a misspelled traveller name (at most 3 letters different). Replacing a traveller
+        with another person is not a correction.
+
+        Args:
+            booking_code: The booking code.
+            traveller_id: Traveller id from get_booking, e.g. 'B50123-2'.
+            full_name: The corrected full name.
+        """
+        b = self._confirmed(booking_code)
+        if rules.days_until(self.departures[b.departure_id].start_date) < 1:
+            raise ToolError("names can be corrected only before departure")
+        traveller = next((t for t in b.travellers if t.id == traveller_id), None)
+        if traveller is None:
+            raise ToolError(f"booking {b.code} has no traveller {traveller_id!r}")
+        name = rules.clean_name(full_name)
+        if name == traveller.full_name:
+            raise ToolError("the new name is the same as the current one")
+        moved = rules.edit_distance(name, traveller.full_name)
+        if moved > rules.MAX_NAME_EDITS:
+            raise ToolError(
+                f"{traveller.full_name!r} -> {name!r} changes {moved} letters; only corrections of "
+                f"up to {rules.MAX_NAME_EDITS} letters are allowed"
+            )
+        travellers = tuple(
+            t.model_copy(update={"full_name": name}) if t.id == traveller.id else t
+            for t in b.travellers
+        )
+        changed = b.model_copy(update={"travellers": travellers})
+        self.bookings.put(b.code, changed)
+        return self._dump(changed)
+
+    @tool("write")
+    def cancel_booking(self, booking_code: str, reason: CancelReason) -> dict[str, Any]:
+        """Cancel a booking before departure. The package price is refunded by the fare's rules
+        and the days left; tours are refunded in full; change fees and insurance premiums are
+        not refunded.
+
+        Args:
+            booking_code: The booking code.
+            reason: Why the customer cancels: change_of_plans, illness, bereavement, work or
+                other (illness and bereavement matter for premium insurance claims).
+        """
+        b = self._confirmed(booking_code)
+        dep = self.departures[b.departure_id]
+        days = rules.days_until(dep.start_date)
+        if days < 1:
+            raise ToolError(f"booking {b.code} has already departed and cannot be cancelled")
+        refund, lost = pricing.cancellation(b, dep, days)
+        update = self._settle(b, -refund)
+        update.update(status="cancelled", cancelled_at=rules.stamp(rules.NOW), cancel_reason=reason)
+        changed = b.model_copy(update=update)
+        self.bookings.put(b.code, changed)
+        return self._dump(
+            changed, refund=rules.text(refund), package_amount_not_refunded=rules.text(lost)
+        )

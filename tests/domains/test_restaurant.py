@@ -1,0 +1,758 @@
+"""Restaurant domain: every tool's success and refusal paths, the policy checks, the generator,
+the seed tasks, and the separation of the train and eval databases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tau_emotion.data import Message, Task, ToolCall
+from tau_emotion.domains import load_domain
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.restaurant.db import RestaurantDB
+from tau_emotion.domains.restaurant.generate import generate_eval, generate_train
+from tau_emotion.domains.state import db_digest
+from tau_emotion.domains.tools import to_text
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+
+DOMAIN = load_domain("restaurant")
+ENV = Environment(DOMAIN, "eval")
+TRAIN_ENV = Environment(DOMAIN, "train")
+
+
+@pytest.fixture(autouse=True)
+def fresh() -> Iterator[None]:
+    ENV.reset()
+    TRAIN_ENV.reset()
+    yield
+    ENV.reset()
+    TRAIN_ENV.reset()
+
+
+def call(name: str, **arguments: Any) -> Any:
+    """Run a tool on the eval database; structured results come back parsed from JSON."""
+    result = ENV.call(name, arguments)
+    return result if isinstance(result, str) else json.loads(to_text(result))
+
+
+def refused(match: str, name: str, **arguments: Any) -> None:
+    with pytest.raises(ToolError, match=match):
+        ENV.call(name, arguments)
+
+
+def patch(table: str, key: str, **update: Any) -> None:
+    """Change one row of this episode's state (to reach states the snapshot does not hold)."""
+    rows = ENV.state.table(table)
+    rows.put(key, rows[key].model_copy(update=update))
+
+
+# ---------------------------------------------------------------- identity and profile
+
+
+def test_lookups_authenticate() -> None:
+    assert call("find_customer_by_email", email=" Anton.Ellingsen26@mail.example.com ") == {
+        "customer_id": "C50008"
+    }
+    assert call("find_customer_by_phone", phone="(512) 517-1293") == {"customer_id": "C50008"}
+    found = call("find_customer_by_name_and_zip", full_name="anton  ellingsen", zip_code="78701")
+    assert found == {"customer_id": "C50008"}
+
+
+def test_lookup_refusals() -> None:
+    refused("no customer profile has that email", "find_customer_by_email", email="x@example.com")
+    refused("10 digits", "find_customer_by_phone", phone="517-1293")
+    refused("no customer profile has that phone", "find_customer_by_phone", phone="512-000-0000")
+    refused(
+        "name and zip",
+        "find_customer_by_name_and_zip",
+        full_name="Anton Ellingsen",
+        zip_code="78702",
+    )
+
+
+def test_customer_details_and_locations() -> None:
+    details = call("get_customer_details", customer_id="C50008")
+    assert details["customer_id"] == "C50008"
+    assert [r["status"] for r in details["reservations"]].count("no_show") == 2
+    assert details["orders"][0]["total"] == "79.50"
+    refused("no customer with id", "get_customer_details", customer_id="C99999")
+    locations = call("list_locations")
+    assert [loc["id"] for loc in locations] == ["L51", "L52", "L53"]
+
+
+def test_transfer_records_handoff() -> None:
+    assert "TR0001" in call("transfer_to_human_agents", summary="guest feels ill")
+    assert "TR0002" in call("transfer_to_human_agents", summary="again")
+    refused("summary", "transfer_to_human_agents", summary="  ")
+
+
+# ---------------------------------------------------------------- reservations
+
+
+def test_check_availability() -> None:
+    tables = call("check_availability", location_id="L51", date="2025-06-20", party_size=4)
+    assert "19:00" not in tables["available_times"] and "20:00" in tables["available_times"]
+    today = call("check_availability", location_id="L51", date="2025-06-14", party_size=2)
+    assert min(today["available_times"]) >= "17:00"  # two hours' notice from 15:00
+    rooms = call("check_availability", location_id="L52", date="2025-07-26", party_size=20)
+    assert [r["id"] for r in rooms["free_private_rooms"]] == ["L52-A"]
+    refused("no location", "check_availability", location_id="L99", date="2025-06-20", party_size=2)
+    refused("YYYY-MM-DD", "check_availability", location_id="L51", date="20/06/2025", party_size=2)
+    refused(
+        "not a calendar date",
+        "check_availability",
+        location_id="L51",
+        date="2025-02-30",
+        party_size=2,
+    )
+    refused("at least 1", "check_availability", location_id="L51", date="2025-06-20", party_size=0)
+    refused(
+        "closed on mondays",
+        "check_availability",
+        location_id="L53",
+        date="2025-06-16",
+        party_size=2,
+    )
+
+
+def test_get_reservation_shows_fee() -> None:
+    assert (
+        call("get_reservation", reservation_code="r500487")["cancellation_fee_if_cancelled_now"]
+        == "120.00"
+    )
+    assert (
+        call("get_reservation", reservation_code="R500301")["cancellation_fee_if_cancelled_now"]
+        == "0.00"
+    )
+    refused("no reservation", "get_reservation", reservation_code="R000000")
+
+
+BOOK = {"customer_id": "C50187", "location_id": "L51", "date": "2025-06-20", "party_size": 4}
+
+
+def test_create_reservation() -> None:
+    made = call("create_reservation", time="20:00", occasion="birthday", **BOOK)
+    assert made["code"] == "R500805" and made["status"] == "booked"
+    assert made["guarantee_payment_method_id"] is None
+    big = call(
+        "create_reservation",
+        customer_id="C50023",
+        location_id="L53",
+        date="2025-06-21",
+        time="18:00",
+        party_size=7,
+        seating="patio",
+        guarantee_payment_method_id="PM500067",
+    )
+    assert big["code"] == "R500806" and big["guarantee_payment_method_id"] == "PM500067"
+
+
+def test_create_reservation_refusals() -> None:
+    refused(
+        "cannot book ahead", "create_reservation", **{**BOOK, "customer_id": "C50008"}, time="20:00"
+    )
+    refused(
+        "already holds reservation R500346",
+        "create_reservation",
+        **{**BOOK, "customer_id": "C50143"},
+        time="12:00",
+    )
+    refused("private event", "create_reservation", **{**BOOK, "party_size": 11}, time="20:00")
+    refused("1 to 10", "create_reservation", **{**BOOK, "party_size": 0}, time="20:00")
+    refused(
+        "closed on mondays",
+        "create_reservation",
+        **{**BOOK, "location_id": "L53", "date": "2025-06-16"},
+        time="20:00",
+    )
+    refused("not a seating time", "create_reservation", **BOOK, time="19:15")
+    refused("not a seating time", "create_reservation", **BOOK, time="21:30")
+    refused("2 hours ahead", "create_reservation", **{**BOOK, "date": "2025-06-14"}, time="16:30")
+    refused("60 days", "create_reservation", **{**BOOK, "date": "2025-08-20"}, time="19:00")
+    refused("room for 1 more", "create_reservation", **BOOK, time="19:00")
+    refused("guarantee", "create_reservation", **{**BOOK, "party_size": 6}, time="12:00")
+    refused(
+        "not a gift card",
+        "create_reservation",
+        **{**BOOK, "customer_id": "C50023", "party_size": 6},
+        time="12:00",
+        guarantee_payment_method_id="PM500069",
+    )
+    refused(
+        "not on this customer's profile",
+        "create_reservation",
+        **{**BOOK, "customer_id": "C50023", "party_size": 6},
+        time="12:00",
+        guarantee_payment_method_id="PM500001",
+    )
+
+
+def test_modify_reservation() -> None:
+    moved = call(
+        "modify_reservation",
+        reservation_code="R500301",
+        date="2025-06-17",
+        time="19:30",
+        party_size=5,
+    )
+    assert (moved["date"], moved["time"], moved["party_size"]) == ("2025-06-17", "19:30", 5)
+    grown = call(
+        "modify_reservation",
+        reservation_code="R500327",
+        date="2025-06-20",
+        time="19:30",
+        party_size=6,
+        guarantee_payment_method_id="PM500427",
+    )
+    assert grown["guarantee_payment_method_id"] == "PM500427"
+    shrunk = call(
+        "modify_reservation",
+        reservation_code="R500327",
+        date="2025-06-20",
+        time="19:30",
+        party_size=2,
+    )
+    assert shrunk["guarantee_payment_method_id"] is None
+
+
+def test_modify_reservation_refusals() -> None:
+    refused(
+        "is completed",
+        "modify_reservation",
+        reservation_code="R500466",
+        date="2025-06-20",
+        time="19:30",
+        party_size=2,
+    )
+    patch("reservations", "R500301", date="2025-06-14", time="16:30")
+    refused(
+        "can no longer be changed",
+        "modify_reservation",
+        reservation_code="R500301",
+        date="2025-06-20",
+        time="19:30",
+        party_size=2,
+    )
+    refused(
+        "same as the current",
+        "modify_reservation",
+        reservation_code="R500327",
+        date="2025-06-20",
+        time="19:00",
+        party_size=4,
+    )
+    refused(
+        "room for 4 more",
+        "modify_reservation",
+        reservation_code="R500327",
+        date="2025-06-20",
+        time="19:00",
+        party_size=6,
+    )
+    refused(
+        "guarantee",
+        "modify_reservation",
+        reservation_code="R500327",
+        date="2025-06-20",
+        time="19:30",
+        party_size=6,
+    )
+
+
+def test_cancel_reservation() -> None:
+    late = call("cancel_reservation", reservation_code="R500487")
+    assert (late["status"], late["late_cancel_fee"]) == ("cancelled", "120.00")
+    small = call("cancel_reservation", reservation_code="R500334")
+    assert small["late_cancel_fee"] == "0.00"
+    refused("is cancelled", "cancel_reservation", reservation_code="R500334")
+    patch("reservations", "R500301", date="2025-06-14", time="13:00")
+    refused("already started", "cancel_reservation", reservation_code="R500301")
+
+
+# ---------------------------------------------------------------- menu and orders
+
+
+def test_get_menu_filters() -> None:
+    full = call("get_menu", location_id="L53")
+    assert "M5021" not in {m["id"] for m in full}  # truffle fries are off at Hyde Park
+    vegan = call("get_menu", location_id="L53", dietary_tag="Vegan")
+    assert all("vegan" in m["dietary_tags"] for m in vegan)
+    no_nuts = call("get_menu", location_id="L51", exclude_allergens=["tree_nuts", "PEANUTS"])
+    assert not any({"tree_nuts", "peanuts"} & set(m["allergens"]) for m in no_nuts)
+    refused("no location", "get_menu", location_id="L00")
+
+
+def test_get_order() -> None:
+    order = call("get_order", order_number="o500880")
+    assert order["minutes_late"] == 25 and order["refund_ids"] == []
+    refused("no order", "get_order", order_number="O000001")
+
+
+ORDER = {"customer_id": "C50094", "location_id": "L51", "payment_method_id": "PM500280"}
+
+
+def test_place_order() -> None:
+    placed = call(
+        "place_order",
+        fulfillment="delivery",
+        items={"M5011": 1, "M5013": 1, "M5028": 1},
+        redeem_points=300,
+        **ORDER,
+    )
+    assert (placed["number"], placed["total"], placed["delivery_fee"]) == (
+        "O500901",
+        "47.49",
+        "4.99",
+    )
+    assert placed["promised_at"] == "2025-06-14T15:45"
+    assert call("get_customer_details", customer_id="C50094")["loyalty_points"] == 1020
+    gift = call(
+        "place_order",
+        customer_id="C50001",
+        location_id="L53",
+        fulfillment="pickup",
+        items={"M5028": 3, "M5015": 1},
+        payment_method_id="PM500003",
+    )
+    assert gift["total"] == "42.00"
+    balance = call("get_customer_details", customer_id="C50001")["payment_methods"][1]["balance"]
+    assert balance == "58.00"
+
+
+def test_gold_member_delivers_free() -> None:
+    gold = ENV.state.table("customers")["C50003"]
+    assert gold.loyalty_tier == "gold"
+    placed = call(
+        "place_order",
+        customer_id="C50003",
+        location_id="L52",
+        fulfillment="delivery",
+        items={"M5014": 1},
+        payment_method_id=gold.payment_methods[0].id,
+    )
+    assert placed["delivery_fee"] == "0.00"
+
+
+def test_place_order_refusals() -> None:
+    pickup = {**ORDER, "fulfillment": "pickup"}
+    refused("at least one item", "place_order", items={}, **pickup)
+    refused("not on today's menu", "place_order", items={"M9999": 1}, **pickup)
+    refused("not on today's menu", "place_order", items={"M5030": 1}, **pickup)
+    refused("quantity", "place_order", items={"M5011": 0}, **pickup)
+    refused("quantity", "place_order", items={"M5011": 21}, **pickup)
+    refused(
+        "contains shellfish",
+        "place_order",
+        customer_id="C50051",
+        location_id="L51",
+        fulfillment="pickup",
+        items={"M5012": 1},
+        payment_method_id="PM500151",
+    )
+    refused(
+        "does not deliver to zip code 78721",
+        "place_order",
+        customer_id="C50051",
+        location_id="L51",
+        fulfillment="delivery",
+        items={"M5010": 1},
+        payment_method_id="PM500151",
+    )
+    refused(
+        "at least 20.00", "place_order", **{**ORDER, "fulfillment": "delivery"}, items={"M5031": 1}
+    )
+    refused("blocks of 100", "place_order", items={"M5011": 1}, redeem_points=150, **pickup)
+    refused("only 1320 points", "place_order", items={"M5011": 1}, redeem_points=1400, **pickup)
+    refused(
+        "more than the food subtotal",
+        "place_order",
+        items={"M5031": 1},
+        redeem_points=100,
+        **pickup,
+    )
+    refused(
+        "not on this customer's profile",
+        "place_order",
+        **{**pickup, "payment_method_id": "PM500001"},
+        items={"M5011": 1},
+    )
+    refused(
+        "has 100.00 left",
+        "place_order",
+        customer_id="C50001",
+        location_id="L51",
+        fulfillment="pickup",
+        items={"M5014": 3},
+        payment_method_id="PM500003",
+    )
+    patch("locations", "L51", closed_on=("saturday",))
+    refused("closed on saturdays", "place_order", items={"M5011": 1}, **pickup)
+    patch("locations", "L51", closed_on=(), open_time="17:00")
+    refused("closed now", "place_order", items={"M5011": 1}, **pickup)
+
+
+def test_cancel_order() -> None:
+    cancelled = call("cancel_order", order_number="O500898")
+    assert (cancelled["refund_amount"], cancelled["points_returned"]) == ("55.49", 200)
+    assert call("get_customer_details", customer_id="C50014")["loyalty_points"] == 1470
+    refused("only orders not yet being prepared", "cancel_order", order_number="O500896")
+    refused("is cancelled", "cancel_order", order_number="O500898")
+
+
+def test_refund_order_items() -> None:
+    refund = call(
+        "refund_order_items", order_number="O500861", item_ids=["M5012"], reason="quality_issue"
+    )
+    assert (refund["id"], refund["amount"]) == ("RF5046", "26.00")
+    order = call("get_order", order_number="O500861")
+    assert order["refunded_amount"] == "26.00" and order["refund_ids"] == ["RF5046"]
+
+
+def test_refund_capped_by_points_discount() -> None:
+    # O500890 paid 10.50 after 300 points; refunding every line pays back at most 10.50.
+    lines = [line["item_id"] for line in call("get_order", order_number="O500890")["lines"]]
+    patch("orders", "O500890", status="completed", completed_at="2025-06-14T14:50")
+    refund = call(
+        "refund_order_items", order_number="O500890", item_ids=lines, reason="missing_item"
+    )
+    assert refund["amount"] == "10.50"
+
+
+def test_refund_order_items_refusals() -> None:
+    refused(
+        "only for orders that were picked up or delivered",
+        "refund_order_items",
+        order_number="O500898",
+        item_ids=["M5011"],
+        reason="missing_item",
+    )
+    refused(
+        "within 48 hours",
+        "refund_order_items",
+        order_number="O500777",
+        item_ids=["M5001"],
+        reason="missing_item",
+    )
+    refused(
+        "at least one item",
+        "refund_order_items",
+        order_number="O500861",
+        item_ids=[],
+        reason="missing_item",
+    )
+    refused(
+        "listed twice",
+        "refund_order_items",
+        order_number="O500861",
+        item_ids=["M5012", "M5012"],
+        reason="missing_item",
+    )
+    refused(
+        "not on order",
+        "refund_order_items",
+        order_number="O500861",
+        item_ids=["M5001"],
+        reason="missing_item",
+    )
+    refused(
+        "already refunded",
+        "refund_order_items",
+        order_number="O500865",
+        item_ids=["M5034"],
+        reason="missing_item",
+    )
+
+
+def test_file_complaint() -> None:
+    late = call(
+        "file_complaint",
+        customer_id="C50206",
+        category="late_delivery",
+        location_id="L51",
+        order_number="O500880",
+    )
+    assert (late["id"], late["points_awarded"], late["loyalty_points_balance"]) == (
+        "CP5044",
+        150,
+        440,
+    )
+    on_time = call(
+        "file_complaint",
+        customer_id="C50004",
+        category="late_delivery",
+        location_id=call("get_order", order_number="O500875")["location_id"],
+        order_number="O500875",
+    )
+    assert on_time["points_awarded"] == 0
+    visit = call("file_complaint", customer_id="C50004", category="cleanliness", location_id="L53")
+    assert visit["order_number"] is None and visit["id"] == "CP5046"
+
+
+def test_old_late_delivery_earns_no_points() -> None:
+    patch("orders", "O500880", completed_at="2025-06-12T14:00", promised_at="2025-06-12T13:00")
+    late = call(
+        "file_complaint",
+        customer_id="C50206",
+        category="late_delivery",
+        location_id="L51",
+        order_number="O500880",
+    )
+    assert late["points_awarded"] == 0
+
+
+def test_file_complaint_refusals() -> None:
+    refused(
+        "does not belong",
+        "file_complaint",
+        customer_id="C50008",
+        category="food_quality",
+        location_id="L51",
+        order_number="O500880",
+    )
+    refused(
+        "came from location L51",
+        "file_complaint",
+        customer_id="C50206",
+        category="food_quality",
+        location_id="L52",
+        order_number="O500880",
+    )
+    refused(
+        "needs a delivered delivery order",
+        "file_complaint",
+        customer_id="C50206",
+        category="late_delivery",
+        location_id="L51",
+    )
+    refused(
+        "needs a delivered delivery order",
+        "file_complaint",
+        customer_id="C50233",
+        category="late_delivery",
+        location_id="L51",
+        order_number="O500861",
+    )
+    call(
+        "file_complaint",
+        customer_id="C50206",
+        category="late_delivery",
+        location_id="L51",
+        order_number="O500880",
+    )
+    refused(
+        "exists",
+        "file_complaint",
+        customer_id="C50206",
+        category="late_delivery",
+        location_id="L51",
+        order_number="O500880",
+    )
+
+
+# ---------------------------------------------------------------- private events
+
+
+EVENT = {
+    "customer_id": "C50166",
+    "location_id": "L52",
+    "room_id": "L52-A",
+    "package": "dinner",
+    "payment_method_id": "PM500496",
+}
+
+
+def test_private_events() -> None:
+    shown = call("get_private_event", event_id="ev5016")
+    assert shown["deposit_refund_if_cancelled_now"] == "415.63"
+    booked = call("book_private_event", date="2025-07-26", guests=20, **EVENT)
+    assert (booked["id"], booked["deposit"]) == ("EV5049", "310.00")
+    full = call("cancel_private_event", event_id="EV5049")
+    assert full["deposit_refund"] == "310.00"
+    half = call("cancel_private_event", event_id="EV5016")
+    assert half["deposit_refund"] == "415.63"
+    nothing = call("cancel_private_event", event_id="EV5011")
+    assert nothing["deposit_refund"] == "0.00"
+    refused("no private event", "get_private_event", event_id="EV0000")
+
+
+def test_book_private_event_refusals() -> None:
+    refused(
+        "not at Ember & Vine East Sixth",
+        "book_private_event",
+        **{**EVENT, "room_id": "L51-A"},
+        date="2025-07-26",
+        guests=20,
+    )
+    refused("at least 7 days", "book_private_event", **EVENT, date="2025-06-18", guests=20)
+    refused("at most 180 days", "book_private_event", **EVENT, date="2026-01-10", guests=20)
+    refused(
+        "closed on mondays",
+        "book_private_event",
+        **{**EVENT, "location_id": "L53", "room_id": "L53-A"},
+        date="2025-07-21",
+        guests=20,
+    )
+    refused("12 to 24 guests, not 30", "book_private_event", **EVENT, date="2025-07-26", guests=30)
+    refused(
+        "already booked on 2025-09-15", "book_private_event", **EVENT, date="2025-09-15", guests=20
+    )
+    refused(
+        "credit card",
+        "book_private_event",
+        **{**EVENT, "customer_id": "C50001", "payment_method_id": "PM500003"},
+        date="2025-07-26",
+        guests=20,
+    )
+
+
+def test_cancel_private_event_refusals() -> None:
+    completed = next(
+        e for e in ENV.state.table("private_events").values() if e.status == "completed"
+    )
+    refused("is completed", "cancel_private_event", event_id=completed.id)
+    patch("private_events", "EV5011", date="2025-06-14")
+    refused("today or past", "cancel_private_event", event_id="EV5011")
+
+
+# ---------------------------------------------------------------- policy checks
+
+
+def trajectory(*steps: tuple[str, Any]) -> Trajectory:
+    """Steps: ('user', text), ('agent', text) or ('call', (name, arguments)), run on ENV."""
+    ENV.reset()
+    messages: list[Message] = []
+    for n, (kind, value) in enumerate(steps):
+        if kind == "call":
+            tool_call = ToolCall(id=f"call{n}", name=value[0], arguments=value[1])
+            messages.append(Message(role="assistant", tool_calls=[tool_call]))
+            messages.append(ENV.execute(tool_call))
+        else:
+            messages.append(Message(role="user" if kind == "user" else "assistant", content=value))
+    return Trajectory(messages, DOMAIN.tool_kinds)
+
+
+def violated(t: Trajectory) -> set[str]:
+    return {v.rule_id for v in run_checks(DOMAIN.checks, t)}
+
+
+AUTH = ("call", ("find_customer_by_email", {"email": "marisol.ishikawa22@example.com"}))
+READ = ("call", ("get_order", {"order_number": "O500898"}))
+ASK = ("agent", "I will cancel order O500898 and refund 55.49. Shall I go ahead?")
+YES = ("user", "Yes, go ahead.")
+CANCEL = ("call", ("cancel_order", {"order_number": "O500898"}))
+
+
+def test_clean_trajectory_passes_every_check() -> None:
+    assert violated(trajectory(("user", "cancel my order"), AUTH, READ, ASK, YES, CANCEL)) == set()
+
+
+def test_check_confirmation() -> None:
+    no = ("user", "No, wait.")
+    assert "restaurant.confirm_before_write" in violated(trajectory(AUTH, READ, CANCEL))
+    assert "restaurant.confirm_before_write" in violated(trajectory(AUTH, READ, ASK, no, CANCEL))
+
+
+def test_check_authentication() -> None:
+    assert "restaurant.authenticate_first" in violated(trajectory(READ, AUTH, ASK, YES, CANCEL))
+    assert "restaurant.authenticate_first" in violated(trajectory(READ))
+
+
+def test_check_one_customer() -> None:
+    other = ("call", ("get_customer_details", {"customer_id": "C50008"}))
+    own = ("call", ("get_customer_details", {"customer_id": "C50014"}))
+    assert "restaurant.one_customer" in violated(trajectory(AUTH, own, other))
+
+
+def test_check_own_records_only() -> None:
+    foreign = ("call", ("get_order", {"order_number": "O500880"}))
+    assert violated(trajectory(AUTH, foreign)) == {"restaurant.own_records_only"}
+
+
+def test_check_read_before_change() -> None:
+    assert violated(trajectory(AUTH, ASK, YES, CANCEL)) == {"restaurant.read_before_change"}
+    event = ("call", ("cancel_private_event", {"event_id": "EV5016"}))
+    auth = ("call", ("find_customer_by_phone", {"phone": "512-525-2978"}))
+    assert "restaurant.read_before_change" in violated(trajectory(auth, ASK, YES, event))
+
+
+def test_check_transfer_ends_conversation() -> None:
+    transfer = ("call", ("transfer_to_human_agents", {"summary": "ill after order"}))
+    assert violated(trajectory(AUTH, transfer)) == set()
+    assert violated(trajectory(AUTH, transfer, READ)) == {"restaurant.transfer_ends_conversation"}
+
+
+# ---------------------------------------------------------------- generator, tasks, split
+
+
+@pytest.mark.parametrize(
+    ("variant", "generate"), [("train", generate_train), ("eval", generate_eval)]
+)
+def test_generator_reproduces_snapshot(variant: str, generate: Any) -> None:
+    db, digest = DOMAIN.load_db(variant)
+    assert db_digest(generate()) == digest
+    counts = db.record_counts()
+    assert counts["customers"] == 300 and counts["orders"] == 900 and counts["reservations"] > 600
+
+
+def _identifiers(db: RestaurantDB) -> set[str]:
+    ids: set[str] = set()
+    for table in db.tables().values():
+        ids.update(table)
+    for c in db.customers.values():
+        ids.update({c.email, c.phone, f"{c.first_name} {c.last_name}", c.street})
+        ids.update(p.id for p in c.payment_methods)
+        ids.update(p.last4 for p in c.payment_methods)
+    for loc in db.locations.values():
+        ids.update({loc.phone, loc.street, loc.name})
+        ids.update(room.id for room in loc.rooms)
+    return ids
+
+
+def test_train_and_eval_share_no_identifiers() -> None:
+    train = _identifiers(DOMAIN.load_db("train")[0])  # type: ignore[arg-type]
+    evaluation = _identifiers(DOMAIN.load_db("eval")[0])  # type: ignore[arg-type]
+    assert train & evaluation == set()
+
+
+def _tasks() -> list[Task]:
+    return DOMAIN.tasks()
+
+
+def test_seed_tasks_shape() -> None:
+    tasks = _tasks()
+    assert len(tasks) >= 15
+    assert len([t for t in tasks if t.split == "train"]) >= 3
+    assert len([t for t in tasks if len(t.intents) > 1]) >= 3
+    used = {a.name for t in tasks for a in t.gold_actions}
+    writes = {name for name, kind in DOMAIN.tool_kinds.items() if kind != "read"}
+    assert writes <= used
+
+
+@pytest.mark.parametrize("task", _tasks(), ids=lambda t: t.id)
+def test_seed_task_replays_and_passes_checks(task: Task) -> None:
+    env = ENV if task.split == "test" else TRAIN_ENV
+    env.reset()
+    before = env.hash()
+    messages: list[Message] = []
+    for i, intent in enumerate(task.intents):
+        messages.append(Message(role="user", content=intent.request))
+        results = []
+        for n, action in enumerate(intent.actions):
+            if env.kind(action.name) == "write":
+                messages.append(Message(role="assistant", content="Shall I go ahead?"))
+                messages.append(Message(role="user", content="Yes."))
+            tool_call = ToolCall(id=f"{i}.{n}", name=action.name, arguments=action.arguments)
+            messages.append(Message(role="assistant", tool_calls=[tool_call]))
+            result = env.execute(tool_call)
+            assert not result.error, result.content
+            messages.append(result)
+            results.append(result.content or "")
+        for output in intent.outputs:
+            assert any(output in text for text in results), output
+    assert env.hash() != before
+    assert run_checks(DOMAIN.checks, Trajectory(messages, DOMAIN.tool_kinds)) == []
+    assert env.replay(task.gold_actions) == env.replay(task.gold_actions)

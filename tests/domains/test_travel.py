@@ -1,0 +1,707 @@
+"""Travel domain: every tool's success and refusal paths, the policy checks, the generator,
+the seed tasks, and the separation of the train and eval databases."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tau_emotion.data import Message, Task, ToolCall
+from tau_emotion.domains import load_domain
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.state import db_digest
+from tau_emotion.domains.tools import to_text
+from tau_emotion.domains.travel import rules
+from tau_emotion.domains.travel.db import TravelDB
+from tau_emotion.domains.travel.generate import generate_eval, generate_train
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+
+DOMAIN = load_domain("travel")
+ENV = Environment(DOMAIN, "eval")
+TRAIN_ENV = Environment(DOMAIN, "train")
+
+
+@pytest.fixture(autouse=True)
+def fresh() -> Iterator[None]:
+    ENV.reset()
+    TRAIN_ENV.reset()
+    yield
+    ENV.reset()
+    TRAIN_ENV.reset()
+
+
+def call(name: str, **arguments: Any) -> Any:
+    """Run a tool on the eval database; structured results come back parsed from JSON."""
+    result = ENV.call(name, arguments)
+    return result if isinstance(result, str) else json.loads(to_text(result))
+
+
+def refused(match: str, name: str, **arguments: Any) -> None:
+    with pytest.raises(ToolError, match=match):
+        ENV.call(name, arguments)
+
+
+def patch(table: str, key: str, **update: Any) -> None:
+    """Change one row of this episode's state (to reach states the snapshot does not hold)."""
+    rows = ENV.state.table(table)
+    rows.put(key, rows[key].model_copy(update=update))
+
+
+def test_rules_helpers() -> None:
+    assert rules.edit_distance("Yusuf Ulloa", "Youssef Ulloa") == 3
+    assert rules.clean_name("  greta   IBSEN ") == "Greta Ibsen"
+    assert rules.clean_name("Ian McDonald") == "Ian McDonald"
+    assert rules.age_on("2014-09-03", "2025-09-02") == 10
+    assert rules.refund_share("saver", 59) == 0.0 and rules.refund_share("flexible", 1) == 0.5
+
+
+# ---------------------------------------------------------------- identity and profile
+
+
+def test_lookups_authenticate() -> None:
+    email = ENV.state.table("customers")["C50013"].email
+    assert call("find_customer_by_email", email=f" {email.upper()} ") == {"customer_id": "C50013"}
+    phone = ENV.state.table("customers")["C50013"].phone
+    assert call("find_customer_by_phone", phone=f"+1 ({phone})") == {"customer_id": "C50013"}
+    found = call(
+        "find_customer_by_name_and_dob", full_name="alvaro ibsen", date_of_birth="1960-10-07"
+    )
+    assert found == {"customer_id": "C50013"}
+
+
+def test_lookup_refusals() -> None:
+    refused("no customer account has that email", "find_customer_by_email", email="a@b.c")
+    refused("10 digits", "find_customer_by_phone", phone="5-0192")
+    refused("no customer account has that phone", "find_customer_by_phone", phone="312-000-0000")
+    refused(
+        "name and date of birth",
+        "find_customer_by_name_and_dob",
+        full_name="Alvaro Ibsen",
+        date_of_birth="1960-10-08",
+    )
+    refused(
+        "YYYY-MM-DD",
+        "find_customer_by_name_and_dob",
+        full_name="Alvaro Ibsen",
+        date_of_birth="07/10/1960",
+    )
+
+
+def test_customer_details_and_transfer() -> None:
+    details = call("get_customer_details", customer_id="C50198")
+    assert details["customer_id"] == "C50198"
+    assert "B50380" in {b["code"] for b in details["bookings"]}
+    refused("no customer with id", "get_customer_details", customer_id="C10001")
+    assert "TR0001" in call("transfer_to_human_agents", summary="group of twelve")
+    refused("summary", "transfer_to_human_agents", summary=" ")
+
+
+# ---------------------------------------------------------------- catalogue
+
+
+def test_catalogue() -> None:
+    greek = call("search_packages", destination="greece")
+    assert [p["id"] for p in greek] == ["P507", "P508"]
+    assert (
+        greek[0]["adults_only"]
+        and greek[0]["hotel"]["room_types"][2]["supplement_per_night"] == "128.00"
+    )
+    assert len(call("search_packages")) == 10
+    refused("no package goes to 'Lisbon'", "search_packages", destination="Lisbon")
+    departures = call("get_departures", package_id="p505")
+    assert all(d["start_date"] > "2025-05-20" for d in departures)
+    first = departures[0]
+    assert (first["departure_id"], first["seats_left"], first["bookable"]) == ("D5044", 0, False)
+    assert first["adult_price"] == {
+        "saver": "2241.00",
+        "standard": "2490.00",
+        "flexible": "2863.50",
+    }
+    refused("no package with id", "get_departures", package_id="P101")
+    assert [t["id"] for t in call("list_tours", destination="cape town")] == [
+        "T507",
+        "T508",
+        "T509",
+    ]
+    refused("no tours", "list_tours", destination="Atlantis")
+
+
+# ---------------------------------------------------------------- bookings
+
+
+def test_get_booking() -> None:
+    saver = call("get_booking", booking_code="b50209")
+    assert (saver["date_change_fee_per_traveller"], saver["refund_if_cancelled_now"]) == (
+        "not allowed",
+        "110.00",
+    )
+    insured = call("get_booking", booking_code="B50380")
+    assert insured["insurance"]["plan"] == "premium"
+    cancelled = call("get_booking", booking_code="B50143")
+    assert cancelled["status"] == "cancelled" and "package_amount_not_refunded" in cancelled
+    assert "refund_if_cancelled_now" not in call("get_booking", booking_code="B50282")
+    refused("no booking", "get_booking", booking_code="B10001")
+
+
+PAIR = [
+    {"full_name": "Alvaro Ibsen", "date_of_birth": "1960-10-07"},
+    {"full_name": "greta ibsen", "date_of_birth": "1962-03-18"},
+]
+TRIP = {
+    "customer_id": "C50013",
+    "fare": "standard",
+    "room_type": "superior_double",
+    "payment_method_id": "PM500037",
+}
+
+
+def test_book_trip() -> None:
+    booked = call("book_trip", departure_id="D5058", travellers=list(reversed(PAIR)), **TRIP)
+    assert (booked["code"], booked["package_price"], booked["rooms"]) == ("B50642", "4160.00", 1)
+    assert [t["full_name"] for t in booked["travellers"]] == ["Alvaro Ibsen", "Greta Ibsen"]
+    family = call(
+        "book_trip",
+        customer_id="C50027",
+        departure_id="D5057",
+        fare="flexible",
+        room_type="classic_double",
+        payment_method_id="PM500079",
+        travellers=[
+            {"full_name": "Bruno Ibsen", "date_of_birth": "1958-09-24"},
+            {"full_name": "Milo Ibsen", "date_of_birth": "2014-09-03"},
+            {"full_name": "Dalia Ibsen", "date_of_birth": "1961-02-02"},
+        ],
+    )
+    # Three people need two doubles; the grandson pays 75% of the flexible price.
+    assert family["rooms"] == 2 and family["travellers"][2]["price"] == "2070.00"
+    assert family["code"] == "B50643"
+
+
+def test_book_trip_refusals() -> None:
+    refused("at least 7 days", "book_trip", departure_id="D5044", travellers=PAIR, **TRIP)
+    patch("departures", "D5112", start_date="2026-06-01", end_date="2026-06-06")
+    refused("365 days", "book_trip", departure_id="D5112", travellers=PAIR, **TRIP)
+    refused("no departure", "book_trip", departure_id="D1054", travellers=PAIR, **TRIP)
+    refused("1 to 9 travellers", "book_trip", departure_id="D5058", travellers=[], **TRIP)
+    ten = [{"full_name": f"Person {chr(65 + i)}", "date_of_birth": "1980-01-01"} for i in range(10)]
+    refused("groups desk", "book_trip", departure_id="D5058", travellers=ten, **TRIP)
+    refused(
+        "listed twice", "book_trip", departure_id="D5058", travellers=[PAIR[0], PAIR[0]], **TRIP
+    )
+    bad = [{"full_name": "Al Ibsen", "date_of_birth": "1960/10/07"}]
+    refused("must be YYYY-MM-DD", "book_trip", departure_id="D5058", travellers=bad, **TRIP)
+    unborn = [{"full_name": "Baby Ibsen", "date_of_birth": "2025-09-01"}]
+    refused("not born", "book_trip", departure_id="D5058", travellers=unborn, **TRIP)
+    teen = [*PAIR, {"full_name": "Milo Ibsen", "date_of_birth": "2010-01-01"}]
+    refused("adults only", "book_trip", departure_id="D5056", travellers=teen, **TRIP)
+    refused("0 seats left", "book_trip", departure_id="D5063", travellers=PAIR, **TRIP)
+    refused(
+        "no room type 'penthouse'",
+        "book_trip",
+        departure_id="D5058",
+        travellers=PAIR,
+        **{**TRIP, "room_type": "penthouse"},
+    )
+    refused(
+        "not on this customer's profile",
+        "book_trip",
+        departure_id="D5058",
+        travellers=PAIR,
+        **{**TRIP, "payment_method_id": "PM500001"},
+    )
+    refused(
+        "travel credit has 100.00 left",
+        "book_trip",
+        departure_id="D5058",
+        travellers=PAIR,
+        **{**TRIP, "customer_id": "C50021", "payment_method_id": "PM500063"},
+    )
+
+
+def test_change_departure() -> None:
+    moved = call("change_departure", booking_code="B50262", new_departure_id="D5082")
+    assert (moved["change_fee"], moved["refunded"], moved["charged"]) == (
+        "150.00",
+        "350.00",
+        "0.00",
+    )
+    assert moved["fees"] == "150.00" and moved["amount_refunded"] == "350.00"
+    flexible = call("change_departure", booking_code="B50464", new_departure_id="D5083")
+    # Flexible: no fee; cheaper October prices and the dropped tour come back.
+    assert flexible["change_fee"] == "0.00" and flexible["tours"] == []
+    assert flexible["refunded"] == "1500.12"
+
+
+def test_change_departure_refusals() -> None:
+    refused("is completed", "change_departure", booking_code="B50282", new_departure_id="D5060")
+    refused(
+        "changes close 14 days", "change_departure", booking_code="B50115", new_departure_id="D5073"
+    )
+    refused(
+        "saver fares cannot change",
+        "change_departure",
+        booking_code="B50209",
+        new_departure_id="D5065",
+    )
+    refused(
+        "different departure of the same package",
+        "change_departure",
+        booking_code="B50262",
+        new_departure_id="D5050",
+    )
+    refused(
+        "different departure of the same package",
+        "change_departure",
+        booking_code="B50262",
+        new_departure_id="D5065",
+    )
+    refused("0 seats left", "change_departure", booking_code="B50221", new_departure_id="D5063")
+    patch("departures", "D5082", start_date="2025-05-24", end_date="2025-05-31")
+    refused(
+        "7 to 365 days ahead", "change_departure", booking_code="B50262", new_departure_id="D5082"
+    )
+
+
+def test_change_room_type() -> None:
+    down = call("change_room_type", booking_code="B50549", room_type="classic_double")
+    assert (down["refunded"], down["package_price"]) == ("240.00", "3420.00")
+    up = call("change_room_type", booking_code="B50604", room_type="family_suite")
+    # Four travellers: two classic doubles become one family suite at 85.00 a night for 6 nights.
+    assert (up["rooms"], up["charged"]) == (1, "510.00")
+    refused(
+        "already has classic_double",
+        "change_room_type",
+        booking_code="B50549",
+        room_type="classic_double",
+    )
+    refused("no room type", "change_room_type", booking_code="B50549", room_type="loft")
+    refused("changes close", "change_room_type", booking_code="B50115", room_type="single")
+
+
+def test_correct_traveller_name() -> None:
+    fixed = call(
+        "correct_traveller_name",
+        booking_code="B50549",
+        traveller_id="B50549-2",
+        full_name="youssef ulloa",
+    )
+    assert fixed["travellers"][1]["full_name"] == "Youssef Ulloa"
+    refused(
+        "no traveller",
+        "correct_traveller_name",
+        booking_code="B50549",
+        traveller_id="B50549-9",
+        full_name="X Y",
+    )
+    refused(
+        "same as the current",
+        "correct_traveller_name",
+        booking_code="B50549",
+        traveller_id="B50549-1",
+        full_name="Oren Stavros",
+    )
+    refused(
+        "only corrections of up to 3",
+        "correct_traveller_name",
+        booking_code="B50535",
+        traveller_id="B50535-2",
+        full_name="Talia Greaves",
+    )
+    refused(
+        "only before departure",
+        "correct_traveller_name",
+        booking_code="B50342",
+        traveller_id="B50342-1",
+        full_name="Anton Abramovv",
+    )
+
+
+def test_cancel_booking() -> None:
+    standard = call("cancel_booking", booking_code="B50291", reason="work")
+    assert (standard["refund"], standard["status"]) == ("3384.00", "cancelled")
+    flexible = call("cancel_booking", booking_code="B50380", reason="illness")
+    assert (flexible["refund"], flexible["package_amount_not_refunded"]) == ("1351.75", "1201.75")
+    saver = call("cancel_booking", booking_code="B50209", reason="other")
+    assert saver["refund"] == "110.00"  # only the tour comes back
+    refused("is cancelled", "cancel_booking", booking_code="B50291", reason="work")
+    refused("already departed", "cancel_booking", booking_code="B50342", reason="illness")
+
+
+# ---------------------------------------------------------------- tours, insurance, claims
+
+
+def test_add_tour() -> None:
+    added = call(
+        "add_tour",
+        booking_code="B50604",
+        tour_id="t501",
+        date="2025-07-07",
+        traveller_ids=["B50604-4", "B50604-1", "B50604-2", "B50604-3"],
+    )
+    assert added["charged"] == "180.00" and added["amount_paid"] == "7020.00"
+    assert added["tours"][0]["traveller_ids"] == ["B50604-1", "B50604-2", "B50604-3", "B50604-4"]
+
+
+def test_add_tour_refusals() -> None:
+    base = {"booking_code": "B50464", "traveller_ids": ["B50464-1"]}
+    refused("no tour", "add_tour", tour_id="T999", date="2025-07-08", **base)
+    refused("is in Dubrovnik, not Cape Town", "add_tour", tour_id="T501", date="2025-07-08", **base)
+    refused("YYYY-MM-DD", "add_tour", tour_id="T508", date="8 July", **base)
+    refused("from 2025-07-06 to 2025-07-11", "add_tour", tour_id="T508", date="2025-07-05", **base)
+    refused("not monday", "add_tour", tour_id="T508", date="2025-07-07", **base)
+    refused(
+        "name each joining traveller once",
+        "add_tour",
+        booking_code="B50464",
+        tour_id="T508",
+        date="2025-07-08",
+        traveller_ids=[],
+    )
+    refused(
+        "no traveller",
+        "add_tour",
+        booking_code="B50464",
+        tour_id="T508",
+        date="2025-07-08",
+        traveller_ids=["B50464-7"],
+    )
+    refused(
+        "under the minimum age of 18",
+        "add_tour",
+        booking_code="B50464",
+        tour_id="T508",
+        date="2025-07-08",
+        traveller_ids=["B50464-2"],
+    )
+    refused(
+        "already booked on this tour",
+        "add_tour",
+        booking_code="B50464",
+        tour_id="T509",
+        date="2025-07-11",
+        traveller_ids=["B50464-1"],
+    )
+    refused(
+        "at least 2 days ahead",
+        "add_tour",
+        booking_code="B50342",
+        tour_id="T509",
+        date="2025-05-21",
+        traveller_ids=["B50342-1"],
+    )
+    patch("tours", "T508", capacity=1)
+    refused(
+        "has 0 places left",
+        "add_tour",
+        booking_code="B50464",
+        tour_id="T508",
+        date="2025-07-08",
+        traveller_ids=["B50464-1", "B50464-3"],
+    )
+
+
+def test_buy_insurance() -> None:
+    policy = call("buy_insurance", booking_code="B50605", plan="premium")
+    assert (policy["id"], policy["premium"], policy["customer_id"]) == (
+        "IP50224",
+        "400.40",
+        "C50080",
+    )
+    refused("already insured", "buy_insurance", booking_code="B50605", plan="basic")
+    refused("until 14 days before departure", "buy_insurance", booking_code="B50133", plan="basic")
+    refused("is completed", "buy_insurance", booking_code="B50282", plan="basic")
+
+
+def test_file_insurance_claim() -> None:
+    basic = call(
+        "file_insurance_claim",
+        booking_code="B50282",
+        claim_type="medical",
+        incident_date="2025-05-13",
+        amount=850,
+    )
+    assert (basic["id"], basic["payout"], basic["status"]) == ("CL5051", "750.00", "submitted")
+    capped = call(
+        "file_insurance_claim",
+        booking_code="B50487",
+        claim_type="baggage",
+        incident_date="2025-05-12",
+        amount=3100,
+    )
+    assert capped["payout"] == "2500.00"
+    during = call(
+        "file_insurance_claim",
+        booking_code="B50342",
+        claim_type="medical",
+        incident_date="2025-05-19",
+        amount=300,
+    )
+    assert during["payout"] == "200.00"
+
+
+def test_trip_cancellation_claim() -> None:
+    call("cancel_booking", booking_code="B50380", reason="illness")
+    claim = call(
+        "file_insurance_claim",
+        booking_code="B50380",
+        claim_type="trip_cancellation",
+        incident_date="2025-05-20",
+        amount=5000,
+    )
+    assert claim["payout"] == "1201.75"  # capped at the package money lost
+
+
+def test_file_insurance_claim_refusals() -> None:
+    refused(
+        "no travel insurance",
+        "file_insurance_claim",
+        booking_code="B50262",
+        claim_type="medical",
+        incident_date="2025-05-13",
+        amount=100,
+    )
+    refused(
+        "does not cover trip_delay",
+        "file_insurance_claim",
+        booking_code="B50282",
+        claim_type="trip_delay",
+        incident_date="2025-05-13",
+        amount=100,
+    )
+    refused(
+        "must be positive",
+        "file_insurance_claim",
+        booking_code="B50282",
+        claim_type="medical",
+        incident_date="2025-05-13",
+        amount=0,
+    )
+    refused(
+        "within the trip",
+        "file_insurance_claim",
+        booking_code="B50282",
+        claim_type="medical",
+        incident_date="2025-05-20",
+        amount=500,
+    )
+    refused(
+        "in the future",
+        "file_insurance_claim",
+        booking_code="B50342",
+        claim_type="medical",
+        incident_date="2025-05-25",
+        amount=500,
+    )
+    refused(
+        "100.00 deductible",
+        "file_insurance_claim",
+        booking_code="B50282",
+        claim_type="medical",
+        incident_date="2025-05-13",
+        amount=80,
+    )
+    refused(
+        "within 30 days",
+        "file_insurance_claim",
+        booking_code="B50017",
+        claim_type="medical",
+        incident_date="2025-03-03",
+        amount=500,
+    )
+    refused(
+        "only to a booking cancelled for illness",
+        "file_insurance_claim",
+        booking_code="B50487",
+        claim_type="trip_cancellation",
+        incident_date="2025-05-20",
+        amount=500,
+    )
+    refused(
+        "only to a booking cancelled for illness",
+        "file_insurance_claim",
+        booking_code="B50419",
+        claim_type="trip_cancellation",
+        incident_date="2025-04-04",
+        amount=500,
+    )
+    refused(
+        "the trip did not take place",
+        "file_insurance_claim",
+        booking_code="B50143",
+        claim_type="medical",
+        incident_date="2025-01-27",
+        amount=500,
+    )
+    call("cancel_booking", booking_code="B50380", reason="illness")
+    refused(
+        "incident date is the cancellation date",
+        "file_insurance_claim",
+        booking_code="B50380",
+        claim_type="trip_cancellation",
+        incident_date="2025-05-19",
+        amount=500,
+    )
+    refused(
+        "already exists",
+        "file_insurance_claim",
+        booking_code="B50275",
+        claim_type="trip_cancellation",
+        incident_date="2025-05-03",
+        amount=500,
+    )
+
+
+# ---------------------------------------------------------------- policy checks
+
+
+def trajectory(*steps: tuple[str, Any]) -> Trajectory:
+    """Steps: ('user', text), ('agent', text) or ('call', (name, arguments)), run on ENV."""
+    ENV.reset()
+    messages: list[Message] = []
+    for n, (kind, value) in enumerate(steps):
+        if kind == "call":
+            tool_call = ToolCall(id=f"call{n}", name=value[0], arguments=value[1])
+            messages.append(Message(role="assistant", tool_calls=[tool_call]))
+            messages.append(ENV.execute(tool_call))
+        else:
+            messages.append(Message(role="user" if kind == "user" else "assistant", content=value))
+    return Trajectory(messages, DOMAIN.tool_kinds)
+
+
+def violated(t: Trajectory) -> set[str]:
+    return {v.rule_id for v in run_checks(DOMAIN.checks, t)}
+
+
+AUTH = (
+    "call",
+    (
+        "find_customer_by_name_and_dob",
+        {"full_name": "Joaquin Jankowski", "date_of_birth": "1996-03-30"},
+    ),
+)
+READ = ("call", ("get_booking", {"booking_code": "B50291"}))
+ASK = ("agent", "I will cancel B50291 and refund 3384.00. Shall I go ahead?")
+YES = ("user", "Yes please.")
+CANCEL = ("call", ("cancel_booking", {"booking_code": "B50291", "reason": "work"}))
+
+
+def test_clean_trajectory_passes_every_check() -> None:
+    assert violated(trajectory(("user", "cancel my trip"), AUTH, READ, ASK, YES, CANCEL)) == set()
+
+
+def test_check_confirmation() -> None:
+    assert "travel.confirm_before_write" in violated(trajectory(AUTH, READ, CANCEL))
+    no = ("user", "No, hold on.")
+    assert "travel.confirm_before_write" in violated(trajectory(AUTH, READ, ASK, no, CANCEL))
+
+
+def test_check_authentication() -> None:
+    assert "travel.authenticate_first" in violated(trajectory(READ))
+    assert "travel.authenticate_first" in violated(trajectory(READ, AUTH, ASK, YES, CANCEL))
+
+
+def test_check_one_customer_and_own_records() -> None:
+    own = ("call", ("get_customer_details", {"customer_id": "C50118"}))
+    other = ("call", ("get_customer_details", {"customer_id": "C50013"}))
+    assert violated(trajectory(AUTH, own, other)) >= {"travel.one_customer"}
+    foreign = ("call", ("get_booking", {"booking_code": "B50262"}))
+    assert violated(trajectory(AUTH, foreign)) == {"travel.own_records_only"}
+
+
+def test_check_read_before_change() -> None:
+    assert violated(trajectory(AUTH, ASK, YES, CANCEL)) == {"travel.read_before_change"}
+
+
+def test_check_quote_departure_first() -> None:
+    auth = (
+        "call",
+        ("find_customer_by_email", {"email": ENV.state.table("customers")["C50013"].email}),
+    )
+    book = ("call", ("book_trip", {**TRIP, "departure_id": "D5058", "travellers": PAIR}))
+    assert violated(trajectory(auth, ASK, YES, book)) == {"travel.quote_departure_first"}
+    quote = ("call", ("get_departures", {"package_id": "P503"}))
+    assert violated(trajectory(auth, quote, ASK, YES, book)) == set()
+
+
+def test_check_transfer_ends_conversation() -> None:
+    transfer = ("call", ("transfer_to_human_agents", {"summary": "emergency"}))
+    assert violated(trajectory(AUTH, transfer)) == set()
+    assert violated(trajectory(AUTH, transfer, READ)) == {"travel.transfer_ends_conversation"}
+
+
+# ---------------------------------------------------------------- generator, tasks, split
+
+
+@pytest.mark.parametrize(
+    ("variant", "generate"), [("train", generate_train), ("eval", generate_eval)]
+)
+def test_generator_reproduces_snapshot(variant: str, generate: Any) -> None:
+    db, digest = DOMAIN.load_db(variant)
+    assert db_digest(generate()) == digest
+    counts = db.record_counts()
+    assert counts["customers"] == 300 and counts["bookings"] > 600
+
+
+def _identifiers(db: TravelDB) -> set[str]:
+    ids: set[str] = set()
+    for table in db.tables().values():
+        ids.update(table)
+    for c in db.customers.values():
+        ids.update({c.email, c.phone, f"{c.first_name} {c.last_name}"})
+        ids.update(p.id for p in c.payment_methods)
+        ids.update(p.last4 for p in c.payment_methods)
+    for b in db.bookings.values():
+        ids.update(t.id for t in b.travellers)
+        ids.update(t.full_name for t in b.travellers)
+    return ids
+
+
+def test_train_and_eval_share_no_identifiers() -> None:
+    train = _identifiers(DOMAIN.load_db("train")[0])  # type: ignore[arg-type]
+    evaluation = _identifiers(DOMAIN.load_db("eval")[0])  # type: ignore[arg-type]
+    assert train & evaluation == set()
+
+
+def _tasks() -> list[Task]:
+    return DOMAIN.tasks()
+
+
+def test_seed_tasks_shape() -> None:
+    tasks = _tasks()
+    assert len(tasks) >= 15
+    assert len([t for t in tasks if t.split == "train"]) >= 3
+    assert len([t for t in tasks if len(t.intents) > 1]) >= 3
+    used = {a.name for t in tasks for a in t.gold_actions}
+    writes = {name for name, kind in DOMAIN.tool_kinds.items() if kind != "read"}
+    assert writes <= used
+
+
+@pytest.mark.parametrize("task", _tasks(), ids=lambda t: t.id)
+def test_seed_task_replays_and_passes_checks(task: Task) -> None:
+    env = ENV if task.split == "test" else TRAIN_ENV
+    env.reset()
+    before = env.hash()
+    messages: list[Message] = []
+    for i, intent in enumerate(task.intents):
+        messages.append(Message(role="user", content=intent.request))
+        results = []
+        for n, action in enumerate(intent.actions):
+            if env.kind(action.name) == "write":
+                messages.append(Message(role="assistant", content="Shall I go ahead?"))
+                messages.append(Message(role="user", content="Yes."))
+            tool_call = ToolCall(id=f"{i}.{n}", name=action.name, arguments=action.arguments)
+            messages.append(Message(role="assistant", tool_calls=[tool_call]))
+            result = env.execute(tool_call)
+            assert not result.error, result.content
+            messages.append(result)
+            results.append(result.content or "")
+        for output in intent.outputs:
+            assert any(output in text for text in results), output
+    if task.id != "v05_saver_no_change_keeps_trip":  # the one information-only task
+        assert env.hash() != before
+    assert run_checks(DOMAIN.checks, Trajectory(messages, DOMAIN.tool_kinds)) == []
+    assert env.replay(task.gold_actions) == env.replay(task.gold_actions)
