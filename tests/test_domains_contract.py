@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 import pytest
 
-from tau_emotion.data import TerminationReason
+from tau_emotion.data import TerminationReason, ToolCall
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.state import DomainDB, canonical_json, db_digest
 from tau_emotion.environment import Environment
 from tau_emotion.simulation.agents import OracleAgent
 from tau_emotion.simulation.loop import run_episode
@@ -69,3 +72,104 @@ def test_oracle_with_scripted_user_solves_every_task_within_policy(name: str) ->
                 f"{task.id}: reward {episode.reward} ({reason}), {episode.termination}, {violations}"
             )
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    ("name", "variant"),
+    [(name, variant) for name in DOMAINS for variant in load_domain(name).databases],
+)
+def test_generator_reproduces_the_snapshot(name: str, variant: str) -> None:
+    domain = load_domain(name)
+    generated = domain.databases[variant].generate()
+    assert db_digest(generated) == domain.load_db(variant)[1], (
+        f"{name}/{variant} is stale: `tau-emotion domains generate {name}`"
+    )
+
+
+PERSONAL_FIELDS = ("email", "phone", "full_name")
+
+
+def _identifiers(db: DomainDB) -> set[str]:
+    """Ids and personal facts of a database: every row key and nested `id`, every email,
+    phone and person's name, and every last four digits of a card, account or SSN. One-row
+    tables hold the business's own settings (its name, the lead digit of its ids)."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, dict):
+            first, last = node.get("first_name"), node.get("last_name")
+            if isinstance(first, str) and isinstance(last, str):
+                found.add(f"{first} {last}".lower())
+            for key, value in node.items():
+                personal = key in PERSONAL_FIELDS or key.endswith("last4")
+                if isinstance(value, str) and (key == "id" or personal):
+                    found.add(value.lower() if key == "full_name" else value)
+                walk(value)
+
+    for rows in json.loads(canonical_json(db)).values():
+        if len(rows) > 1:
+            found.update(rows)
+            walk(list(rows.values()))
+    return found
+
+
+SPLIT = [n for n in DOMAINS if len(set(load_domain(n).split_database.values())) > 1]
+
+
+@pytest.mark.parametrize("name", SPLIT)
+def test_train_and_eval_databases_share_no_entity_or_person(name: str) -> None:
+    domain = load_domain(name)
+    train, test = (domain.load_db(domain.variant_for(s))[0] for s in ("train", "test"))
+    shared = _identifiers(train) & _identifiers(test)
+    assert not shared, f"{name}: in both databases: {sorted(shared)[:10]}"
+
+
+CUSTOMER_ARGUMENTS = ("user_id", "customer_id", "caller_id", "patient_id")
+"""Argument names by which tools name the customer they act for."""
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_seed_tasks_are_grounded_and_change_the_state_they_should(name: str) -> None:
+    """Beyond the oracle run: each seed task is neutral, its customer exists, its gold replay
+    is deterministic, changes the state exactly when it writes, says something when it changes
+    nothing, acts only for the task's customer, and asks for outputs that a tool result (or
+    the policy) states."""
+    domain = load_domain(name)
+    seeds = [t for t in domain.tasks() if t.provenance == "seed"]
+    assert len(seeds) >= 15, f"{name} has {len(seeds)} seed tasks"
+    if name in SPLIT:
+        assert sum(t.split == "train" for t in seeds) >= 3, f"{name}: fewer than 3 train tasks"
+    envs: dict[str, Environment] = {}
+    unchanged = []
+    for task in seeds:
+        env = envs.setdefault(task.split, Environment.for_task(task))
+        pristine = env.hash()
+        digest = env.replay(task.gold_actions)
+        assert env.replay(task.gold_actions) == digest, f"{task.id}: replay is not deterministic"
+        writes = any(domain.tool_kinds[a.name] != "read" for a in task.gold_actions)
+        assert (digest != pristine) == writes, f"{task.id}: state change does not match writes"
+        if digest == pristine:
+            unchanged.append(task.id)
+            assert task.required_outputs, f"{task.id} changes nothing and asks for no output"
+        assert task.user_id not in task.instruction, f"{task.id}: the instruction names an id"
+        tables = env.state.db.tables().values()
+        assert any(task.user_id in rows for rows in tables), f"{task.id}: unknown customer"
+        assert task.emotion is None, f"{task.id}: a seed task is neutral; emotions come later"
+        for action in task.gold_actions:
+            for argument in CUSTOMER_ARGUMENTS:
+                named = action.arguments.get(argument, task.user_id)
+                assert named == task.user_id, f"{task.id}: {action.name} acts for {named}"
+        for i, intent in enumerate(task.intents):
+            said = [
+                env.execute(ToolCall(id=f"{i}.{n}", name=a.name, arguments=a.arguments))
+                for n, a in enumerate(intent.actions)
+            ]
+            for output in intent.outputs:
+                assert any(output in (m.content or "") for m in said) or output in domain.policy, (
+                    f"{task.id}: output {output!r} is in no tool result of its intent"
+                )
+        env.reset()
+    assert len(unchanged) <= 2, f"{name}: too many information-only tasks: {unchanged}"

@@ -1,53 +1,41 @@
-"""Airline domain: every tool's success and refusal paths, the policy checks, the generator
-and the seed tasks. Entities are found by what they are (e.g. 'a basic fare booked weeks ago')
-rather than by id, so each test names the situation it exercises."""
+"""Airline domain: every tool's success and refusal paths and the policy checks. Entities
+are found by what they are (e.g. 'a basic fare booked weeks ago') rather than by id, so each
+test names the situation it exercises."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
 
 import pytest
+from domain_testing import Conversation, Desk, fresh_state
 
-from tau_emotion.data import Message, Task, ToolCall
-from tau_emotion.domains.airline import DOMAIN
 from tau_emotion.domains.airline.calculator import calculate
 from tau_emotion.domains.airline.db import AirlineDB, FlightDay, Reservation, Segment, User, day_key
-from tau_emotion.domains.airline.generate import generate
 from tau_emotion.domains.airline.itinerary import departure_at, has_flown
 from tau_emotion.domains.airline.rules import NOW, Cabin
-from tau_emotion.domains.checks import Trajectory, run_checks
-from tau_emotion.domains.state import db_digest
-from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 
-ENV = Environment(DOMAIN, "main")
-_PRISTINE = DOMAIN.load_db("main")[0]
-assert isinstance(_PRISTINE, AirlineDB)
-DB: AirlineDB = _PRISTINE
+DESK = Desk("airline")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB: AirlineDB = DESK.db
+fresh = fresh_state(ENV)
 
 
-@pytest.fixture(autouse=True)
-def fresh() -> Iterator[None]:
-    ENV.reset()
-    yield
-    ENV.reset()
+def _on(r: Reservation | None, arguments: dict[str, Any]) -> dict[str, Any]:
+    """With `r`, the call is on that reservation for its owner."""
+    return (
+        arguments if r is None else {"user_id": r.user_id, "reservation_code": r.code, **arguments}
+    )
 
 
 def act(name: str, r: Reservation | None = None, /, **arguments: Any) -> Any:
-    """Call a tool; with `r`, on that reservation for its owner."""
-    if r is not None:
-        arguments = {"user_id": r.user_id, "reservation_code": r.code, **arguments}
-    return ENV.call(name, arguments)
+    return DESK.call(name, **_on(r, arguments))
 
 
 def refuse(match: str, name: str, r: Reservation | None = None, /, **arguments: Any) -> None:
-    before = ENV.hash()
-    with pytest.raises(ToolError, match=match):
-        act(name, r, **arguments)
-    assert ENV.hash() == before, "a refused call must not change the state"
+    DESK.refuses(match, name, **_on(r, arguments))
 
 
 # -- finding situations -------------------------------------------------------------------
@@ -572,49 +560,16 @@ def test_transfer_records_a_hand_off_whatever_its_wording() -> None:
 # -- policy checks ------------------------------------------------------------------------
 
 
-class Talk:
-    """Builds a trajectory message by message."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = [Message(role="system", content="policy")]
-
-    def say(self, role: Any, text: str) -> Talk:
-        self.messages.append(Message(role=role, content=text))
-        return self
-
-    def call(self, name: str, result: Any = None, **arguments: Any) -> Talk:
-        return self._call(name, result, False, arguments)
-
-    def fail(self, name: str, **arguments: Any) -> Talk:
-        """A call the tool refused."""
-        return self._call(name, "Error: refused", True, arguments)
-
-    def _call(self, name: str, result: Any, error: bool, arguments: dict[str, Any]) -> Talk:
-        call = ToolCall(id=f"c{len(self.messages)}", name=name, arguments=arguments)
-        text = result if isinstance(result, str) else json.dumps(result or {})
-        self.messages.append(Message(role="assistant", tool_calls=[call]))
-        self.messages.append(
-            Message(role="tool", content=text, tool_call_id=call.id, name=name, error=error)
-        )
-        return self
-
-    def ok(self, name: str, **arguments: Any) -> Talk:
-        """A write after an explicit yes."""
-        return self.say("assistant", "Shall I?").say("user", "Yes, please.").call(name, **arguments)
-
-    def violations(self) -> set[str]:
-        checked = run_checks(DOMAIN.checks, Trajectory(self.messages, DOMAIN.tool_kinds))
-        return {v.rule_id for v in checked}
-
-
 A, B = "amara_a_1", "bruno_b_2"
 CANCEL_A = {"user_id": A, "reservation_code": "AAAAAA"}
 COMPENSATE_A = {**CANCEL_A, "flight_number": "LK1", "date": "2025-06-10"}
 
 
-def signed_in(user_id: str = A) -> Talk:
+def signed_in(user_id: str = A) -> Conversation:
     return (
-        Talk().say("user", "hi").call("find_user_by_email", {"user_id": user_id}, email="a@x.com")
+        Conversation(ENV)
+        .user("hi")
+        .call("find_user_by_email", {"user_id": user_id}, email="a@x.com")
     )
 
 
@@ -622,33 +577,37 @@ def test_clean_conversation_passes_every_check() -> None:
     talk = (
         signed_in()
         .call("get_reservation_details", {"user_id": A}, reservation_code="AAAAAA")
-        .ok("cancel_reservation", **CANCEL_A)
-        .ok("issue_compensation_certificate", **COMPENSATE_A)
+        .confirm()
+        .call("cancel_reservation", **CANCEL_A)
+        .confirm()
+        .call("issue_compensation_certificate", **COMPENSATE_A)
         .call("transfer_to_human_agents", "ok", summary="x")
     )
-    assert talk.violations() == set()
+    assert talk.rules() == set()
 
 
-VIOLATIONS: list[tuple[str, Talk]] = [
-    ("authenticate_first", Talk().call("get_user_details", {"user_id": A}, user_id=A)),
-    ("authenticate_first", Talk().ok("update_baggage", **CANCEL_A, checked_bags=2)),
+VIOLATIONS: list[tuple[str, Conversation]] = [
+    ("authenticate_first", Conversation(ENV).call("get_user_details", {"user_id": A}, user_id=A)),
+    (
+        "authenticate_first",
+        Conversation(ENV).confirm().call("update_baggage", **CANCEL_A, checked_bags=2),
+    ),
     ("confirm_before_write", signed_in().call("cancel_reservation", **CANCEL_A)),
     (
         "confirm_before_write",
-        signed_in()
-        .say("assistant", "Cancel?")
-        .say("user", "No, wait.")
-        .call("cancel_reservation", **CANCEL_A),
+        signed_in().agent("Cancel?").user("No, wait.").call("cancel_reservation", **CANCEL_A),
     ),
     (
         "one_customer",
         signed_in()
-        .ok("cancel_reservation", **CANCEL_A)
-        .ok("cancel_reservation", user_id=B, reservation_code="B"),
+        .confirm()
+        .call("cancel_reservation", **CANCEL_A)
+        .confirm()
+        .call("cancel_reservation", user_id=B, reservation_code="B"),
     ),
     (
         "act_for_authenticated_user",
-        signed_in().ok("cancel_reservation", user_id=B, reservation_code="B"),
+        signed_in().confirm().call("cancel_reservation", user_id=B, reservation_code="B"),
     ),
     (
         "own_reservations_only",
@@ -657,12 +616,16 @@ VIOLATIONS: list[tuple[str, Talk]] = [
     (
         "one_certificate_per_conversation",
         signed_in()
-        .ok("issue_compensation_certificate", **COMPENSATE_A)
-        .ok("issue_compensation_certificate", **{**COMPENSATE_A, "flight_number": "LK2"}),
+        .confirm()
+        .call("issue_compensation_certificate", **COMPENSATE_A)
+        .confirm()
+        .call("issue_compensation_certificate", **{**COMPENSATE_A, "flight_number": "LK2"}),
     ),
     (
         "nothing_after_transfer",
-        Talk().call("transfer_to_human_agents", "ok", summary="x").call("list_airports", []),
+        Conversation(ENV)
+        .call("transfer_to_human_agents", "ok", summary="x")
+        .call("list_airports", []),
     ),
 ]
 
@@ -670,56 +633,20 @@ VIOLATIONS: list[tuple[str, Talk]] = [
 @pytest.mark.parametrize(
     ("rule", "talk"), VIOLATIONS, ids=[f"{r}-{i}" for i, (r, _) in enumerate(VIOLATIONS)]
 )
-def test_each_check_catches_its_violation(rule: str, talk: Talk) -> None:
-    assert f"airline.{rule}" in talk.violations()
+def test_each_check_catches_its_violation(rule: str, talk: Conversation) -> None:
+    assert f"airline.{rule}" in talk.rules()
 
 
 def test_refused_calls_are_not_violations() -> None:
     talk = signed_in().fail("cancel_reservation", user_id=B, reservation_code="B")
-    assert talk.violations() == set()
+    assert talk.rules() == set()
     ids = [c.rule_id for c in DOMAIN.checks]
     assert len(ids) == len(set(ids)) and {f"airline.{r}" for r, _ in VIOLATIONS} == set(ids)
 
 
-# -- generator and seed tasks -------------------------------------------------------------
+# -- the database ------------------------------------------------------------------------
 
 
-def test_generator_reproduces_the_snapshot() -> None:
-    assert db_digest(generate()) == DOMAIN.load_db("main")[1]
+def test_database_size() -> None:
     counts = DB.record_counts()
     assert counts["users"] >= 500 and counts["reservations"] >= 2000 and counts["flights"] >= 300
-
-
-TASKS = DOMAIN.tasks()
-
-
-@pytest.mark.parametrize("task", TASKS, ids=[t.id for t in TASKS])
-def test_seed_task_oracle_run_replays_and_passes_the_checks(task: Task) -> None:
-    talk = Talk().say("user", task.intents[0].request)
-    for i, intent in enumerate(task.intents):
-        for action in intent.actions:
-            if DOMAIN.tool_kinds[action.name] == "write":
-                talk.say("assistant", f"Shall I run {action.name}?").say("user", "Yes.")
-            call = ToolCall(
-                id=f"c{len(talk.messages)}", name=action.name, arguments=action.arguments
-            )
-            result = ENV.execute(call)
-            assert not result.error, f"{action.name}: {result.content}"
-            talk.messages += [Message(role="assistant", tool_calls=[call]), result]
-            if action.name == "transfer_to_human_agents":
-                assert action is task.gold_actions[-1], "a transfer ends the conversation"
-        talk.say("assistant", " ".join(intent.outputs) + " Anything else?")
-        last = i + 1 == len(task.intents)
-        talk.say("user", "###STOP###" if last else task.intents[i + 1].request)
-    assert talk.violations() == set()
-    tool_text = " ".join(m.content or "" for m in talk.messages if m.role == "tool")
-    assert all(output in tool_text for output in task.required_outputs)
-
-
-def test_seed_tasks_cover_the_domain() -> None:
-    assert len(TASKS) >= 25 and sum(len(t.intents) > 1 for t in TASKS) >= 3
-    used = {a.name for t in TASKS for a in t.gold_actions}
-    assert {n for n, k in DOMAIN.tool_kinds.items() if k != "read"} <= used
-    base = ENV.hash()
-    assert len([t for t in TASKS if ENV.replay(t.gold_actions) == base]) <= 2
-    assert all(t.emotion is None and t.provenance == "seed" for t in TASKS)

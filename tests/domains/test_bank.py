@@ -1,49 +1,21 @@
-"""Bank domain: tools (success and every refusal), policy checks, generators, split, tasks."""
+"""Bank domain: tools (success and every refusal) and policy checks."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
-import pytest
+from domain_testing import Conversation, Desk, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
 from tau_emotion.domains.bank.db import Account, BankDB, Card, Customer, Hold, Transaction
-from tau_emotion.domains.bank.generate import generate_eval, generate_train
 from tau_emotion.domains.bank.rules import days_ago, month_start
-from tau_emotion.domains.checks import Trajectory
-from tau_emotion.domains.state import db_digest
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("bank")
-ENV = Environment(DOMAIN, "eval")
-DB: BankDB = ENV.state.db  # type: ignore[assignment]
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> None:
-    ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    return ENV.call(name, arguments)
-
-
-def refuses(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        call(name, **arguments)
-
-
-def now(table: str, key: str) -> Any:
-    return ENV.state.table(table)[key]
-
-
-def put(table: str, record: Any, key: str) -> None:
-    ENV.state.table(table).put(key, record)
+DESK = Desk("bank", "eval")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB: BankDB = DESK.db
+call, refuses, now, put = DESK.call, DESK.refuses, DESK.row, DESK.put
+fresh = fresh_state(ENV)
 
 
 def customer(pred: Callable[[Customer], bool] = lambda c: True) -> Customer:
@@ -260,7 +232,7 @@ def test_replace_card_refusals() -> None:
     pk = active_card(poor)
     assert pk is not None
     acct = DB.accounts[pk.account_id]
-    put("accounts", acct.model_copy(update={"balance": Decimal("5.00")}), acct.account_id)
+    put("accounts", acct.account_id, acct.model_copy(update={"balance": Decimal("5.00")}))
     for h in DB.holds.values():
         if h.account_id == acct.account_id:
             ENV.state.table("holds").delete(h.hold_id)
@@ -643,7 +615,7 @@ def test_release_hold_and_refusals() -> None:
     refuses("has no hold", "release_hold", customer_id=c.customer_id, hold_id=second.hold_id)
     past = next(h for h in DB.holds.values() if h.released_early_on is not None)
     fresh_hold = second.model_copy(update={"hold_id": "HLD-69999", "account_id": past.account_id})
-    put("holds", fresh_hold, "HLD-69999")
+    put("holds", "HLD-69999", fresh_hold)
     refuses(
         "already had a hold released early",
         "release_hold",
@@ -684,32 +656,7 @@ def test_transfer_to_human_records_ids() -> None:
 
 # -- policy checks -------------------------------------------------------------------------
 
-RULES = {c.rule_id: c for c in DOMAIN.checks}
-
-
-class Script:
-    """Builds a trajectory by running real tool calls against the environment."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-        self.n = 0
-
-    def say(self, role: str, text: str) -> Script:
-        self.messages.append(Message(role=role, content=text))
-        return self
-
-    def confirm(self) -> Script:
-        return self.say("assistant", "Shall I go ahead?").say("user", "Yes.")
-
-    def tool(self, name: str, **arguments: Any) -> Script:
-        self.n += 1
-        tool_call = ToolCall(id=f"t{self.n}", name=name, arguments=arguments)
-        self.messages.append(Message(role="assistant", tool_calls=[tool_call]))
-        self.messages.append(ENV.execute(tool_call))
-        return self
-
-    def violations(self, rule: str) -> list[str]:
-        return [v.detail for v in RULES[rule].run(Trajectory(self.messages, DOMAIN.tool_kinds))]
+RULES = [c.rule_id for c in DOMAIN.checks]
 
 
 def _fee_case() -> tuple[Customer, Transaction]:
@@ -719,24 +666,24 @@ def _fee_case() -> tuple[Customer, Transaction]:
 
 def _clean_reversal(
     c: Customer, fee: Transaction, *, read: bool = True, code: bool = True
-) -> Script:
-    s = Script().say("user", "refund my fee").tool("find_customer_by_email", email=c.email)
+) -> Conversation:
+    s = Conversation(ENV).user("refund my fee").run("find_customer_by_email", email=c.email)
     if code:
-        s.tool("send_verification_code", customer_id=c.customer_id)
-    s.tool("verify_one_time_code", customer_id=c.customer_id, code=c.one_time_code)
+        s.run("send_verification_code", customer_id=c.customer_id)
+    s.run("verify_one_time_code", customer_id=c.customer_id, code=c.one_time_code)
     if read:
-        s.tool("get_account_transactions", customer_id=c.customer_id, account_id=fee.account_id)
-    return s.confirm().tool("reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
+        s.run("get_account_transactions", customer_id=c.customer_id, account_id=fee.account_id)
+    return s.confirm().run("reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
 
 
 def test_clean_trajectory_passes_every_check() -> None:
     s = _clean_reversal(*_fee_case())
-    assert not any(s.violations(rule) for rule in RULES)
+    assert not any(s.details(rule) for rule in RULES)
 
 
 def test_checks_catch_violations() -> None:
     c, fee = _fee_case()
-    bare = Script().tool("reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
+    bare = Conversation(ENV).run("reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
     for rule in (
         "confirm_before_write",
         "authenticate_first",
@@ -744,74 +691,41 @@ def test_checks_catch_violations() -> None:
         "strong_verification_first",
         "transactions_read_first",
     ):
-        assert bare.violations(f"bank.{rule}"), rule
+        assert bare.details(f"bank.{rule}"), rule
     ENV.reset()
-    assert _clean_reversal(c, fee, read=False).violations("bank.transactions_read_first")
+    assert _clean_reversal(c, fee, read=False).details("bank.transactions_read_first")
     ENV.reset()
     unsent = _clean_reversal(c, fee, code=False)
-    assert unsent.violations("bank.strong_verification_first")
+    assert unsent.details("bank.strong_verification_first")
     ENV.reset()
-    peek = Script().tool("get_customer_overview", customer_id=c.customer_id)
-    assert peek.violations("bank.authenticate_first")
+    peek = Conversation(ENV).run("get_customer_overview", customer_id=c.customer_id)
+    assert peek.details("bank.authenticate_first")
 
 
 def test_freeze_needs_no_strong_verification_but_other_customers_are_caught() -> None:
     k = card(lambda k: k.status == "active")
     c = owner(k)
     s = (
-        Script()
-        .tool("find_customer_by_phone", phone=c.phone)
+        Conversation(ENV)
+        .run("find_customer_by_phone", phone=c.phone)
         .confirm()
-        .tool("freeze_card", customer_id=c.customer_id, card_id=k.card_id, reason="lost")
+        .run("freeze_card", customer_id=c.customer_id, card_id=k.card_id, reason="lost")
     )
-    assert not any(s.violations(rule) for rule in RULES)
+    assert not any(s.details(rule) for rule in RULES)
     other = customer(lambda x: x.customer_id != c.customer_id)
-    s.tool("get_customer_overview", customer_id=other.customer_id)
-    assert s.violations("bank.one_customer")
-    assert s.violations("bank.authenticated_customer_only")
+    s.run("get_customer_overview", customer_id=other.customer_id)
+    assert s.details("bank.one_customer")
+    assert s.details("bank.authenticated_customer_only")
 
 
-# -- generators, split, tasks --------------------------------------------------------------
+# -- the split ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("variant", "generate"), [("train", generate_train), ("eval", generate_eval)]
-)
-def test_generator_reproduces_snapshot(variant: str, generate: Callable[[], BankDB]) -> None:
-    assert db_digest(generate()) == DOMAIN.load_db(variant)[1]
+def test_train_and_eval_have_their_own_addresses_and_payees() -> None:
+    """Beyond the ids and personal facts the contract test compares for every domain."""
 
+    def places(db: BankDB) -> set[str]:
+        found = {c.address.one_line() for c in db.customers.values()}
+        return found | {f"{p.name}:{p.account_last4}" for p in db.payees.values()}
 
-def _identifiers(db: BankDB) -> set[str]:
-    ids: set[str] = set()
-    for table in db.tables().values():
-        ids.update(table)
-    for c in db.customers.values():
-        ids.update({c.full_name, c.email, c.phone, f"ssn:{c.ssn_last4}", c.address.one_line()})
-    ids.update(f"acct:{a.number_last4}" for a in db.accounts.values())
-    ids.update(f"card:{k.last4}" for k in db.cards.values())
-    ids.update(f"payee:{p.name}:{p.account_last4}" for p in db.payees.values())
-    return ids
-
-
-def test_train_and_eval_share_no_identifier() -> None:
-    train: BankDB = DOMAIN.load_db("train")[0]  # type: ignore[assignment]
-    assert not _identifiers(train) & _identifiers(DB)
-
-
-def test_seed_tasks_replay_and_change_state() -> None:
-    tasks = DOMAIN.tasks()
-    assert len(tasks) >= 15 and sum(t.split == "train" for t in tasks) >= 3
-    envs = {"eval": ENV, "train": Environment(DOMAIN, "train")}
-    info_only = 0
-    for task in tasks:
-        env = envs[DOMAIN.variant_for(task.split)]
-        digest = env.replay(task.gold_actions)
-        if digest == env.hash():
-            info_only += 1
-            assert task.required_outputs, f"{task.id} changes nothing and asks for no output"
-        customers = {
-            a.arguments["customer_id"] for a in task.gold_actions if "customer_id" in a.arguments
-        }
-        assert customers <= {task.user_id}, task.id
-        assert task.user_id not in task.instruction, task.id
-    assert info_only <= 2
+    assert not places(DESK.domain.load_db("train")[0]) & places(DB)  # type: ignore[arg-type]

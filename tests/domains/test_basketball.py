@@ -1,52 +1,28 @@
-"""Basketball domain: every tool's success and refusal paths, the policy checks, the
-generators, the split databases and the seed tasks."""
+"""Basketball domain: every tool's success and refusal paths, the policy checks and
+the generated databases."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-import pytest
+from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
 from tau_emotion.domains.basketball.db import BasketballDB, Game, TicketOrder
 from tau_emotion.domains.basketball.rules import TODAY, card_expired
 from tau_emotion.domains.basketball.tools import ClubTools
-from tau_emotion.domains.checks import Trajectory, run_checks
-from tau_emotion.domains.state import db_digest
-from tau_emotion.domains.tools import to_text
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("basketball")
-ENV = Environment(DOMAIN, "eval")
-DB = ENV.state.db
+DESK = Desk("basketball", "eval")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB = DESK.db
 assert isinstance(DB, BasketballDB)
 TOOLS = ENV.tools
 assert isinstance(TOOLS, ClubTools)
 Q = TOOLS.q
-
-
-@pytest.fixture(autouse=True)
-def fresh_state() -> Iterator[None]:
-    ENV.reset()
-    yield
-    ENV.reset()
-
-
-def call(name: str, **args: Any) -> Any:
-    return ENV.call(name, args)
-
-
-def refuse(name: str, match: str, **args: Any) -> str:
-    with pytest.raises(ToolError) as exc:
-        ENV.call(name, args)
-    assert match in str(exc.value), str(exc.value)
-    return str(exc.value)
+call, refuses = DESK.call, DESK.refuses
+fresh = fresh_state(ENV)
 
 
 # -- finding the right records in the eval database ----------------------------------------
@@ -112,17 +88,17 @@ def test_lookups_find_customers() -> None:
 
 
 def test_lookups_refuse_unknown_short_and_ambiguous() -> None:
-    refuse("find_customer_by_email", "no customer", email="nobody@nowhere.example")
-    refuse("find_customer_by_phone", "10-digit", phone="555-0101")
-    refuse("find_customer_by_phone", "no customer", phone="(999) 000-0000")
-    refuse("find_customer_by_name_and_zip", "no customer", full_name="No Body", zip_code="00000")
+    refuses("no customer", "find_customer_by_email", email="nobody@nowhere.example")
+    refuses("10-digit", "find_customer_by_phone", phone="555-0101")
+    refuses("no customer", "find_customer_by_phone", phone="(999) 000-0000")
+    refuses("no customer", "find_customer_by_name_and_zip", full_name="No Body", zip_code="00000")
     counts = Counter((c.first_name, c.last_name, c.zip_code) for c in DB.customers.values())
     twins = [k for k, n in counts.items() if n > 1]
     if twins:
         first, last, zip_code = twins[0]
-        refuse(
-            "find_customer_by_name_and_zip",
+        refuses(
             "more than one",
+            "find_customer_by_name_and_zip",
             full_name=f"{first} {last}",
             zip_code=zip_code,
         )
@@ -135,12 +111,12 @@ def test_customer_details_and_own_orders_only() -> None:
     shown = call("get_ticket_order", customer_id=order.customer_id, order_id=order.id)
     assert shown["seats"] == list(order.seats) and shown["total"] == f"{order.total:.2f}"
     other = next(c for c in DB.customers if c != order.customer_id)
-    refuse("get_ticket_order", "no ticket order", customer_id=other, order_id=order.id)
-    refuse("get_customer_details", "no customer", customer_id="U999999")
+    refuses("no ticket order", "get_ticket_order", customer_id=other, order_id=order.id)
+    refuses("no customer", "get_customer_details", customer_id="U999999")
     merch = next(iter(DB.merch_orders.values()))
     got = call("get_merch_order", customer_id=merch.customer_id, order_id=merch.id)
     assert [i["item_id"] for i in got["items"]] == [i.item_id for i in merch.items]
-    refuse("get_merch_order", "no merchandise order", customer_id=other, order_id=merch.id)
+    refuses("no merchandise order", "get_merch_order", customer_id=other, order_id=merch.id)
 
 
 def test_public_reads() -> None:
@@ -200,23 +176,23 @@ def test_buy_tickets_refusals() -> None:
     game = later_game()
     args = {"customer_id": cid, "payment_method_id": method}
     played = games("played")[0]
-    refuse("buy_tickets", "not on sale", game_id=played.id, zone="upper", quantity=1, **args)
+    refuses("not on sale", "buy_tickets", game_id=played.id, zone="upper", quantity=1, **args)
     postponed = games("postponed")[0]
-    refuse("buy_tickets", "not on sale", game_id=postponed.id, zone="upper", quantity=1, **args)
-    refuse("buy_tickets", "no home game", game_id="GM0", zone="upper", quantity=1, **args)
-    refuse("buy_tickets", "between 1 and 8", game_id=game.id, zone="upper", quantity=9, **args)
-    refuse("buy_tickets", "between 1 and 8", game_id=game.id, zone="upper", quantity=0, **args)
-    refuse("buy_tickets", "invalid arguments", game_id=game.id, zone="suite", quantity=1, **args)
+    refuses("not on sale", "buy_tickets", game_id=postponed.id, zone="upper", quantity=1, **args)
+    refuses("no home game", "buy_tickets", game_id="GM0", zone="upper", quantity=1, **args)
+    refuses("between 1 and 8", "buy_tickets", game_id=game.id, zone="upper", quantity=9, **args)
+    refuses("between 1 and 8", "buy_tickets", game_id=game.id, zone="upper", quantity=0, **args)
+    refuses("invalid arguments", "buy_tickets", game_id=game.id, zone="suite", quantity=1, **args)
     premium = games("scheduled", premium=True)[0]
-    refuse(
-        "buy_tickets", "only 0 courtside", game_id=premium.id, zone="courtside", quantity=1, **args
+    refuses(
+        "only 0 courtside", "buy_tickets", game_id=premium.id, zone="courtside", quantity=1, **args
     )
     call("buy_tickets", game_id=game.id, zone="upper", quantity=6, **args)
-    refuse("buy_tickets", "at most 8 tickets", game_id=game.id, zone="upper", quantity=3, **args)
+    refuses("at most 8 tickets", "buy_tickets", game_id=game.id, zone="upper", quantity=3, **args)
     foreign = next(m.id for m in DB.payment_methods.values() if m.customer_id != cid)
-    refuse(
-        "buy_tickets",
+    refuses(
         "does not belong",
+        "buy_tickets",
         customer_id=cid,
         game_id=game.id,
         zone="upper",
@@ -224,9 +200,9 @@ def test_buy_tickets_refusals() -> None:
         payment_method_id=foreign,
     )
     expired = next(m for m in DB.payment_methods.values() if card_expired(m.expires))
-    refuse(
-        "buy_tickets",
+    refuses(
         "expired",
+        "buy_tickets",
         customer_id=expired.customer_id,
         game_id=game.id,
         zone="upper",
@@ -254,17 +230,17 @@ def test_exchange_charges_fee_and_increase() -> None:
     assert Q.orders[order.id].status == "exchanged"
     new = Q.orders[out["new_order_id"]]
     assert new.exchanged_from == order.id and new.game_id == target.id and new.zone == order.zone
-    refuse(
-        "exchange_tickets",
+    refuses(
         "already exchanged once",
+        "exchange_tickets",
         customer_id=order.customer_id,
         order_id=new.id,
         new_game_id=order.game_id,
         payment_method_id=method,
     )
-    refuse(
-        "exchange_tickets",
+    refuses(
         "is exchanged",
+        "exchange_tickets",
         customer_id=order.customer_id,
         order_id=order.id,
         new_game_id=target.id,
@@ -283,9 +259,9 @@ def test_exchange_charges_fee_and_increase() -> None:
         for g in games("scheduled", premium=True)
         if Q.seats_left(g, again.zone) >= len(again.seats)
     )
-    refuse(
-        "exchange_tickets",
+    refuses(
         "give a payment method",
+        "exchange_tickets",
         customer_id=again.customer_id,
         order_id=again.id,
         new_game_id=pricier.id,
@@ -313,32 +289,32 @@ def test_exchange_refusals() -> None:
     assert tomorrow.start.startswith("2025-02-15")
     soon = active_order(tomorrow)
     target = later_game()
-    refuse(
-        "exchange_tickets",
+    refuses(
         "48 hours",
+        "exchange_tickets",
         customer_id=soon.customer_id,
         order_id=soon.id,
         new_game_id=target.id,
     )
     cancelled = active_order(games("cancelled")[0])
-    refuse(
-        "exchange_tickets",
+    refuses(
         "refund the order instead",
+        "exchange_tickets",
         customer_id=cancelled.customer_id,
         order_id=cancelled.id,
         new_game_id=target.id,
     )
     order = active_order(target)
-    refuse(
-        "exchange_tickets",
+    refuses(
         "not another scheduled",
+        "exchange_tickets",
         customer_id=order.customer_id,
         order_id=order.id,
         new_game_id=order.game_id,
     )
-    refuse(
-        "exchange_tickets",
+    refuses(
         "not another scheduled",
+        "exchange_tickets",
         customer_id=order.customer_id,
         order_id=order.id,
         new_game_id=games("played")[0].id,
@@ -354,26 +330,26 @@ def test_exchange_refusals() -> None:
         and o.game_id != tomorrow.id
         and o.exchanged_from is None
     )
-    refuse(
-        "exchange_tickets",
+    refuses(
         "seats are left",
+        "exchange_tickets",
         customer_id=courtside.customer_id,
         order_id=courtside.id,
         new_game_id=premium.id,
     )
     other = next(c for c in DB.customers if c != order.customer_id)
-    refuse(
-        "exchange_tickets",
+    refuses(
         "no ticket order",
+        "exchange_tickets",
         customer_id=other,
         order_id=order.id,
         new_game_id=target.id,
     )
     plain = active_order(later_game())
     foreign = next(m.id for m in DB.payment_methods.values() if m.customer_id != plain.customer_id)
-    refuse(
-        "exchange_tickets",
+    refuses(
         "does not belong",
+        "exchange_tickets",
         customer_id=plain.customer_id,
         order_id=plain.id,
         new_game_id=next(
@@ -396,16 +372,16 @@ def test_refunds_for_cancelled_and_postponed_games() -> None:
         t for t in Q.transactions.values() if t.kind == "refund" and t.date == TODAY.isoformat()
     ]
     assert {t.reference for t in refunds} == {cancelled.id, postponed.id}
-    refuse(
-        "refund_tickets", "is refunded", customer_id=cancelled.customer_id, order_id=cancelled.id
+    refuses(
+        "is refunded", "refund_tickets", customer_id=cancelled.customer_id, order_id=cancelled.id
     )
 
 
 def test_refund_refused_for_scheduled_and_played_games() -> None:
     for game in (later_game(), games("played")[0]):
         order = active_order(game, fresh=False)
-        refuse(
-            "refund_tickets", "offer an exchange", customer_id=order.customer_id, order_id=order.id
+        refuses(
+            "offer an exchange", "refund_tickets", customer_id=order.customer_id, order_id=order.id
         )
 
 
@@ -440,31 +416,31 @@ def test_upgrade_pass_charges_remaining_games() -> None:
 
 def test_upgrade_pass_refusals() -> None:
     cid, method = _pass_holder("lower")
-    refuse(
-        "upgrade_season_pass",
+    refuses(
         "not an upgrade",
+        "upgrade_season_pass",
         customer_id=cid,
         zone="upper",
         payment_method_id=method,
     )
-    refuse(
-        "upgrade_season_pass",
+    refuses(
         "not an upgrade",
+        "upgrade_season_pass",
         customer_id=cid,
         zone="lower",
         payment_method_id=method,
     )
-    refuse(
-        "upgrade_season_pass",
+    refuses(
         "no courtside seat",
+        "upgrade_season_pass",
         customer_id=cid,
         zone="courtside",
         payment_method_id=method,
     )
     plain, card = plain_customer()
-    refuse(
-        "upgrade_season_pass",
+    refuses(
         "no active season pass",
+        "upgrade_season_pass",
         customer_id=plain,
         zone="lower",
         payment_method_id=card,
@@ -479,9 +455,9 @@ def test_upgrade_pass_refusals() -> None:
         None,
     )
     if expired:
-        refuse(
-            "upgrade_season_pass",
+        refuses(
             "expired",
+            "upgrade_season_pass",
             customer_id=family.customer_id,
             zone="upper",
             payment_method_id=expired,
@@ -493,9 +469,9 @@ def test_auto_renew_toggle() -> None:
     assert (
         call("set_pass_auto_renew", customer_id=p.customer_id, enabled=False)["auto_renew"] is False
     )
-    refuse("set_pass_auto_renew", "already off", customer_id=p.customer_id, enabled=False)
+    refuses("already off", "set_pass_auto_renew", customer_id=p.customer_id, enabled=False)
     plain, _ = plain_customer()
-    refuse("set_pass_auto_renew", "no active season pass", customer_id=plain, enabled=True)
+    refuses("no active season pass", "set_pass_auto_renew", customer_id=plain, enabled=True)
 
 
 # -- team store ----------------------------------------------------------------------------
@@ -507,8 +483,8 @@ def test_cancel_processing_order_refunds_everything() -> None:
     assert out["refunded"] == f"{order.total:.2f}" and Q.merch[order.id].status == "cancelled"
     for status in ("shipped", "delivered", "cancelled"):
         other = next(o for o in DB.merch_orders.values() if o.status == status)
-        refuse(
-            "cancel_merch_order", f"is {status}", customer_id=other.customer_id, order_id=other.id
+        refuses(
+            f"is {status}", "cancel_merch_order", customer_id=other.customer_id, order_id=other.id
         )
 
 
@@ -528,9 +504,9 @@ def test_return_items_refunds_item_prices_only() -> None:
     order = _recent_delivered(personalized=True)
     plain = [i for i in order.items if i.personalization is None and i.status == "ordered"]
     custom = next(i for i in order.items if i.personalization)
-    refuse(
-        "return_merch_items",
+    refuses(
         "final sale",
+        "return_merch_items",
         customer_id=order.customer_id,
         order_id=order.id,
         item_ids=[custom.item_id],
@@ -542,9 +518,9 @@ def test_return_items_refunds_item_prices_only() -> None:
         item_ids=[i.item_id for i in plain],
     )
     assert out["refunded"] == f"{sum(i.price for i in plain):.2f}"
-    refuse(
-        "return_merch_items",
+    refuses(
         "already returned",
+        "return_merch_items",
         customer_id=order.customer_id,
         order_id=order.id,
         item_ids=[plain[0].item_id],
@@ -554,10 +530,10 @@ def test_return_items_refunds_item_prices_only() -> None:
 def test_return_refusals() -> None:
     order = _recent_delivered(personalized=False)
     args = {"customer_id": order.customer_id, "order_id": order.id}
-    refuse("return_merch_items", "no item", item_ids=[f"{order.id}-9"], **args)
-    refuse("return_merch_items", "once", item_ids=[], **args)
+    refuses("no item", "return_merch_items", item_ids=[f"{order.id}-9"], **args)
+    refuses("once", "return_merch_items", item_ids=[], **args)
     first = order.items[0].item_id
-    refuse("return_merch_items", "once", item_ids=[first, first], **args)
+    refuses("once", "return_merch_items", item_ids=[first, first], **args)
     old = next(
         o
         for o in DB.merch_orders.values()
@@ -565,17 +541,17 @@ def test_return_refusals() -> None:
         and o.delivered
         and (TODAY - date.fromisoformat(o.delivered)).days > 30
     )
-    refuse(
-        "return_merch_items",
+    refuses(
         "return window",
+        "return_merch_items",
         customer_id=old.customer_id,
         order_id=old.id,
         item_ids=[old.items[0].item_id],
     )
     shipped = next(o for o in DB.merch_orders.values() if o.status == "shipped")
-    refuse(
-        "return_merch_items",
+    refuses(
         "only delivered",
+        "return_merch_items",
         customer_id=shipped.customer_id,
         order_id=shipped.id,
         item_ids=[shipped.items[0].item_id],
@@ -600,9 +576,9 @@ def test_register_two_children_with_sibling_discount() -> None:
     assert first["camper"] == "Ada Lee" and first["charged"] == "325.00"
     second = call("register_camper", camper_name="Ben Lee", camper_birth_date="2013-01-20", **args)
     assert second["charged"] == "292.50"
-    refuse(
-        "register_camper",
+    refuses(
         "already registered",
+        "register_camper",
         camper_name="ADA LEE",
         camper_birth_date="2014-05-01",
         **args,
@@ -612,20 +588,20 @@ def test_register_two_children_with_sibling_discount() -> None:
 def test_register_refusals() -> None:
     cid, method = plain_customer()
     base = {"customer_id": cid, "payment_method_id": method, "camper_name": "Cy Park"}
-    refuse(
-        "register_camper",
+    refuses(
         "already started",
+        "register_camper",
         camp_id=_camp("Holiday Camp").id,
         camper_birth_date="2014-01-01",
         **base,
     )
     spring = _camp("Spring Break Skills Camp").id
-    refuse("register_camper", "ages 8-14", camp_id=spring, camper_birth_date="2019-01-01", **base)
-    refuse("register_camper", "ages 8-14", camp_id=spring, camper_birth_date="2009-01-01", **base)
-    refuse("register_camper", "YYYY-MM-DD", camp_id=spring, camper_birth_date="May 1 2014", **base)
-    refuse("register_camper", "no camp", camp_id="CA0", camper_birth_date="2014-01-01", **base)
+    refuses("ages 8-14", "register_camper", camp_id=spring, camper_birth_date="2019-01-01", **base)
+    refuses("ages 8-14", "register_camper", camp_id=spring, camper_birth_date="2009-01-01", **base)
+    refuses("YYYY-MM-DD", "register_camper", camp_id=spring, camper_birth_date="May 1 2014", **base)
+    refuses("no camp", "register_camper", camp_id="CA0", camper_birth_date="2014-01-01", **base)
     full = _camp("Youth Hoops Clinic").id
-    refuse("register_camper", "is full", camp_id=full, camper_birth_date="2014-01-01", **base)
+    refuses("is full", "register_camper", camp_id=full, camper_birth_date="2014-01-01", **base)
 
 
 def test_cancel_camp_refund_tiers() -> None:
@@ -643,9 +619,9 @@ def test_cancel_camp_refund_tiers() -> None:
         )
         out = call("cancel_camp_registration", customer_id=reg.customer_id, registration_id=reg.id)
         assert out["refunded"] == f"{(reg.price_paid * share).quantize(Decimal('0.01')):.2f}", name
-        refuse(
-            "cancel_camp_registration",
+        refuses(
             "already cancelled",
+            "cancel_camp_registration",
             customer_id=reg.customer_id,
             registration_id=reg.id,
         )
@@ -653,16 +629,16 @@ def test_cancel_camp_refund_tiers() -> None:
 
 def test_cancel_camp_refusals() -> None:
     past = next(r for r in DB.camp_registrations.values() if r.camp_id == _camp("Holiday Camp").id)
-    refuse(
-        "cancel_camp_registration",
+    refuses(
         "already started",
+        "cancel_camp_registration",
         customer_id=past.customer_id,
         registration_id=past.id,
     )
     other = next(c for c in DB.customers if c != past.customer_id)
-    refuse(
-        "cancel_camp_registration",
+    refuses(
         "no camp registration",
+        "cancel_camp_registration",
         customer_id=other,
         registration_id=past.id,
     )
@@ -679,29 +655,6 @@ def test_transfer_records_hand_off_with_stable_hash() -> None:
 # -- policy checks -------------------------------------------------------------------------
 
 
-def _trajectory(*steps: tuple[Any, ...]) -> Trajectory:
-    messages: list[Message] = []
-    for n, step in enumerate(steps):
-        if step[0] in ("user", "assistant"):
-            messages.append(Message(role=step[0], content=step[1]))
-            continue
-        _, name, args = step
-        try:
-            content, error = to_text(ENV.call(name, args)), False
-        except ToolError as exc:
-            content, error = f"Error: {exc}", True
-        messages.append(
-            Message(role="assistant", tool_calls=[ToolCall(id=f"c{n}", name=name, arguments=args)])
-        )
-        messages.append(Message(role="tool", content=content, tool_call_id=f"c{n}", error=error))
-    ENV.reset()
-    return Trajectory(messages, DOMAIN.tool_kinds)
-
-
-def _rules(t: Trajectory) -> set[str]:
-    return {v.rule_id for v in run_checks(DOMAIN.checks, t)}
-
-
 def test_clean_trajectory_passes_every_check() -> None:
     cid, method = plain_customer()
     email = DB.customers[cid].email
@@ -712,7 +665,8 @@ def test_clean_trajectory_passes_every_check() -> None:
         "quantity": 1,
         "payment_method_id": method,
     }
-    t = _trajectory(
+    t = conversation(
+        ENV,
         ("user", "One upper ticket please."),
         ("call", "list_home_games", {}),
         ("call", "find_customer_by_email", {"email": email}),
@@ -720,7 +674,7 @@ def test_clean_trajectory_passes_every_check() -> None:
         ("user", "Yes."),
         ("call", "buy_tickets", buy),
     )
-    assert _rules(t) == set()
+    assert t.rules() == set()
 
 
 def test_checks_catch_violations() -> None:
@@ -733,72 +687,49 @@ def test_checks_catch_violations() -> None:
         "quantity": 1,
         "payment_method_id": method,
     }
-    no_auth = _trajectory(("assistant", "Buy it?"), ("user", "yes"), ("call", "buy_tickets", buy))
-    assert _rules(no_auth) == {
+    no_auth = conversation(
+        ENV, ("assistant", "Buy it?"), ("user", "yes"), ("call", "buy_tickets", buy)
+    )
+    assert no_auth.rules() == {
         "basketball.authenticate_first",
         "basketball.act_as_authenticated_customer",
     }
-    unconfirmed = _trajectory(
-        ("call", "find_customer_by_email", {"email": email}), ("call", "buy_tickets", buy)
+    unconfirmed = conversation(
+        ENV, ("call", "find_customer_by_email", {"email": email}), ("call", "buy_tickets", buy)
     )
-    assert _rules(unconfirmed) == {"basketball.confirm_before_write"}
+    assert unconfirmed.rules() == {"basketball.confirm_before_write"}
     other = next(c for c in DB.customers.values() if c.id != cid)
-    two = _trajectory(
+    two = conversation(
+        ENV,
         ("call", "find_customer_by_email", {"email": email}),
         ("call", "get_customer_details", {"customer_id": cid}),
         ("call", "find_customer_by_email", {"email": other.email}),
         ("call", "get_customer_details", {"customer_id": other.id}),
     )
-    assert _rules(two) == {"basketball.one_customer"}
-    impersonating = _trajectory(
+    assert two.rules() == {"basketball.one_customer"}
+    impersonating = conversation(
+        ENV,
         ("call", "find_customer_by_email", {"email": email}),
         ("call", "get_customer_details", {"customer_id": other.id}),
     )
-    assert "basketball.act_as_authenticated_customer" in _rules(impersonating)
+    assert "basketball.act_as_authenticated_customer" in impersonating.rules()
 
 
-# -- databases and tasks -------------------------------------------------------------------
+# -- the databases ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["train", "eval"])
-def test_generator_reproduces_snapshot(variant: str) -> None:
-    _, digest = DOMAIN.load_db(variant)
-    assert db_digest(DOMAIN.databases[variant].generate()) == digest
+def test_train_and_eval_have_their_own_payment_methods_and_campers() -> None:
+    """Beyond the ids and personal facts the contract test compares for every domain."""
 
+    def own(db: BasketballDB) -> set[str]:
+        found = {m.label for m in db.payment_methods.values()}
+        return found | {r.camper_name.lower() for r in db.camp_registrations.values()}
 
-def _identifiers(db: BasketballDB) -> set[str]:
-    found: set[str] = set()
-    for name, table in db.tables().items():
-        if name != "settings":
-            found.update(table)
-    for c in db.customers.values():
-        found.update({c.email, c.phone, f"{c.first_name} {c.last_name}".lower()})
-    found.update(f"{p.first_name} {p.last_name}".lower() for p in db.players.values())
-    found.update(m.label for m in db.payment_methods.values())
-    found.update(r.camper_name.lower() for r in db.camp_registrations.values())
-    return found
-
-
-def test_train_and_eval_share_no_ids_or_people() -> None:
-    train, _ = DOMAIN.load_db("train")
-    evaluation, _ = DOMAIN.load_db("eval")
-    assert isinstance(train, BasketballDB) and isinstance(evaluation, BasketballDB)
-    assert _identifiers(train) & _identifiers(evaluation) == set()
+    train, test = (DOMAIN.load_db(v)[0] for v in ("train", "eval"))
+    assert not own(train) & own(test)  # type: ignore[arg-type]
 
 
 def test_database_sizes_look_like_a_real_club() -> None:
     counts = DB.record_counts()
     assert counts["customers"] >= 300 and counts["ticket_orders"] >= 500
     assert counts["merch_orders"] >= 300 and counts["transactions"] >= 1000
-
-
-def test_seed_tasks_replay_and_cover_every_write() -> None:
-    tasks = DOMAIN.tasks()
-    assert len(tasks) >= 15 and len([t for t in tasks if t.split == "train"]) >= 3
-    assert sum(len(t.intents) > 1 for t in tasks) >= 3
-    writes = {n for n, k in DOMAIN.tool_kinds.items() if k != "read"}
-    assert writes <= {a.name for t in tasks for a in t.gold_actions}
-    envs = {"train": Environment(DOMAIN, "train"), "test": ENV}
-    for task in tasks:
-        env = envs[task.split]
-        assert env.replay(task.gold_actions) != env.hash(), task.id

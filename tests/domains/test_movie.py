@@ -1,41 +1,21 @@
-"""Movie domain: tools (success and every refusal), policy checks, generators, split, tasks."""
+"""Movie domain: tools (success and every refusal) and policy checks."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-import pytest
+from domain_testing import Conversation, Desk, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory
 from tau_emotion.domains.movie.db import Booking, Customer, MovieDB, Showtime
-from tau_emotion.domains.movie.generate import generate_eval, generate_train
 from tau_emotion.domains.movie.rules import age_on, hours_until
-from tau_emotion.domains.state import db_digest
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("movie")
-ENV = Environment(DOMAIN, "eval")
-DB: MovieDB = ENV.state.db  # type: ignore[assignment]
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> None:
-    ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    return ENV.call(name, arguments)
-
-
-def refuses(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        call(name, **arguments)
+DESK = Desk("movie", "eval")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB: MovieDB = DESK.db
+call, refuses, now = DESK.call, DESK.refuses, DESK.row
+fresh = fresh_state(ENV)
 
 
 def show_of(b: Booking) -> Showtime:
@@ -66,10 +46,6 @@ def find_booking(pred: Callable[[Booking], bool]) -> Booking:
 
 def find_show(pred: Callable[[Showtime], bool]) -> Showtime:
     return next(s for s in DB.showtimes.values() if pred(s))
-
-
-def now(table: str, key: str) -> Any:
-    return ENV.state.table(table)[key]
 
 
 def free_seats(showtime_id: str, n: int, row: str | None = None) -> list[str]:
@@ -110,7 +86,7 @@ def card_of(c: Customer) -> str:
 
 
 def new_customer_payments() -> list[Any]:
-    return list(ENV.state.changes().get("payments", {}).values())
+    return DESK.new_rows("payments")
 
 
 def standard_show_for_sale(exclude: str = "") -> Showtime:
@@ -814,43 +790,18 @@ def test_transfer_records_deterministic_ids() -> None:
 
 # -- policy checks -------------------------------------------------------------------------
 
-RULES = {c.rule_id: c for c in DOMAIN.checks}
+RULES = [c.rule_id for c in DOMAIN.checks]
 
 
-class Script:
-    """Builds a trajectory by running real tool calls against the environment."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-        self.n = 0
-
-    def say(self, role: str, text: str) -> Script:
-        self.messages.append(Message(role=role, content=text))
-        return self
-
-    def confirm(self) -> Script:
-        return self.say("assistant", "Shall I go ahead?").say("user", "Yes please.")
-
-    def tool(self, name: str, **arguments: Any) -> Script:
-        self.n += 1
-        call = ToolCall(id=f"t{self.n}", name=name, arguments=arguments)
-        self.messages.append(Message(role="assistant", tool_calls=[call]))
-        self.messages.append(ENV.execute(call))
-        return self
-
-    def violations(self, rule: str) -> list[str]:
-        return [v.detail for v in RULES[rule].run(Trajectory(self.messages, DOMAIN.tool_kinds))]
-
-
-def _clean_cancel(b: Booking) -> Script:
+def _clean_cancel(b: Booking) -> Conversation:
     c = owner(b)
     return (
-        Script()
-        .say("user", "cancel please")
-        .tool("find_customer_by_email", email=c.email)
-        .tool("get_booking", customer_id=c.customer_id, booking_code=b.booking_code)
+        Conversation(ENV)
+        .user("cancel please")
+        .run("find_customer_by_email", email=c.email)
+        .run("get_booking", customer_id=c.customer_id, booking_code=b.booking_code)
         .confirm()
-        .tool("cancel_booking", customer_id=c.customer_id, booking_code=b.booking_code)
+        .run("cancel_booking", customer_id=c.customer_id, booking_code=b.booking_code)
     )
 
 
@@ -860,26 +811,28 @@ def _cancellable() -> Booking:
 
 def test_clean_trajectory_passes_every_check() -> None:
     script = _clean_cancel(_cancellable())
-    assert all(not script.violations(rule) for rule in RULES)
+    assert all(not script.details(rule) for rule in RULES)
 
 
 def test_confirmation_and_authentication_checks_catch_violations() -> None:
     b = _cancellable()
-    s = Script().tool("cancel_booking", customer_id=b.customer_id, booking_code=b.booking_code)
-    assert s.violations("movie.confirm_before_write")
-    assert s.violations("movie.authenticate_first")
-    assert s.violations("movie.authenticated_customer_only")
-    assert s.violations("movie.read_booking_first")
-    peek = Script().tool("get_customer_details", customer_id=b.customer_id)
-    assert peek.violations("movie.authenticate_first")
+    s = Conversation(ENV).run(
+        "cancel_booking", customer_id=b.customer_id, booking_code=b.booking_code
+    )
+    assert s.details("movie.confirm_before_write")
+    assert s.details("movie.authenticate_first")
+    assert s.details("movie.authenticated_customer_only")
+    assert s.details("movie.read_booking_first")
+    peek = Conversation(ENV).run("get_customer_details", customer_id=b.customer_id)
+    assert peek.details("movie.authenticate_first")
 
 
 def test_one_customer_and_authenticated_customer_checks() -> None:
     b = _cancellable()
     other = find_booking(lambda x: x.customer_id != b.customer_id and upcoming(x))
-    s = _clean_cancel(b).tool("get_customer_details", customer_id=other.customer_id)
-    assert s.violations("movie.one_customer")
-    assert s.violations("movie.authenticated_customer_only")
+    s = _clean_cancel(b).run("get_customer_details", customer_id=other.customer_id)
+    assert s.details("movie.one_customer")
+    assert s.details("movie.authenticated_customer_only")
 
 
 def test_seat_map_check() -> None:
@@ -888,31 +841,31 @@ def test_seat_map_check() -> None:
     seat = free_seats(b.showtime_id, 1)
     ENV.reset()
     base = (
-        Script()
-        .tool("find_customer_by_phone", phone=c.phone)
-        .tool("get_booking", customer_id=c.customer_id, booking_code=b.booking_code)
+        Conversation(ENV)
+        .run("find_customer_by_phone", phone=c.phone)
+        .run("get_booking", customer_id=c.customer_id, booking_code=b.booking_code)
     )
-    blind = base.confirm().tool(
+    blind = base.confirm().run(
         "change_seats", customer_id=c.customer_id, booking_code=b.booking_code, seats=seat
     )
-    assert blind.violations("movie.seat_map_first")
+    assert blind.details("movie.seat_map_first")
     ENV.reset()
     looked = (
-        Script()
-        .tool("find_customer_by_phone", phone=c.phone)
-        .tool("get_booking", customer_id=c.customer_id, booking_code=b.booking_code)
-        .tool("get_seat_map", showtime_id=b.showtime_id)
+        Conversation(ENV)
+        .run("find_customer_by_phone", phone=c.phone)
+        .run("get_booking", customer_id=c.customer_id, booking_code=b.booking_code)
+        .run("get_seat_map", showtime_id=b.showtime_id)
         .confirm()
-        .tool("change_seats", customer_id=c.customer_id, booking_code=b.booking_code, seats=seat)
+        .run("change_seats", customer_id=c.customer_id, booking_code=b.booking_code, seats=seat)
     )
-    assert not looked.violations("movie.seat_map_first")
+    assert not looked.details("movie.seat_map_first")
     s = standard_show_for_sale()
     ENV.reset()
     booking = (
-        Script()
-        .tool("find_customer_by_phone", phone=c.phone)
+        Conversation(ENV)
+        .run("find_customer_by_phone", phone=c.phone)
         .confirm()
-        .tool(
+        .run(
             "book_tickets",
             customer_id=c.customer_id,
             showtime_id=s.showtime_id,
@@ -921,48 +874,16 @@ def test_seat_map_check() -> None:
             adult_tickets=1,
         )
     )
-    assert booking.violations("movie.seat_map_first")
+    assert booking.details("movie.seat_map_first")
 
 
-# -- generators, split, tasks ---------------------------------------------------------------
+# -- the split ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("variant", "generate"), [("train", generate_train), ("eval", generate_eval)]
-)
-def test_generator_reproduces_snapshot(variant: str, generate: Callable[[], MovieDB]) -> None:
-    assert db_digest(generate()) == DOMAIN.load_db(variant)[1]
+def test_train_and_eval_have_their_own_films_and_cinemas() -> None:
+    """Beyond the ids and personal facts the contract test compares for every domain."""
 
+    def names(db: MovieDB) -> set[str]:
+        return {m.title for m in db.movies.values()} | {c.name for c in db.cinemas.values()}
 
-def _identifiers(db: MovieDB) -> set[str]:
-    ids: set[str] = set()
-    for table in db.tables().values():
-        ids.update(table)
-    for c in db.customers.values():
-        ids.update({c.full_name, c.email, c.phone})
-        ids.update(m.payment_method_id for m in c.payment_methods)
-        ids.update(m.label for m in c.payment_methods if m.kind == "card")
-    ids.update(m.title for m in db.movies.values())
-    ids.update(c.name for c in db.cinemas.values())
-    return ids
-
-
-def test_train_and_eval_share_no_identifier() -> None:
-    train: MovieDB = DOMAIN.load_db("train")[0]  # type: ignore[assignment]
-    assert not _identifiers(train) & _identifiers(DB)
-
-
-def test_seed_tasks_replay_and_change_state() -> None:
-    tasks = DOMAIN.tasks()
-    assert len(tasks) >= 15 and sum(t.split == "train" for t in tasks) >= 3
-    envs = {"eval": ENV, "train": Environment(DOMAIN, "train")}
-    for task in tasks:
-        env = envs[DOMAIN.variant_for(task.split)]
-        digest = env.replay(task.gold_actions)
-        assert digest != env.hash(), f"{task.id} changes nothing"
-        customers = {
-            a.arguments["customer_id"] for a in task.gold_actions if "customer_id" in a.arguments
-        }
-        assert customers <= {task.user_id}, task.id
-        assert task.user_id in env.state.db.customers, task.id  # type: ignore[attr-defined]
-        assert json.dumps(task.instruction).find(task.user_id) == -1, task.id
+    assert not names(DESK.domain.load_db("train")[0]) & names(DB)  # type: ignore[arg-type]

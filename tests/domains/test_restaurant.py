@@ -1,53 +1,19 @@
-"""Restaurant domain: every tool's success and refusal paths, the policy checks, the generator,
-the seed tasks, and the separation of the train and eval databases."""
+"""Restaurant domain: every tool's success and refusal paths, the policy checks, and the size and
+separation of the generated databases."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.data import Message, Task, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.domains.restaurant.db import RestaurantDB
-from tau_emotion.domains.restaurant.generate import generate_eval, generate_train
-from tau_emotion.domains.state import db_digest
-from tau_emotion.domains.tools import to_text
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("restaurant")
-ENV = Environment(DOMAIN, "eval")
-TRAIN_ENV = Environment(DOMAIN, "train")
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> Iterator[None]:
-    ENV.reset()
-    TRAIN_ENV.reset()
-    yield
-    ENV.reset()
-    TRAIN_ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    """Run a tool on the eval database; structured results come back parsed from JSON."""
-    result = ENV.call(name, arguments)
-    return result if isinstance(result, str) else json.loads(to_text(result))
-
-
-def refused(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        ENV.call(name, arguments)
-
-
-def patch(table: str, key: str, **update: Any) -> None:
-    """Change one row of this episode's state (to reach states the snapshot does not hold)."""
-    rows = ENV.state.table(table)
-    rows.put(key, rows[key].model_copy(update=update))
+DESK = Desk("restaurant", "eval")
+DOMAIN, ENV = DESK.domain, DESK.env
+call, refuses, patch = DESK.call_json, DESK.refuses, DESK.patch
+fresh = fresh_state(ENV)
 
 
 # ---------------------------------------------------------------- identity and profile
@@ -63,10 +29,10 @@ def test_lookups_authenticate() -> None:
 
 
 def test_lookup_refusals() -> None:
-    refused("no customer profile has that email", "find_customer_by_email", email="x@example.com")
-    refused("10 digits", "find_customer_by_phone", phone="517-1293")
-    refused("no customer profile has that phone", "find_customer_by_phone", phone="512-000-0000")
-    refused(
+    refuses("no customer profile has that email", "find_customer_by_email", email="x@example.com")
+    refuses("10 digits", "find_customer_by_phone", phone="517-1293")
+    refuses("no customer profile has that phone", "find_customer_by_phone", phone="512-000-0000")
+    refuses(
         "name and zip",
         "find_customer_by_name_and_zip",
         full_name="Anton Ellingsen",
@@ -79,7 +45,7 @@ def test_customer_details_and_locations() -> None:
     assert details["customer_id"] == "C50008"
     assert [r["status"] for r in details["reservations"]].count("no_show") == 2
     assert details["orders"][0]["total"] == "79.50"
-    refused("no customer with id", "get_customer_details", customer_id="C99999")
+    refuses("no customer with id", "get_customer_details", customer_id="C99999")
     locations = call("list_locations")
     assert [loc["id"] for loc in locations] == ["L51", "L52", "L53"]
 
@@ -87,7 +53,7 @@ def test_customer_details_and_locations() -> None:
 def test_transfer_records_handoff() -> None:
     assert "TR0001" in call("transfer_to_human_agents", summary="guest feels ill")
     assert "TR0002" in call("transfer_to_human_agents", summary="again")
-    refused("summary", "transfer_to_human_agents", summary="  ")
+    refuses("summary", "transfer_to_human_agents", summary="  ")
 
 
 # ---------------------------------------------------------------- reservations
@@ -100,17 +66,17 @@ def test_check_availability() -> None:
     assert min(today["available_times"]) >= "17:00"  # two hours' notice from 15:00
     rooms = call("check_availability", location_id="L52", date="2025-07-26", party_size=20)
     assert [r["id"] for r in rooms["free_private_rooms"]] == ["L52-A"]
-    refused("no location", "check_availability", location_id="L99", date="2025-06-20", party_size=2)
-    refused("YYYY-MM-DD", "check_availability", location_id="L51", date="20/06/2025", party_size=2)
-    refused(
+    refuses("no location", "check_availability", location_id="L99", date="2025-06-20", party_size=2)
+    refuses("YYYY-MM-DD", "check_availability", location_id="L51", date="20/06/2025", party_size=2)
+    refuses(
         "not a calendar date",
         "check_availability",
         location_id="L51",
         date="2025-02-30",
         party_size=2,
     )
-    refused("at least 1", "check_availability", location_id="L51", date="2025-06-20", party_size=0)
-    refused(
+    refuses("at least 1", "check_availability", location_id="L51", date="2025-06-20", party_size=0)
+    refuses(
         "closed on mondays",
         "check_availability",
         location_id="L53",
@@ -128,7 +94,7 @@ def test_get_reservation_shows_fee() -> None:
         call("get_reservation", reservation_code="R500301")["cancellation_fee_if_cancelled_now"]
         == "0.00"
     )
-    refused("no reservation", "get_reservation", reservation_code="R000000")
+    refuses("no reservation", "get_reservation", reservation_code="R000000")
 
 
 BOOK = {"customer_id": "C50187", "location_id": "L51", "date": "2025-06-20", "party_size": 4}
@@ -152,37 +118,37 @@ def test_create_reservation() -> None:
 
 
 def test_create_reservation_refusals() -> None:
-    refused(
+    refuses(
         "cannot book ahead", "create_reservation", **{**BOOK, "customer_id": "C50008"}, time="20:00"
     )
-    refused(
+    refuses(
         "already holds reservation R500346",
         "create_reservation",
         **{**BOOK, "customer_id": "C50143"},
         time="12:00",
     )
-    refused("private event", "create_reservation", **{**BOOK, "party_size": 11}, time="20:00")
-    refused("1 to 10", "create_reservation", **{**BOOK, "party_size": 0}, time="20:00")
-    refused(
+    refuses("private event", "create_reservation", **{**BOOK, "party_size": 11}, time="20:00")
+    refuses("1 to 10", "create_reservation", **{**BOOK, "party_size": 0}, time="20:00")
+    refuses(
         "closed on mondays",
         "create_reservation",
         **{**BOOK, "location_id": "L53", "date": "2025-06-16"},
         time="20:00",
     )
-    refused("not a seating time", "create_reservation", **BOOK, time="19:15")
-    refused("not a seating time", "create_reservation", **BOOK, time="21:30")
-    refused("2 hours ahead", "create_reservation", **{**BOOK, "date": "2025-06-14"}, time="16:30")
-    refused("60 days", "create_reservation", **{**BOOK, "date": "2025-08-20"}, time="19:00")
-    refused("room for 1 more", "create_reservation", **BOOK, time="19:00")
-    refused("guarantee", "create_reservation", **{**BOOK, "party_size": 6}, time="12:00")
-    refused(
+    refuses("not a seating time", "create_reservation", **BOOK, time="19:15")
+    refuses("not a seating time", "create_reservation", **BOOK, time="21:30")
+    refuses("2 hours ahead", "create_reservation", **{**BOOK, "date": "2025-06-14"}, time="16:30")
+    refuses("60 days", "create_reservation", **{**BOOK, "date": "2025-08-20"}, time="19:00")
+    refuses("room for 1 more", "create_reservation", **BOOK, time="19:00")
+    refuses("guarantee", "create_reservation", **{**BOOK, "party_size": 6}, time="12:00")
+    refuses(
         "not a gift card",
         "create_reservation",
         **{**BOOK, "customer_id": "C50023", "party_size": 6},
         time="12:00",
         guarantee_payment_method_id="PM500069",
     )
-    refused(
+    refuses(
         "not on this customer's profile",
         "create_reservation",
         **{**BOOK, "customer_id": "C50023", "party_size": 6},
@@ -220,7 +186,7 @@ def test_modify_reservation() -> None:
 
 
 def test_modify_reservation_refusals() -> None:
-    refused(
+    refuses(
         "is completed",
         "modify_reservation",
         reservation_code="R500466",
@@ -229,7 +195,7 @@ def test_modify_reservation_refusals() -> None:
         party_size=2,
     )
     patch("reservations", "R500301", date="2025-06-14", time="16:30")
-    refused(
+    refuses(
         "can no longer be changed",
         "modify_reservation",
         reservation_code="R500301",
@@ -237,7 +203,7 @@ def test_modify_reservation_refusals() -> None:
         time="19:30",
         party_size=2,
     )
-    refused(
+    refuses(
         "same as the current",
         "modify_reservation",
         reservation_code="R500327",
@@ -245,7 +211,7 @@ def test_modify_reservation_refusals() -> None:
         time="19:00",
         party_size=4,
     )
-    refused(
+    refuses(
         "room for 4 more",
         "modify_reservation",
         reservation_code="R500327",
@@ -253,7 +219,7 @@ def test_modify_reservation_refusals() -> None:
         time="19:00",
         party_size=6,
     )
-    refused(
+    refuses(
         "guarantee",
         "modify_reservation",
         reservation_code="R500327",
@@ -268,9 +234,9 @@ def test_cancel_reservation() -> None:
     assert (late["status"], late["late_cancel_fee"]) == ("cancelled", "120.00")
     small = call("cancel_reservation", reservation_code="R500334")
     assert small["late_cancel_fee"] == "0.00"
-    refused("is cancelled", "cancel_reservation", reservation_code="R500334")
+    refuses("is cancelled", "cancel_reservation", reservation_code="R500334")
     patch("reservations", "R500301", date="2025-06-14", time="13:00")
-    refused("already started", "cancel_reservation", reservation_code="R500301")
+    refuses("already started", "cancel_reservation", reservation_code="R500301")
 
 
 # ---------------------------------------------------------------- menu and orders
@@ -283,13 +249,13 @@ def test_get_menu_filters() -> None:
     assert all("vegan" in m["dietary_tags"] for m in vegan)
     no_nuts = call("get_menu", location_id="L51", exclude_allergens=["tree_nuts", "PEANUTS"])
     assert not any({"tree_nuts", "peanuts"} & set(m["allergens"]) for m in no_nuts)
-    refused("no location", "get_menu", location_id="L00")
+    refuses("no location", "get_menu", location_id="L00")
 
 
 def test_get_order() -> None:
     order = call("get_order", order_number="o500880")
     assert order["minutes_late"] == 25 and order["refund_ids"] == []
-    refused("no order", "get_order", order_number="O000001")
+    refuses("no order", "get_order", order_number="O000001")
 
 
 ORDER = {"customer_id": "C50094", "location_id": "L51", "payment_method_id": "PM500280"}
@@ -339,12 +305,12 @@ def test_gold_member_delivers_free() -> None:
 
 def test_place_order_refusals() -> None:
     pickup = {**ORDER, "fulfillment": "pickup"}
-    refused("at least one item", "place_order", items={}, **pickup)
-    refused("not on today's menu", "place_order", items={"M9999": 1}, **pickup)
-    refused("not on today's menu", "place_order", items={"M5030": 1}, **pickup)
-    refused("quantity", "place_order", items={"M5011": 0}, **pickup)
-    refused("quantity", "place_order", items={"M5011": 21}, **pickup)
-    refused(
+    refuses("at least one item", "place_order", items={}, **pickup)
+    refuses("not on today's menu", "place_order", items={"M9999": 1}, **pickup)
+    refuses("not on today's menu", "place_order", items={"M5030": 1}, **pickup)
+    refuses("quantity", "place_order", items={"M5011": 0}, **pickup)
+    refuses("quantity", "place_order", items={"M5011": 21}, **pickup)
+    refuses(
         "contains shellfish",
         "place_order",
         customer_id="C50051",
@@ -353,7 +319,7 @@ def test_place_order_refusals() -> None:
         items={"M5012": 1},
         payment_method_id="PM500151",
     )
-    refused(
+    refuses(
         "does not deliver to zip code 78721",
         "place_order",
         customer_id="C50051",
@@ -362,25 +328,25 @@ def test_place_order_refusals() -> None:
         items={"M5010": 1},
         payment_method_id="PM500151",
     )
-    refused(
+    refuses(
         "at least 20.00", "place_order", **{**ORDER, "fulfillment": "delivery"}, items={"M5031": 1}
     )
-    refused("blocks of 100", "place_order", items={"M5011": 1}, redeem_points=150, **pickup)
-    refused("only 1320 points", "place_order", items={"M5011": 1}, redeem_points=1400, **pickup)
-    refused(
+    refuses("blocks of 100", "place_order", items={"M5011": 1}, redeem_points=150, **pickup)
+    refuses("only 1320 points", "place_order", items={"M5011": 1}, redeem_points=1400, **pickup)
+    refuses(
         "more than the food subtotal",
         "place_order",
         items={"M5031": 1},
         redeem_points=100,
         **pickup,
     )
-    refused(
+    refuses(
         "not on this customer's profile",
         "place_order",
         **{**pickup, "payment_method_id": "PM500001"},
         items={"M5011": 1},
     )
-    refused(
+    refuses(
         "has 100.00 left",
         "place_order",
         customer_id="C50001",
@@ -390,17 +356,17 @@ def test_place_order_refusals() -> None:
         payment_method_id="PM500003",
     )
     patch("locations", "L51", closed_on=("saturday",))
-    refused("closed on saturdays", "place_order", items={"M5011": 1}, **pickup)
+    refuses("closed on saturdays", "place_order", items={"M5011": 1}, **pickup)
     patch("locations", "L51", closed_on=(), open_time="17:00")
-    refused("closed now", "place_order", items={"M5011": 1}, **pickup)
+    refuses("closed now", "place_order", items={"M5011": 1}, **pickup)
 
 
 def test_cancel_order() -> None:
     cancelled = call("cancel_order", order_number="O500898")
     assert (cancelled["refund_amount"], cancelled["points_returned"]) == ("55.49", 200)
     assert call("get_customer_details", customer_id="C50014")["loyalty_points"] == 1470
-    refused("only orders not yet being prepared", "cancel_order", order_number="O500896")
-    refused("is cancelled", "cancel_order", order_number="O500898")
+    refuses("only orders not yet being prepared", "cancel_order", order_number="O500896")
+    refuses("is cancelled", "cancel_order", order_number="O500898")
 
 
 def test_refund_order_items() -> None:
@@ -423,42 +389,42 @@ def test_refund_capped_by_points_discount() -> None:
 
 
 def test_refund_order_items_refusals() -> None:
-    refused(
+    refuses(
         "only for orders that were picked up or delivered",
         "refund_order_items",
         order_number="O500898",
         item_ids=["M5011"],
         reason="missing_item",
     )
-    refused(
+    refuses(
         "within 48 hours",
         "refund_order_items",
         order_number="O500777",
         item_ids=["M5001"],
         reason="missing_item",
     )
-    refused(
+    refuses(
         "at least one item",
         "refund_order_items",
         order_number="O500861",
         item_ids=[],
         reason="missing_item",
     )
-    refused(
+    refuses(
         "listed twice",
         "refund_order_items",
         order_number="O500861",
         item_ids=["M5012", "M5012"],
         reason="missing_item",
     )
-    refused(
+    refuses(
         "not on order",
         "refund_order_items",
         order_number="O500861",
         item_ids=["M5001"],
         reason="missing_item",
     )
-    refused(
+    refuses(
         "already refunded",
         "refund_order_items",
         order_number="O500865",
@@ -505,7 +471,7 @@ def test_old_late_delivery_earns_no_points() -> None:
 
 
 def test_file_complaint_refusals() -> None:
-    refused(
+    refuses(
         "does not belong",
         "file_complaint",
         customer_id="C50008",
@@ -513,7 +479,7 @@ def test_file_complaint_refusals() -> None:
         location_id="L51",
         order_number="O500880",
     )
-    refused(
+    refuses(
         "came from location L51",
         "file_complaint",
         customer_id="C50206",
@@ -521,14 +487,14 @@ def test_file_complaint_refusals() -> None:
         location_id="L52",
         order_number="O500880",
     )
-    refused(
+    refuses(
         "needs a delivered delivery order",
         "file_complaint",
         customer_id="C50206",
         category="late_delivery",
         location_id="L51",
     )
-    refused(
+    refuses(
         "needs a delivered delivery order",
         "file_complaint",
         customer_id="C50233",
@@ -543,7 +509,7 @@ def test_file_complaint_refusals() -> None:
         location_id="L51",
         order_number="O500880",
     )
-    refused(
+    refuses(
         "exists",
         "file_complaint",
         customer_id="C50206",
@@ -576,31 +542,31 @@ def test_private_events() -> None:
     assert half["deposit_refund"] == "415.63"
     nothing = call("cancel_private_event", event_id="EV5011")
     assert nothing["deposit_refund"] == "0.00"
-    refused("no private event", "get_private_event", event_id="EV0000")
+    refuses("no private event", "get_private_event", event_id="EV0000")
 
 
 def test_book_private_event_refusals() -> None:
-    refused(
+    refuses(
         "not at Ember & Vine East Sixth",
         "book_private_event",
         **{**EVENT, "room_id": "L51-A"},
         date="2025-07-26",
         guests=20,
     )
-    refused("at least 7 days", "book_private_event", **EVENT, date="2025-06-18", guests=20)
-    refused("at most 180 days", "book_private_event", **EVENT, date="2026-01-10", guests=20)
-    refused(
+    refuses("at least 7 days", "book_private_event", **EVENT, date="2025-06-18", guests=20)
+    refuses("at most 180 days", "book_private_event", **EVENT, date="2026-01-10", guests=20)
+    refuses(
         "closed on mondays",
         "book_private_event",
         **{**EVENT, "location_id": "L53", "room_id": "L53-A"},
         date="2025-07-21",
         guests=20,
     )
-    refused("12 to 24 guests, not 30", "book_private_event", **EVENT, date="2025-07-26", guests=30)
-    refused(
+    refuses("12 to 24 guests, not 30", "book_private_event", **EVENT, date="2025-07-26", guests=30)
+    refuses(
         "already booked on 2025-09-15", "book_private_event", **EVENT, date="2025-09-15", guests=20
     )
-    refused(
+    refuses(
         "credit card",
         "book_private_event",
         **{**EVENT, "customer_id": "C50001", "payment_method_id": "PM500003"},
@@ -613,146 +579,80 @@ def test_cancel_private_event_refusals() -> None:
     completed = next(
         e for e in ENV.state.table("private_events").values() if e.status == "completed"
     )
-    refused("is completed", "cancel_private_event", event_id=completed.id)
+    refuses("is completed", "cancel_private_event", event_id=completed.id)
     patch("private_events", "EV5011", date="2025-06-14")
-    refused("today or past", "cancel_private_event", event_id="EV5011")
+    refuses("today or past", "cancel_private_event", event_id="EV5011")
 
 
 # ---------------------------------------------------------------- policy checks
 
 
-def trajectory(*steps: tuple[str, Any]) -> Trajectory:
-    """Steps: ('user', text), ('agent', text) or ('call', (name, arguments)), run on ENV."""
-    ENV.reset()
-    messages: list[Message] = []
-    for n, (kind, value) in enumerate(steps):
-        if kind == "call":
-            tool_call = ToolCall(id=f"call{n}", name=value[0], arguments=value[1])
-            messages.append(Message(role="assistant", tool_calls=[tool_call]))
-            messages.append(ENV.execute(tool_call))
-        else:
-            messages.append(Message(role="user" if kind == "user" else "assistant", content=value))
-    return Trajectory(messages, DOMAIN.tool_kinds)
+def violated(*steps: tuple[Any, ...]) -> set[str]:
+    """Rules broken by these steps, run on a fresh eval state."""
+    return conversation(ENV, *steps).rules()
 
 
-def violated(t: Trajectory) -> set[str]:
-    return {v.rule_id for v in run_checks(DOMAIN.checks, t)}
-
-
-AUTH = ("call", ("find_customer_by_email", {"email": "marisol.ishikawa22@example.com"}))
-READ = ("call", ("get_order", {"order_number": "O500898"}))
+AUTH = ("call", "find_customer_by_email", {"email": "marisol.ishikawa22@example.com"})
+READ = ("call", "get_order", {"order_number": "O500898"})
 ASK = ("agent", "I will cancel order O500898 and refund 55.49. Shall I go ahead?")
 YES = ("user", "Yes, go ahead.")
-CANCEL = ("call", ("cancel_order", {"order_number": "O500898"}))
+CANCEL = ("call", "cancel_order", {"order_number": "O500898"})
 
 
 def test_clean_trajectory_passes_every_check() -> None:
-    assert violated(trajectory(("user", "cancel my order"), AUTH, READ, ASK, YES, CANCEL)) == set()
+    assert violated(("user", "cancel my order"), AUTH, READ, ASK, YES, CANCEL) == set()
 
 
 def test_check_confirmation() -> None:
     no = ("user", "No, wait.")
-    assert "restaurant.confirm_before_write" in violated(trajectory(AUTH, READ, CANCEL))
-    assert "restaurant.confirm_before_write" in violated(trajectory(AUTH, READ, ASK, no, CANCEL))
+    assert "restaurant.confirm_before_write" in violated(AUTH, READ, CANCEL)
+    assert "restaurant.confirm_before_write" in violated(AUTH, READ, ASK, no, CANCEL)
 
 
 def test_check_authentication() -> None:
-    assert "restaurant.authenticate_first" in violated(trajectory(READ, AUTH, ASK, YES, CANCEL))
-    assert "restaurant.authenticate_first" in violated(trajectory(READ))
+    assert "restaurant.authenticate_first" in violated(READ, AUTH, ASK, YES, CANCEL)
+    assert "restaurant.authenticate_first" in violated(READ)
 
 
 def test_check_one_customer() -> None:
-    other = ("call", ("get_customer_details", {"customer_id": "C50008"}))
-    own = ("call", ("get_customer_details", {"customer_id": "C50014"}))
-    assert "restaurant.one_customer" in violated(trajectory(AUTH, own, other))
+    other = ("call", "get_customer_details", {"customer_id": "C50008"})
+    own = ("call", "get_customer_details", {"customer_id": "C50014"})
+    assert "restaurant.one_customer" in violated(AUTH, own, other)
 
 
 def test_check_own_records_only() -> None:
-    foreign = ("call", ("get_order", {"order_number": "O500880"}))
-    assert violated(trajectory(AUTH, foreign)) == {"restaurant.own_records_only"}
+    foreign = ("call", "get_order", {"order_number": "O500880"})
+    assert violated(AUTH, foreign) == {"restaurant.own_records_only"}
 
 
 def test_check_read_before_change() -> None:
-    assert violated(trajectory(AUTH, ASK, YES, CANCEL)) == {"restaurant.read_before_change"}
-    event = ("call", ("cancel_private_event", {"event_id": "EV5016"}))
-    auth = ("call", ("find_customer_by_phone", {"phone": "512-525-2978"}))
-    assert "restaurant.read_before_change" in violated(trajectory(auth, ASK, YES, event))
+    assert violated(AUTH, ASK, YES, CANCEL) == {"restaurant.read_before_change"}
+    event = ("call", "cancel_private_event", {"event_id": "EV5016"})
+    auth = ("call", "find_customer_by_phone", {"phone": "512-525-2978"})
+    assert "restaurant.read_before_change" in violated(auth, ASK, YES, event)
 
 
 def test_check_transfer_ends_conversation() -> None:
-    transfer = ("call", ("transfer_to_human_agents", {"summary": "ill after order"}))
-    assert violated(trajectory(AUTH, transfer)) == set()
-    assert violated(trajectory(AUTH, transfer, READ)) == {"restaurant.transfer_ends_conversation"}
+    transfer = ("call", "transfer_to_human_agents", {"summary": "ill after order"})
+    assert violated(AUTH, transfer) == set()
+    assert violated(AUTH, transfer, READ) == {"restaurant.transfer_ends_conversation"}
 
 
-# ---------------------------------------------------------------- generator, tasks, split
+# ---------------------------------------------------------------- the databases
 
 
-@pytest.mark.parametrize(
-    ("variant", "generate"), [("train", generate_train), ("eval", generate_eval)]
-)
-def test_generator_reproduces_snapshot(variant: str, generate: Any) -> None:
-    db, digest = DOMAIN.load_db(variant)
-    assert db_digest(generate()) == digest
-    counts = db.record_counts()
+@pytest.mark.parametrize("variant", ["train", "eval"])
+def test_database_size(variant: str) -> None:
+    counts = DOMAIN.load_db(variant)[0].record_counts()
     assert counts["customers"] == 300 and counts["orders"] == 900 and counts["reservations"] > 600
 
 
-def _identifiers(db: RestaurantDB) -> set[str]:
-    ids: set[str] = set()
-    for table in db.tables().values():
-        ids.update(table)
-    for c in db.customers.values():
-        ids.update({c.email, c.phone, f"{c.first_name} {c.last_name}", c.street})
-        ids.update(p.id for p in c.payment_methods)
-        ids.update(p.last4 for p in c.payment_methods)
-    for loc in db.locations.values():
-        ids.update({loc.phone, loc.street, loc.name})
-        ids.update(room.id for room in loc.rooms)
-    return ids
+def test_train_and_eval_have_their_own_places() -> None:
+    """Beyond the ids and personal facts the contract test compares for every domain."""
 
+    def places(db: RestaurantDB) -> set[str]:
+        found = {c.street for c in db.customers.values()}
+        return found | {x for loc in db.locations.values() for x in (loc.name, loc.street)}
 
-def test_train_and_eval_share_no_identifiers() -> None:
-    train = _identifiers(DOMAIN.load_db("train")[0])  # type: ignore[arg-type]
-    evaluation = _identifiers(DOMAIN.load_db("eval")[0])  # type: ignore[arg-type]
-    assert train & evaluation == set()
-
-
-def _tasks() -> list[Task]:
-    return DOMAIN.tasks()
-
-
-def test_seed_tasks_shape() -> None:
-    tasks = _tasks()
-    assert len(tasks) >= 15
-    assert len([t for t in tasks if t.split == "train"]) >= 3
-    assert len([t for t in tasks if len(t.intents) > 1]) >= 3
-    used = {a.name for t in tasks for a in t.gold_actions}
-    writes = {name for name, kind in DOMAIN.tool_kinds.items() if kind != "read"}
-    assert writes <= used
-
-
-@pytest.mark.parametrize("task", _tasks(), ids=lambda t: t.id)
-def test_seed_task_replays_and_passes_checks(task: Task) -> None:
-    env = ENV if task.split == "test" else TRAIN_ENV
-    env.reset()
-    before = env.hash()
-    messages: list[Message] = []
-    for i, intent in enumerate(task.intents):
-        messages.append(Message(role="user", content=intent.request))
-        results = []
-        for n, action in enumerate(intent.actions):
-            if env.kind(action.name) == "write":
-                messages.append(Message(role="assistant", content="Shall I go ahead?"))
-                messages.append(Message(role="user", content="Yes."))
-            tool_call = ToolCall(id=f"{i}.{n}", name=action.name, arguments=action.arguments)
-            messages.append(Message(role="assistant", tool_calls=[tool_call]))
-            result = env.execute(tool_call)
-            assert not result.error, result.content
-            messages.append(result)
-            results.append(result.content or "")
-        for output in intent.outputs:
-            assert any(output in text for text in results), output
-    assert env.hash() != before
-    assert run_checks(DOMAIN.checks, Trajectory(messages, DOMAIN.tool_kinds)) == []
-    assert env.replay(task.gold_actions) == env.replay(task.gold_actions)
+    train, test = (DOMAIN.load_db(v)[0] for v in ("train", "eval"))
+    assert not places(train) & places(test)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Retail domain: tools (success and every refusal), policy checks, generator, seed tasks."""
+"""Retail domain: tools (success and every refusal) and policy checks."""
 
 from __future__ import annotations
 
@@ -6,34 +6,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory
+from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.retail.db import Customer, Order, RetailDB
-from tau_emotion.domains.retail.generate import generate
-from tau_emotion.domains.retail.rules import TODAY, days_between, money
-from tau_emotion.domains.state import db_digest
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
+from tau_emotion.domains.retail.rules import TODAY, days_between
 
-DOMAIN = load_domain("retail")
-ENV = Environment(DOMAIN, "main")
-DB: RetailDB = ENV.state.db  # type: ignore[assignment]
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> None:
-    ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    return ENV.call(name, arguments)
-
-
-def refuses(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        call(name, **arguments)
+DESK = Desk("retail")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB: RetailDB = DESK.db
+call, refuses = DESK.call, DESK.refuses
+fresh = fresh_state(ENV)
 
 
 def customer_of(order: Order) -> Customer:
@@ -186,7 +169,7 @@ def test_order_view_shows_return_details() -> None:
 def test_cancel_refunds_card_and_restores_gift_card() -> None:
     total = sum(line.price_cents for line in PENDING_CARD.lines)
     result = call("cancel_pending_order", order_number=PENDING_CARD.id, reason="no longer needed")
-    assert result["total_refunded"] == money(total)
+    assert result["total_refunded"] == cents_text(total)
     after = current(PENDING_CARD.id)
     assert after.status == "cancelled" and after.cancel_reason == "no longer needed"
     gift_id = PENDING_GIFT.transactions[0].method_id
@@ -297,9 +280,9 @@ def test_change_payment_method() -> None:
     card = next(m for m in customer_of(gift).payment_methods if m.kind == "gift_card")
     amount = sum(line.price_cents for line in gift.lines)
     result = call("change_order_payment_method", order_number=gift.id, payment_method_id=card.id)
-    assert result["charged"]["amount"] == money(amount)
+    assert result["charged"]["amount"] == cents_text(amount)
     assert balance(gift.customer_id, card.id) == (card.balance_cents or 0) - amount
-    assert call("get_order", order_number=gift.id)["net_amount_paid"] == money(amount)
+    assert call("get_order", order_number=gift.id)["net_amount_paid"] == cents_text(amount)
 
 
 def test_change_pending_item_settles_difference() -> None:
@@ -312,7 +295,7 @@ def test_change_pending_item_settles_difference() -> None:
     assert pair is not None
     old, new = pair
     result = call("change_pending_item", order_number=order.id, item_id=old, new_item_id=new)
-    assert result["price_difference"] == money(price_change(pair))
+    assert result["price_difference"] == cents_text(price_change(pair))
     after = current(order.id)
     assert new in {line.item_id for line in after.lines}
     assert after.transactions[-1].kind == "charge"
@@ -403,7 +386,7 @@ def test_request_return_to_original_method_then_only_once() -> None:
         item_ids=[line.item_id.lower()],
         refund_method_id=method,
     )
-    assert result["refund_amount"] == money(line.price_cents)
+    assert result["refund_amount"] == cents_text(line.price_cents)
     new_id = f"RMA-{10000 + len(DB.returns) + 1}"
     assert result["return_id"] == new_id and new_id not in DB.returns
     after = current(RETURNABLE.id)
@@ -527,7 +510,7 @@ def test_exchange_upgrade_charges_the_difference() -> None:
     refuses("not on this customer", "request_exchange", **args, payment_method_id="card_0")
     method = order.transactions[0].method_id
     result = call("request_exchange", **args, payment_method_id=method)
-    assert result["price_difference"] == money(price_change((old, new)))
+    assert result["price_difference"] == cents_text(price_change((old, new)))
     assert current(order.id).transactions[-1].kind == "charge"
 
 
@@ -604,7 +587,7 @@ def test_late_delivery_credit() -> None:
     credit = next(m for m in c.payment_methods if m.kind == "store_credit")
     expected = min(sum(line.price_cents for line in LATE.lines) // 10, 5000)
     result = call("issue_late_delivery_credit", order_number=LATE.id)
-    assert result["credit"] == money(expected)
+    assert result["credit"] == cents_text(expected)
     assert balance(c.id, credit.id) == (credit.balance_cents or 0) + expected
     refuses("already received", "issue_late_delivery_credit", order_number=LATE.id)
     refuses("already received", "issue_late_delivery_credit", order_number=CREDITED.id)
@@ -644,38 +627,9 @@ def test_transfer_records_a_handoff_graded_without_its_wording() -> None:
     refuses("summary", "transfer_to_human_agents", summary="  ")
 
 
-def test_refused_write_leaves_the_state_untouched() -> None:
-    before = ENV.hash()
-    refuses(
-        "already paid",
-        "change_order_payment_method",
-        order_number=PENDING_CARD.id,
-        payment_method_id=PENDING_CARD.transactions[0].method_id,
-    )
-    assert ENV.hash() == before
-
-
 # ---- policy checks -----------------------------------------------------------------------
 
 Step = tuple[Any, ...]
-
-
-def trajectory(*steps: Step) -> Trajectory:
-    """('user', text) | ('agent', text) | ('call', name, arguments, result_json, error)."""
-    messages = [Message(role="system", content="policy")]
-    for n, step in enumerate(steps):
-        if step[0] == "user":
-            messages.append(Message(role="user", content=step[1]))
-        elif step[0] == "agent":
-            messages.append(Message(role="assistant", content=step[1]))
-        else:
-            _, name, arguments, result, error = step
-            tc = ToolCall(id=f"c{n}", name=name, arguments=arguments)
-            messages.append(Message(role="assistant", tool_calls=[tc]))
-            messages.append(
-                Message(role="tool", tool_call_id=tc.id, name=name, content=result, error=error)
-            )
-    return Trajectory(messages, DOMAIN.tool_kinds)
 
 
 LOOKUP: Step = (
@@ -713,13 +667,13 @@ TRANSFER: Step = (
 CLEAN = (("user", "Cancel ORD-1"), LOOKUP, READ, *ASK, CANCEL)
 
 
-def violations(t: Trajectory) -> set[str]:
-    return {v.rule_id for check in DOMAIN.checks for v in check.run(t)}
+def violations(*steps: Step) -> set[str]:
+    return conversation(ENV, *steps).rules()
 
 
 def test_checks_pass_a_clean_trajectory() -> None:
-    assert violations(trajectory(*CLEAN)) == set()
-    assert violations(trajectory(*CLEAN, TRANSFER)) == set()
+    assert violations(*CLEAN) == set()
+    assert violations(*CLEAN, TRANSFER) == set()
 
 
 @pytest.mark.parametrize(
@@ -768,7 +722,7 @@ def test_checks_pass_a_clean_trajectory() -> None:
     ],
 )
 def test_each_check_catches_its_violation(rule: str, steps: tuple[Step, ...]) -> None:
-    assert rule in violations(trajectory(*steps))
+    assert rule in violations(*steps)
 
 
 def test_every_check_is_exercised() -> None:
@@ -781,35 +735,10 @@ def test_every_check_is_exercised() -> None:
     }
 
 
-# ---- generator and seed tasks ------------------------------------------------------------
+# ---- the database ------------------------------------------------------------------------
 
 
-def test_generator_reproduces_the_snapshot() -> None:
-    db, digest = DOMAIN.load_db("main")
-    assert db_digest(generate()) == digest
-    counts = db.record_counts()
+def test_database_size_and_tool_kinds() -> None:
+    counts = DB.record_counts()
     assert counts["customers"] >= 300 and counts["orders"] >= 1000 and counts["transfers"] == 0
-
-
-def test_tool_kinds() -> None:
-    kinds = DOMAIN.tool_kinds
-    assert 12 <= len(kinds) <= 25
-    assert kinds["transfer_to_human_agents"] == "terminal"
-    assert sum(k == "write" for k in kinds.values()) == 8
-
-
-TASKS = DOMAIN.tasks()
-
-
-def test_seed_tasks_cover_every_write_tool() -> None:
-    assert len(TASKS) >= 25
-    assert sum(len(t.intents) > 1 for t in TASKS) >= 3
-    used = {a.name for t in TASKS for a in t.gold_actions}
-    assert {n for n, k in DOMAIN.tool_kinds.items() if k != "read"} <= used
-
-
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
-def test_seed_task_replays_and_changes_state(task: Any) -> None:
-    digest = ENV.replay(task.gold_actions)
-    writes = any(DOMAIN.tool_kinds[a.name] != "read" for a in task.gold_actions)
-    assert (digest != ENV.hash()) == writes
+    assert sum(k == "write" for k in DOMAIN.tool_kinds.values()) == 8

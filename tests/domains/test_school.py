@@ -1,5 +1,5 @@
-"""School domain: every tool's success and refusal paths, the policy checks, the generators,
-the split databases and the seed tasks."""
+"""School domain: every tool's success and refusal paths, the policy checks and the
+generated databases."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.domains.school.db import SchoolDB, Student
 from tau_emotion.domains.school.rules import (
     CURRENT_TERM,
@@ -20,36 +18,17 @@ from tau_emotion.domains.school.rules import (
     split_installments,
 )
 from tau_emotion.domains.school.tools import SchoolTools
-from tau_emotion.domains.state import db_digest
-from tau_emotion.domains.tools import to_text
-from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("school")
-ENV = Environment(DOMAIN, "eval")
-DB = ENV.state.db
+DESK = Desk("school", "eval")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB = DESK.db
 assert isinstance(DB, SchoolDB)
 TOOLS = ENV.tools
 assert isinstance(TOOLS, SchoolTools)
 Q = TOOLS.q
-
-
-@pytest.fixture(autouse=True)
-def fresh_state() -> Iterator[None]:
-    ENV.reset()
-    yield
-    ENV.reset()
-
-
-def call(name: str, **args: Any) -> Any:
-    return ENV.call(name, args)
-
-
-def refuse(name: str, match: str, **args: Any) -> str:
-    with pytest.raises(ToolError) as exc:
-        ENV.call(name, args)
-    assert match in str(exc.value), str(exc.value)
-    return str(exc.value)
+call, refuses = DESK.call, DESK.refuses
+fresh = fresh_state(ENV)
 
 
 # -- finding the right people in the eval database -----------------------------------------
@@ -150,16 +129,16 @@ def test_lookups_find_guardians_and_students() -> None:
 
 
 def test_lookups_refuse_unknown_short_and_ambiguous() -> None:
-    refuse("find_caller_by_email", "no guardian or student", email="nobody@nowhere.example")
-    refuse("find_caller_by_phone", "10-digit", phone="555-0101")
-    refuse("find_caller_by_phone", "no guardian or student", phone="(999) 000-0000")
-    refuse("find_caller_by_name_and_zip", "no guardian", full_name="No Body", zip_code="00000")
+    refuses("no guardian or student", "find_caller_by_email", email="nobody@nowhere.example")
+    refuses("10-digit", "find_caller_by_phone", phone="555-0101")
+    refuses("no guardian or student", "find_caller_by_phone", phone="(999) 000-0000")
+    refuses("no guardian", "find_caller_by_name_and_zip", full_name="No Body", zip_code="00000")
     people = [*DB.guardians.values(), *DB.students.values()]
     counts = Counter((p.first_name, p.last_name, p.zip_code) for p in people)
     first, last, zip_code = next(k for k, n in counts.items() if n > 1)
-    refuse(
-        "find_caller_by_name_and_zip",
+    refuses(
         "more than one",
+        "find_caller_by_name_and_zip",
         full_name=f"{first} {last}",
         zip_code=zip_code,
     )
@@ -176,9 +155,9 @@ def test_caller_details_for_guardian_and_adult_student() -> None:
 
 
 def test_caller_details_refuses_unknown_and_minor_students() -> None:
-    refuse("get_caller_details", "no guardian or student", caller_id="G999999")
+    refuses("no guardian or student", "get_caller_details", caller_id="G999999")
     _, minor = minors_with_guardian()[0]
-    refuse("get_caller_details", "under 18", caller_id=minor.id)
+    refuses("under 18", "get_caller_details", caller_id=minor.id)
 
 
 # -- who may see what ----------------------------------------------------------------------
@@ -204,22 +183,22 @@ def test_records_refused_to_unverified_unlinked_and_other_students() -> None:
     gid, student = minors_with_guardian(verified=False)[0]
     if any(g.guardian_id == gid and g.verified for g in student.guardians):
         pytest.skip("guardian verified through another link")
-    refuse("get_student_record", "not verified", caller_id=gid, student_id=student.id)
+    refuses("not verified", "get_student_record", caller_id=gid, student_id=student.id)
     other_gid, other = minors_with_guardian()[0]
     stranger = next(
         g for g in DB.guardians if g not in {link.guardian_id for link in other.guardians}
     )
-    refuse("get_student_record", "not a listed guardian", caller_id=stranger, student_id=other.id)
+    refuses("not a listed guardian", "get_student_record", caller_id=stranger, student_id=other.id)
     adult = adults()[0]
-    refuse("get_student_record", "their own record", caller_id=adult.id, student_id=other.id)
-    refuse("get_student_record", "no student", caller_id=other_gid, student_id="S999999")
+    refuses("their own record", "get_student_record", caller_id=adult.id, student_id=other.id)
+    refuses("no student", "get_student_record", caller_id=other_gid, student_id="S999999")
 
 
 def test_adult_records_need_release_for_guardians() -> None:
     closed = next(s for s in adults(release=False) if any(g.verified for g in s.guardians))
-    refuse(
-        "get_grades",
+    refuses(
         "has not signed a records release",
+        "get_grades",
         caller_id=verified_guardian_of(closed),
         student_id=closed.id,
         term="2024-FALL",
@@ -238,8 +217,8 @@ def test_grades_gpa_and_terms() -> None:
     gid, student = minors_with_guardian()[0]
     spring = call("get_grades", caller_id=gid, student_id=student.id, term=CURRENT_TERM)
     assert spring["kind"] == "progress report" and spring["grades"]
-    refuse("get_grades", "unknown term", caller_id=gid, student_id=student.id, term="2023-FALL")
-    refuse("get_grades", "no grades yet", caller_id=gid, student_id=student.id, term=OPEN_TERM)
+    refuses("unknown term", "get_grades", caller_id=gid, student_id=student.id, term="2023-FALL")
+    refuses("no grades yet", "get_grades", caller_id=gid, student_id=student.id, term=OPEN_TERM)
 
 
 def test_fees_show_balances_and_plan() -> None:
@@ -253,12 +232,12 @@ def test_fees_show_balances_and_plan() -> None:
 def test_catalogue_and_staff_slots_are_public() -> None:
     rows = call("search_sections", term=OPEN_TERM, course_title="geometry")
     assert rows and all(r["course"] == "Geometry" for r in rows)
-    refuse("search_sections", "unknown term", term="1999-FALL")
-    refuse("search_sections", "no 2025-SUMMER section", term=OPEN_TERM, course_title="Astrology")
+    refuses("unknown term", "search_sections", term="1999-FALL")
+    refuses("no 2025-SUMMER section", "search_sections", term=OPEN_TERM, course_title="Astrology")
     staff = next(iter(DB.staff.values()))
     slots = call("get_staff_availability", staff_id=staff.id)["open_slots"]
     assert slots and all(s > "2025-03-10T09:00" for s in slots)
-    refuse("get_staff_availability", "no staff member", staff_id="T999999")
+    refuses("no staff member", "get_staff_availability", staff_id="T999999")
 
 
 # -- registration --------------------------------------------------------------------------
@@ -277,30 +256,30 @@ def test_enroll_bills_tuition() -> None:
 def test_enroll_refusals() -> None:
     gid, student = minors_with_guardian()[0]
     spring = next(s for s in DB.sections.values() if s.term == CURRENT_TERM)
-    refuse(
-        "enroll_in_section",
+    refuses(
         "cannot be changed",
+        "enroll_in_section",
         caller_id=gid,
         student_id=student.id,
         section_id=spring.id,
     )
-    refuse(
-        "enroll_in_section", "no section", caller_id=gid, student_id=student.id, section_id="SEC0"
+    refuses(
+        "no section", "enroll_in_section", caller_id=gid, student_id=student.id, section_id="SEC0"
     )
     adult = next(s for s in adults() if any(g.verified for g in s.guardians))
     any_section = summer_sections()[0]
-    refuse(
-        "enroll_in_section",
+    refuses(
         "only the student",
+        "enroll_in_section",
         caller_id=verified_guardian_of(adult),
         student_id=adult.id,
         section_id=any_section.id,
     )
     precalc = summer_sections("Precalculus")[0]
     ninth = next((g, s) for g, s in minors_with_guardian() if s.grade_level == 9)
-    refuse(
-        "enroll_in_section",
+    refuses(
         "open to grade 11",
+        "enroll_in_section",
         caller_id=ninth[0],
         student_id=ninth[1].id,
         section_id=precalc.id,
@@ -318,9 +297,9 @@ def test_enroll_refuses_passed_missing_prerequisite_duplicate_and_clash() -> Non
             except ToolError as exc:
                 for key in ("already passed", "needs", "already enrolled", "clashes"):
                     if key in str(exc) and key not in messages:
-                        messages[key] = refuse(
-                            "enroll_in_section",
+                        messages[key] = refuses(
                             key,
+                            "enroll_in_section",
                             caller_id=decider(s),
                             student_id=s.id,
                             section_id=section.id,
@@ -333,9 +312,9 @@ def test_enroll_refuses_passed_missing_prerequisite_duplicate_and_clash() -> Non
 def test_full_section_refuses_enrollment_and_takes_waitlist() -> None:
     section = full_section()
     caller, student = next(eligible_for(section.id))
-    refuse(
-        "enroll_in_section",
+    refuses(
         "is full",
+        "enroll_in_section",
         caller_id=caller,
         student_id=student.id,
         section_id=section.id,
@@ -348,9 +327,9 @@ def test_full_section_refuses_enrollment_and_takes_waitlist() -> None:
 
 def test_waitlist_refusals() -> None:
     section, caller, student = open_section_and_student()
-    refuse(
-        "join_waitlist",
+    refuses(
         "free seats",
+        "join_waitlist",
         caller_id=caller,
         student_id=student.id,
         section_id=section.id,
@@ -364,9 +343,9 @@ def test_waitlist_refusals() -> None:
         if len(targets) >= 3:
             for s in targets[:2]:
                 call("join_waitlist", caller_id=caller, student_id=student.id, section_id=s.id)
-            refuse(
-                "join_waitlist",
+            refuses(
                 "at most 2 waitlists",
+                "join_waitlist",
                 caller_id=caller,
                 student_id=student.id,
                 section_id=targets[2].id,
@@ -425,13 +404,13 @@ def test_drop_refusals() -> None:
         for s in summer_sections()
         if all(e.section_id != s.id for e in Q.student_enrollments(student.id))
     )
-    refuse(
-        "drop_section", "not enrolled", caller_id=gid, student_id=student.id, section_id=section.id
+    refuses(
+        "not enrolled", "drop_section", caller_id=gid, student_id=student.id, section_id=section.id
     )
     spring = Q.student_enrollments(student.id, CURRENT_TERM)[0]
-    refuse(
-        "drop_section",
+    refuses(
         "cannot be changed",
+        "drop_section",
         caller_id=gid,
         student_id=student.id,
         section_id=spring.section_id,
@@ -440,9 +419,9 @@ def test_drop_refusals() -> None:
     fee = next(f for f in DB.fees.values() if f.section_id and f.status == "open")
     Q.fees.put(fee.id, fee.model_copy(update={"status": "in_plan"}))
     owner = DB.students[fee.student_id]
-    refuse(
-        "drop_section",
+    refuses(
         "payment plan",
+        "drop_section",
         caller_id=decider(owner),
         student_id=owner.id,
         section_id=fee.section_id,
@@ -475,14 +454,14 @@ def test_report_future_absence_and_excuse_recent_one() -> None:
 def test_report_absence_refusals() -> None:
     gid, student = minors_with_guardian()[0]
     args = {"caller_id": gid, "student_id": student.id, "reason": "illness"}
-    refuse("report_absence", "YYYY-MM-DD", date="March 12", **args)
-    refuse("report_absence", "not a school day", date="2025-03-15", **args)
-    refuse("report_absence", "not a school day", date="2025-03-25", **args)
-    refuse("report_absence", "attendance office", date="2025-02-26", **args)
-    refuse("report_absence", "at most 14 days", date="2025-04-01", **args)
-    refuse(
-        "report_absence",
+    refuses("YYYY-MM-DD", "report_absence", date="March 12", **args)
+    refuses("not a school day", "report_absence", date="2025-03-15", **args)
+    refuses("not a school day", "report_absence", date="2025-03-25", **args)
+    refuses("attendance office", "report_absence", date="2025-02-26", **args)
+    refuses("at most 14 days", "report_absence", date="2025-04-01", **args)
+    refuses(
         "invalid arguments",
+        "report_absence",
         date="2025-03-12",
         caller_id=gid,
         student_id=student.id,
@@ -492,21 +471,21 @@ def test_report_absence_refusals() -> None:
     free_day = next(
         d for d in ("2025-03-03", "2025-03-04", "2025-03-05", "2025-03-06") if d not in recorded
     )
-    refuse("report_absence", "nothing to excuse", date=free_day, **args)
+    refuses("nothing to excuse", "report_absence", date=free_day, **args)
     excused = next(
         a for a in DB.absences.values() if a.excused and "2025-03-03" <= a.date < "2025-03-10"
     )
     owner = DB.students[excused.student_id]
-    refuse(
-        "report_absence",
+    refuses(
         "already excused",
+        "report_absence",
         caller_id=decider(owner),
         student_id=owner.id,
         date=excused.date,
         reason="illness",
     )
     call("report_absence", date="2025-03-12", **args)
-    refuse("report_absence", "already on the record", date="2025-03-12", **args)
+    refuses("already on the record", "report_absence", date="2025-03-12", **args)
 
 
 def _meeting_setup() -> tuple[str, Student, str, str]:
@@ -537,9 +516,9 @@ def test_book_and_cancel_meeting() -> None:
     assert slot not in call("get_staff_availability", staff_id=staff_id)["open_slots"]
     cancelled = call("cancel_appointment", caller_id=gid, appointment_id=booked["appointment_id"])
     assert cancelled["status"] == "cancelled"
-    refuse(
-        "cancel_appointment",
+    refuses(
         "already cancelled",
+        "cancel_appointment",
         caller_id=gid,
         appointment_id=booked["appointment_id"],
     )
@@ -555,12 +534,12 @@ def test_book_refusals() -> None:
     outsider = next(
         s.id for s in DB.staff.values() if s.id not in teachers and s.id != student.counselor_id
     )
-    refuse(
-        "book_appointment", "neither the student's counselor", staff_id=outsider, start=slot, **args
+    refuses(
+        "neither the student's counselor", "book_appointment", staff_id=outsider, start=slot, **args
     )
-    refuse("book_appointment", "no staff member", staff_id="T999999", start=slot, **args)
-    refuse(
-        "book_appointment", "upcoming slots", staff_id=staff_id, start="2025-03-12T23:00", **args
+    refuses("no staff member", "book_appointment", staff_id="T999999", start=slot, **args)
+    refuses(
+        "upcoming slots", "book_appointment", staff_id=staff_id, start="2025-03-12T23:00", **args
     )
     taken = next(
         (
@@ -571,10 +550,10 @@ def test_book_refusals() -> None:
         None,
     )
     if taken is not None:
-        refuse("book_appointment", "already taken", staff_id=staff_id, start=taken, **args)
+        refuses("already taken", "book_appointment", staff_id=staff_id, start=taken, **args)
     call("book_appointment", staff_id=staff_id, start=slot, **args)
     other = call("get_staff_availability", staff_id=staff_id)["open_slots"][-1]
-    refuse("book_appointment", "already booked", staff_id=staff_id, start=other, **args)
+    refuses("already booked", "book_appointment", staff_id=staff_id, start=other, **args)
 
 
 def test_cancel_refusals() -> None:
@@ -584,10 +563,10 @@ def test_cancel_refusals() -> None:
         if a.status == "scheduled" and a.start < "2025-03-11T09:00"
     )
     owner = DB.students[soon.student_id]
-    refuse(
-        "cancel_appointment", "less than 24 hours", caller_id=decider(owner), appointment_id=soon.id
+    refuses(
+        "less than 24 hours", "cancel_appointment", caller_id=decider(owner), appointment_id=soon.id
     )
-    refuse("cancel_appointment", "no appointment", caller_id=decider(owner), appointment_id="AP0")
+    refuses("no appointment", "cancel_appointment", caller_id=decider(owner), appointment_id="AP0")
 
 
 # -- money ---------------------------------------------------------------------------------
@@ -621,9 +600,9 @@ def test_pay_fee_in_parts() -> None:
         amount=float(balance - 10),
     )
     assert Q.fees[fee.id].status == "paid"
-    refuse(
-        "pay_fee",
+    refuses(
         "nothing is owed",
+        "pay_fee",
         caller_id=caller,
         fee_id=fee.id,
         payment_method_id=method,
@@ -634,11 +613,13 @@ def test_pay_fee_in_parts() -> None:
 def test_pay_fee_refusals() -> None:
     fee, caller, method = _open_fee_with_payer()
     args = {"caller_id": caller, "fee_id": fee.id}
-    refuse("pay_fee", "no fee", caller_id=caller, fee_id="F0", payment_method_id=method, amount=1.0)
-    refuse("pay_fee", "at most the balance", payment_method_id=method, amount=999999.0, **args)
-    refuse("pay_fee", "more than 0.00", payment_method_id=method, amount=0.0, **args)
+    refuses(
+        "no fee", "pay_fee", caller_id=caller, fee_id="F0", payment_method_id=method, amount=1.0
+    )
+    refuses("at most the balance", "pay_fee", payment_method_id=method, amount=999999.0, **args)
+    refuses("more than 0.00", "pay_fee", payment_method_id=method, amount=0.0, **args)
     foreign = next(m.id for m in DB.payment_methods.values() if m.owner_id != caller)
-    refuse("pay_fee", "does not belong", payment_method_id=foreign, amount=1.0, **args)
+    refuses("does not belong", "pay_fee", payment_method_id=foreign, amount=1.0, **args)
     expired = next(m for m in DB.payment_methods.values() if m.expires and m.expires < "2025-03")
     owner = expired.owner_id
     mine = next(
@@ -650,9 +631,9 @@ def test_pay_fee_refusals() -> None:
         None,
     )
     if mine is not None:
-        refuse(
-            "pay_fee",
+        refuses(
             "expired",
+            "pay_fee",
             caller_id=owner,
             fee_id=mine.id,
             payment_method_id=expired.id,
@@ -660,9 +641,9 @@ def test_pay_fee_refusals() -> None:
         )
     planned = next(f for f in DB.fees.values() if f.status == "in_plan")
     payer = decider(DB.students[planned.student_id])
-    refuse(
-        "pay_fee",
+    refuses(
         "payment plan",
+        "pay_fee",
         caller_id=payer,
         fee_id=planned.id,
         payment_method_id=method,
@@ -714,9 +695,9 @@ def test_payment_plan_splits_open_fees() -> None:
         "2025-06-01",
     ]
     assert all(Q.fees[f.id].status == "in_plan" for f in open_fees)
-    refuse(
-        "create_payment_plan",
+    refuses(
         "already has an active",
+        "create_payment_plan",
         caller_id=caller,
         student_id=student.id,
         installments=2,
@@ -727,8 +708,8 @@ def test_payment_plan_splits_open_fees() -> None:
 def test_payment_plan_refusals() -> None:
     caller, student, method = _plan_candidate(overdue=True)
     args = {"caller_id": caller, "student_id": student.id, "payment_method_id": method}
-    refuse("create_payment_plan", "2, 3 or 4", installments=6, **args)
-    refuse("create_payment_plan", "must be paid before", installments=2, **args)
+    refuses("2, 3 or 4", "create_payment_plan", installments=6, **args)
+    refuses("must be paid before", "create_payment_plan", installments=2, **args)
     small = next(
         s
         for s in DB.students.values()
@@ -747,9 +728,9 @@ def test_payment_plan_refusals() -> None:
         and Q.active_plan(s.id) is None
         and may_act(s) is not None
     )
-    refuse(
-        "create_payment_plan",
+    refuses(
         "at least 500.00",
+        "create_payment_plan",
         caller_id=decider(small),
         student_id=small.id,
         installments=2,
@@ -762,9 +743,9 @@ def test_payment_plan_refusals() -> None:
         and Q.active_plan(s.id) is None
         and may_act(s) is not None
     )
-    refuse(
-        "create_payment_plan",
+    refuses(
         "no open fees",
+        "create_payment_plan",
         caller_id=decider(settled),
         student_id=settled.id,
         installments=2,
@@ -778,11 +759,11 @@ def test_payment_plan_refusals() -> None:
 def test_records_release_toggles_for_adult_only() -> None:
     adult = adults(release=False)[0]
     assert call("set_records_release", caller_id=adult.id, allow=True)["records_release"] is True
-    refuse("set_records_release", "already on", caller_id=adult.id, allow=True)
+    refuses("already on", "set_records_release", caller_id=adult.id, allow=True)
     call("set_records_release", caller_id=adult.id, allow=False)
     assert ENV.state.changes() == {}
     gid, _ = minors_with_guardian()[0]
-    refuse("set_records_release", "only an adult student", caller_id=gid, allow=True)
+    refuses("only an adult student", "set_records_release", caller_id=gid, allow=True)
 
 
 def test_transfer_records_hand_off_with_stable_hash() -> None:
@@ -797,33 +778,11 @@ def test_transfer_records_hand_off_with_stable_hash() -> None:
 # -- policy checks -------------------------------------------------------------------------
 
 
-def _trajectory(*steps: tuple[Any, ...]) -> Trajectory:
-    messages: list[Message] = []
-    for n, step in enumerate(steps):
-        if step[0] in ("user", "assistant"):
-            messages.append(Message(role=step[0], content=step[1]))
-            continue
-        _, name, args = step
-        try:
-            content, error = to_text(ENV.call(name, args)), False
-        except ToolError as exc:
-            content, error = f"Error: {exc}", True
-        messages.append(
-            Message(role="assistant", tool_calls=[ToolCall(id=f"c{n}", name=name, arguments=args)])
-        )
-        messages.append(Message(role="tool", content=content, tool_call_id=f"c{n}", error=error))
-    ENV.reset()
-    return Trajectory(messages, DOMAIN.tool_kinds)
-
-
-def _rules(t: Trajectory) -> set[str]:
-    return {v.rule_id for v in run_checks(DOMAIN.checks, t)}
-
-
 def test_clean_trajectory_passes_every_check() -> None:
     gid, student = minors_with_guardian()[0]
     guardian = DB.guardians[gid]
-    t = _trajectory(
+    t = conversation(
+        ENV,
         ("user", "My kid is sick tomorrow."),
         ("call", "find_caller_by_email", {"email": guardian.email}),
         ("call", "get_caller_details", {"caller_id": gid}),
@@ -835,86 +794,55 @@ def test_clean_trajectory_passes_every_check() -> None:
             {"caller_id": gid, "student_id": student.id, "date": "2025-03-11", "reason": "illness"},
         ),
     )
-    assert _rules(t) == set()
+    assert t.rules() == set()
 
 
 def test_checks_catch_unconfirmed_unauthenticated_and_impersonating_calls() -> None:
     gid, student = minors_with_guardian()[0]
     guardian = DB.guardians[gid]
     absence = {"student_id": student.id, "date": "2025-03-11", "reason": "illness"}
-    no_auth = _trajectory(
+    no_auth = conversation(
+        ENV,
         ("assistant", "Shall I report it?"),
         ("user", "yes"),
         ("call", "report_absence", {"caller_id": gid, **absence}),
     )
-    assert _rules(no_auth) == {"school.authenticate_first", "school.act_as_authenticated_caller"}
-    unconfirmed = _trajectory(
+    assert no_auth.rules() == {"school.authenticate_first", "school.act_as_authenticated_caller"}
+    unconfirmed = conversation(
+        ENV,
         ("call", "find_caller_by_email", {"email": guardian.email}),
         ("call", "report_absence", {"caller_id": gid, **absence}),
     )
-    assert _rules(unconfirmed) == {"school.confirm_before_write"}
+    assert unconfirmed.rules() == {"school.confirm_before_write"}
     other_gid = next(g for g, s in minors_with_guardian() if g != gid)
     other = DB.guardians[other_gid]
-    two_callers = _trajectory(
+    two_callers = conversation(
+        ENV,
         ("call", "find_caller_by_email", {"email": guardian.email}),
         ("call", "get_caller_details", {"caller_id": gid}),
         ("call", "find_caller_by_email", {"email": other.email}),
         ("call", "get_caller_details", {"caller_id": other_gid}),
     )
-    assert _rules(two_callers) == {"school.one_caller"}
-    impersonating = _trajectory(
+    assert two_callers.rules() == {"school.one_caller"}
+    impersonating = conversation(
+        ENV,
         ("call", "find_caller_by_email", {"email": guardian.email}),
         ("call", "get_caller_details", {"caller_id": other_gid}),
     )
-    assert "school.act_as_authenticated_caller" in _rules(impersonating)
+    assert "school.act_as_authenticated_caller" in impersonating.rules()
 
 
-# -- databases and tasks -------------------------------------------------------------------
+# -- the databases ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("variant", ["train", "eval"])
-def test_generator_reproduces_snapshot(variant: str) -> None:
-    _, digest = DOMAIN.load_db(variant)
-    assert db_digest(DOMAIN.databases[variant].generate()) == digest
-
-
-def _identifiers(db: SchoolDB) -> set[str]:
-    found: set[str] = set()
-    for table in db.tables().values():
-        found.update(table)
-    for p in [*db.guardians.values(), *db.students.values()]:
-        found.update({p.email, f"{p.first_name} {p.last_name}".lower()})
-        if p.phone:
-            found.add(p.phone)
-    for s in db.staff.values():
-        found.add(f"{s.first_name} {s.last_name}".lower())
-    found.update(m.label for m in db.payment_methods.values())
-    return found
-
-
-def test_train_and_eval_share_no_ids_or_people() -> None:
-    train, _ = DOMAIN.load_db("train")
-    evaluation, _ = DOMAIN.load_db("eval")
-    assert isinstance(train, SchoolDB) and isinstance(evaluation, SchoolDB)
-    shared = (_identifiers(train) & _identifiers(evaluation)) - {"school"}
-    assert shared == set()
+def test_train_and_eval_have_their_own_payment_methods() -> None:
+    """Beyond the ids and personal facts the contract test compares for every domain."""
+    train, test = (DOMAIN.load_db(v)[0] for v in ("train", "eval"))
+    labels = [{m.label for m in db.payment_methods.values()} for db in (train, test)]  # type: ignore[attr-defined]
+    assert not labels[0] & labels[1]
 
 
 def test_database_sizes_look_like_a_real_school() -> None:
     counts = DB.record_counts()
     assert 250 <= counts["students"] <= 400 and counts["guardians"] >= 250
     assert counts["enrollments"] > 2000 and counts["fees"] > 800 and counts["payments"] > 500
-
-
-def test_seed_tasks_replay_and_cover_every_write() -> None:
-    tasks = DOMAIN.tasks()
-    assert len(tasks) >= 15
-    assert sum(len(t.intents) > 1 for t in tasks) >= 3
-    assert len([t for t in tasks if t.split == "train"]) >= 3
-    writes = {n for n, k in DOMAIN.tool_kinds.items() if k != "read"}
-    used = {a.name for t in tasks for a in t.gold_actions}
-    assert writes <= used
-    envs = {"train": Environment(DOMAIN, "train"), "test": ENV}
-    for task in tasks:
-        env = envs[task.split]
-        assert env.replay(task.gold_actions) != env.hash(), task.id

@@ -1,19 +1,15 @@
-"""Telecom domain: every tool's success and refusals, the policy checks, the generator, the tasks."""
+"""Telecom domain: every tool's success and refusals, the policy checks, the generated data."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
+from domain_testing import Conversation, Desk, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
-from tau_emotion.domains.state import db_digest
+from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.telecom.db import Bill, Customer, Device, Line, TelecomDB
-from tau_emotion.domains.telecom.generate import generate
 from tau_emotion.domains.telecom.rules import (
     TODAY,
     age_on,
@@ -22,35 +18,16 @@ from tau_emotion.domains.telecom.rules import (
     card_expired,
     current_month,
     days_ago,
-    money,
     parse_day,
     prorated_cents,
 )
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("telecom")
-ENV = Environment(DOMAIN, "main")
-DB = cast(TelecomDB, ENV.state.db)
+DESK = Desk("telecom")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB: TelecomDB = DESK.db
+call, refuses, now = DESK.call, DESK.refuses, DESK.row
+fresh = fresh_state(ENV)
 NEXT_TICKET = f"T-{len(DB.tickets) + 1:05d}"
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> None:
-    ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    return ENV.call(name, arguments)
-
-
-def refuses(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        call(name, **arguments)
-
-
-def now(table: str, key: str) -> Any:
-    return ENV.state.table(table)[key]
 
 
 # -- finding test subjects in the generated data ------------------------------------------------
@@ -156,7 +133,7 @@ def test_account_reads_and_catalog() -> None:
     owed = sum(
         bill_balance_cents(b) for b in bills_of(c.customer_id) if bill_status(b) == "overdue"
     )
-    assert billing["overdue_balance"] == money(owed) != "0.00"
+    assert billing["overdue_balance"] == cents_text(owed) != "0.00"
     assert {p["plan_id"] for p in call("list_plans")} == set(DB.plans)
     assert {a["addon_id"] for a in call("list_addons")} == set(DB.addons)
     for tool, arg in (
@@ -187,7 +164,7 @@ def test_upgrade_applies_today_with_proration() -> None:
         lambda ln, c: ln.plan_id == "basic_5gb" and active_line(ln, c) and unchanged_this_month(ln)
     )
     quote = call("quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited")
-    expected = money(prorated_cents(6500 - 3500))
+    expected = cents_text(prorated_cents(6500 - 3500))
     assert quote["change"] == "upgrade" and quote["prorated_charge"] == expected == "19.00"
     result = call(
         "change_plan", customer_id=c.customer_id, line_id=ln.line_id, new_plan_id="unlimited"
@@ -276,8 +253,8 @@ def test_pay_bill_pays_the_full_balance_oldest_first() -> None:
     paid = call(
         "pay_bill", customer_id=c.customer_id, bill_id=older.bill_id, payment_method_id=method
     )
-    assert paid["amount_paid"] == money(bill_balance_cents(older))
-    assert paid["account_overdue_balance"] == money(bill_balance_cents(newer))
+    assert paid["amount_paid"] == cents_text(bill_balance_cents(older))
+    assert paid["account_overdue_balance"] == cents_text(bill_balance_cents(newer))
     assert bill_balance_cents(now("bills", older.bill_id)) == 0
     assert now("payments", paid["payment_id"]).amount_cents == bill_balance_cents(older)
     refuses(
@@ -334,7 +311,7 @@ def test_waive_late_fee_once() -> None:
     assert bill is not None
     result = call("waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
     assert result["waived_amount"] == "10.00"
-    assert result["bill_balance"] == money(bill_balance_cents(bill) - 1000)
+    assert result["bill_balance"] == cents_text(bill_balance_cents(bill) - 1000)
     assert now("customers", c.customer_id).last_late_fee_waiver_on == TODAY.isoformat()
     refuses("already waived", "waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
 
@@ -418,7 +395,7 @@ def test_pay_off_device() -> None:
         device_id=dev.device_id,
         payment_method_id=usable_method(c),
     )
-    assert result["amount_paid"] == money(cast(Any, dev.financing).remaining_cents)
+    assert result["amount_paid"] == cents_text(cast(Any, dev.financing).remaining_cents)
     assert now("devices", dev.device_id).financing.remaining_cents == 0
     refuses(
         "no installment balance",
@@ -702,52 +679,19 @@ def test_transfer_is_recorded_without_its_free_text() -> None:
 # -- policy checks --------------------------------------------------------------------------------------
 
 
-class Convo:
-    """Builds a trajectory turn by turn; tool results are JSON like the real tools return."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    def user(self, text: str) -> Convo:
-        self.messages.append(Message(role="user", content=text))
-        return self
-
-    def agent(self, text: str) -> Convo:
-        self.messages.append(Message(role="assistant", content=text))
-        return self
-
-    def call(self, name: str, result: dict[str, Any], ok: bool = True, **args: Any) -> Convo:
-        call_id = f"call{len(self.messages)}"
-        self.messages.append(
-            Message(role="assistant", tool_calls=[ToolCall(id=call_id, name=name, arguments=args)])
-        )
-        content = json.dumps(result) if ok else "Error: refused"
-        self.messages.append(
-            Message(role="tool", content=content, tool_call_id=call_id, name=name, error=not ok)
-        )
-        return self
-
-    def confirm(self) -> Convo:
-        return self.agent("Shall I go ahead?").user("Yes, please.")
-
-    def violations(self, rule: str) -> list[str]:
-        check = next(c for c in DOMAIN.checks if c.rule_id == rule)
-        return [v.detail for v in check.run(Trajectory(self.messages, DOMAIN.tool_kinds))]
-
-
 ME = {"customer_id": "C1"}
 OTHER = {"customer_id": "C2"}
 
 
-def authed() -> Convo:
+def authed() -> Conversation:
     return (
-        Convo()
+        Conversation(ENV)
         .user("Hi, my number is 415-555-0100")
         .call("find_customer_by_phone", ME, phone_number="415-555-0100")
     )
 
 
-def reset(convo: Convo, line_id: str = "L1") -> Convo:
+def reset(convo: Conversation, line_id: str = "L1") -> Conversation:
     return convo.confirm().call("reset_network_settings", ME, customer_id="C1", line_id=line_id)
 
 
@@ -759,56 +703,54 @@ def test_clean_conversation_passes_every_check() -> None:
         "open_ticket", ME, customer_id="C1", line_id="L1", category="network", description="x"
     )
     convo.call("list_plans", {"plans": []})
-    assert run_checks(DOMAIN.checks, Trajectory(convo.messages, DOMAIN.tool_kinds)) == []
+    assert convo.rules() == set()
 
 
 def test_confirmation_check() -> None:
     unconfirmed = authed().call("cancel_autopay", ME, customer_id="C1")
-    assert unconfirmed.violations("telecom.confirm_before_write")
+    assert unconfirmed.details("telecom.confirm_before_write")
     declined = (
         authed()
         .agent("Cancel autopay?")
         .user("No, wait.")
         .call("cancel_autopay", ME, customer_id="C1")
     )
-    assert declined.violations("telecom.confirm_before_write")
+    assert declined.details("telecom.confirm_before_write")
     assert (
         not authed()
         .confirm()
         .call("cancel_autopay", ME, customer_id="C1")
-        .violations("telecom.confirm_before_write")
+        .details("telecom.confirm_before_write")
     )
 
 
 def test_authentication_check() -> None:
-    peek = Convo().call("get_bills", ME, customer_id="C1")
-    assert peek.violations("telecom.authenticate_first")
-    failed = Convo().call("find_customer_by_email", {}, ok=False, email="x@example.com")
+    peek = Conversation(ENV).call("get_bills", ME, customer_id="C1")
+    assert peek.details("telecom.authenticate_first")
+    failed = Conversation(ENV).fail("find_customer_by_email", email="x@example.com")
     failed.confirm().call("cancel_autopay", ME, customer_id="C1")
-    assert failed.violations("telecom.authenticate_first")
-    catalog_only = Convo().call("list_plans", {}).call("list_addons", {})
-    assert not catalog_only.violations("telecom.authenticate_first")
+    assert failed.details("telecom.authenticate_first")
+    catalog_only = Conversation(ENV).call("list_plans", {}).call("list_addons", {})
+    assert not catalog_only.details("telecom.authenticate_first")
     assert (
-        not authed()
-        .call("get_bills", ME, customer_id="C1")
-        .violations("telecom.authenticate_first")
+        not authed().call("get_bills", ME, customer_id="C1").details("telecom.authenticate_first")
     )
 
 
 def test_one_customer_checks() -> None:
     two = authed().confirm().call("cancel_autopay", ME, customer_id="C1")
     two.confirm().call("cancel_autopay", OTHER, customer_id="C2")
-    assert two.violations("telecom.one_customer")
+    assert two.details("telecom.one_customer")
     peek = authed().call("get_line_details", OTHER, line_id="L9")
-    assert peek.violations("telecom.no_other_account_data")
-    assert not peek.violations("telecom.one_customer")  # reads by line id name no customer
+    assert peek.details("telecom.no_other_account_data")
+    assert not peek.details("telecom.one_customer")  # reads by line id name no customer
     second_lookup = authed().call("find_customer_by_email", OTHER, email="someone@example.com")
-    assert second_lookup.violations("telecom.no_other_account_data")
+    assert second_lookup.details("telecom.no_other_account_data")
     own = (
         authed().call("get_line_details", ME, line_id="L1").call("get_bills", ME, customer_id="C1")
     )
-    assert not own.violations("telecom.no_other_account_data")
-    assert not own.violations("telecom.one_customer")
+    assert not own.details("telecom.no_other_account_data")
+    assert not own.details("telecom.one_customer")
 
 
 def test_quote_before_plan_change_check() -> None:
@@ -817,39 +759,37 @@ def test_quote_before_plan_change_check() -> None:
         .confirm()
         .call("change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited")
     )
-    assert blind.violations("telecom.quote_before_plan_change")
+    assert blind.details("telecom.quote_before_plan_change")
     other_plan = authed().call("quote_plan_change", ME, line_id="L1", new_plan_id="unlimited_max")
     other_plan.confirm().call(
         "change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited"
     )
-    assert other_plan.violations("telecom.quote_before_plan_change")
+    assert other_plan.details("telecom.quote_before_plan_change")
     quoted = authed().call("quote_plan_change", ME, line_id="L1", new_plan_id="unlimited")
     quoted.confirm().call(
         "change_plan", ME, customer_id="C1", line_id="L1", new_plan_id="unlimited"
     )
-    assert not quoted.violations("telecom.quote_before_plan_change")
+    assert not quoted.details("telecom.quote_before_plan_change")
 
 
 def test_reset_before_network_ticket_check() -> None:
-    def ticket(convo: Convo, category: str) -> Convo:
+    def ticket(convo: Conversation, category: str) -> Conversation:
         return convo.confirm().call(
             "open_ticket", ME, customer_id="C1", line_id="L1", category=category, description="x"
         )
 
     rule = "telecom.reset_before_network_ticket"
-    assert ticket(authed(), "network").violations(rule)
-    assert ticket(reset(authed(), line_id="L2"), "network").violations(rule)
-    assert not ticket(reset(authed()), "network").violations(rule)
-    assert not ticket(authed(), "device").violations(rule)
+    assert ticket(authed(), "network").details(rule)
+    assert ticket(reset(authed(), line_id="L2"), "network").details(rule)
+    assert not ticket(reset(authed()), "network").details(rule)
+    assert not ticket(authed(), "device").details(rule)
 
 
-# -- generator and tasks ------------------------------------------------------------------------------
+# -- generated data ------------------------------------------------------------------------------
 
 
-def test_generator_reproduces_the_committed_snapshot() -> None:
-    fresh_db = generate()
-    assert db_digest(fresh_db) == db_digest(DB)
-    counts = fresh_db.record_counts()
+def test_database_size() -> None:
+    counts = DB.record_counts()
     assert counts["customers"] >= 300 and counts["bills"] > counts["customers"]
     assert (DOMAIN.root / "db.json").stat().st_size < 3_000_000
 
@@ -864,15 +804,3 @@ def test_generated_data_is_consistent() -> None:
         assert blocked == (ln.suspension_reason in ("lost_device", "stolen_device"))
     phones = [ln.phone_number for ln in DB.lines.values()]
     assert len(phones) == len(set(phones))
-
-
-def test_seed_tasks_replay_and_change_state() -> None:
-    tasks = DOMAIN.tasks()
-    assert len(tasks) >= 25 and sum(len(t.intents) > 1 for t in tasks) >= 3
-    for task in tasks:
-        ENV.replay(task.gold_actions)
-        for action in task.gold_actions:
-            ENV.call(action.name, dict(action.arguments))
-        info_only = all(DOMAIN.tool_kinds[a.name] == "read" for a in task.gold_actions)
-        assert bool(ENV.state.changes()) != info_only, task.id
-        ENV.reset()

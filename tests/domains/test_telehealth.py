@@ -1,4 +1,4 @@
-"""Telehealth domain: tools (success and every refusal), policy checks, generator, seed tasks."""
+"""Telehealth domain: tools (success and every refusal) and policy checks."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import pytest
+from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory
-from tau_emotion.domains.state import db_digest
+from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.telehealth import tools_visits
 from tau_emotion.domains.telehealth.db import (
     Appointment,
@@ -21,42 +19,19 @@ from tau_emotion.domains.telehealth.db import (
     TelehealthDB,
     Voucher,
 )
-from tau_emotion.domains.telehealth.generate import generate
 from tau_emotion.domains.telehealth.pricing import visit_price
-from tau_emotion.domains.telehealth.rules import NOW, TODAY, money
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
+from tau_emotion.domains.telehealth.rules import NOW, TODAY
 
-DOMAIN = load_domain("telehealth")
-ENV = Environment(DOMAIN, "main")
-DB: TelehealthDB = ENV.state.db  # type: ignore[assignment]
+DESK = Desk("telehealth")
+DOMAIN, ENV = DESK.domain, DESK.env
+DB: TelehealthDB = DESK.db
+call, refuses, row, new_rows = DESK.call, DESK.refuses, DESK.row, DESK.new_rows
+fresh = fresh_state(ENV)
 T = TypeVar("T")
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> None:
-    ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    return ENV.call(name, arguments)
-
-
-def refuses(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        call(name, **arguments)
 
 
 def first(items: Iterable[T], pred: Callable[[T], bool] = lambda _: True) -> T:
     return next(x for x in items if pred(x))
-
-
-def row(table: str, key: str) -> Any:
-    return ENV.state.table(table)[key]
-
-
-def new_rows(table: str) -> list[Any]:
-    return list(ENV.state.changes().get(table, {}).values())
 
 
 def hours_until(start: str) -> float:
@@ -114,11 +89,7 @@ def copays(appointment_id: str) -> list[Any]:
     ]
 
 
-# --- generator and snapshot ---------------------------------------------------------------
-
-
-def test_generator_reproduces_the_committed_snapshot() -> None:
-    assert db_digest(generate()) == DOMAIN.load_db("main")[1]
+# --- snapshot ---------------------------------------------------------------
 
 
 def test_snapshot_has_realistic_volume() -> None:
@@ -273,7 +244,7 @@ def test_book_appointment_charges_the_price_and_books_the_slot() -> None:
         visit_type="video",
         payment_method_id=method,
     )
-    assert result["charged"] == money(cost) and result["charged_to"] == method
+    assert result["charged"] == cents_text(cost) and result["charged_to"] == method
     assert result["appointment_id"] == f"A{len(DB.appointments) + 1:05d}"
     assert row("slots", slot_id).status == "booked"
     assert [c.amount_cents for c in copays(result["appointment_id"])] == [cost]
@@ -488,7 +459,9 @@ def test_apply_voucher_refunds_the_discount_to_the_card_that_paid() -> None:
         appointment_id=a.appointment_id,
         voucher_code=v.code,
     )
-    assert result["refunded"] == "50.00" and result["patient_pays"] == money(a.copay_cents - 5000)
+    assert result["refunded"] == "50.00" and result["patient_pays"] == cents_text(
+        a.copay_cents - 5000
+    )
     refund = first(new_rows("payments"), lambda p: p.kind == "refund")
     assert refund.method_id == copays(a.appointment_id)[0].method_id
 
@@ -627,7 +600,7 @@ def test_cancel_with_notice_refunds_and_returns_the_voucher() -> None:
     assert a.voucher_code is not None
     paid = sum(c.amount_cents for c in copays(a.appointment_id))
     result = call("cancel_appointment", patient_id=a.patient_id, appointment_id=a.appointment_id)
-    assert result["status"] == "cancelled" and result["refunded"] == money(paid)
+    assert result["status"] == "cancelled" and result["refunded"] == cents_text(paid)
     assert result["voucher_returned"] == a.voucher_code
     assert row("vouchers", a.voucher_code).status == "available"
     assert all(r.method_id == copays(a.appointment_id)[0].method_id for r in new_rows("payments"))
@@ -667,7 +640,9 @@ def test_refund_payment_for_a_duplicate_and_a_clinic_cancellation() -> None:
         payment_id=original.payment_id,
     )
     result = call("refund_payment", patient_id=dup.patient_id, payment_id=dup.payment_id)
-    assert result["amount"] == money(dup.amount_cents) and result["refunded_to"] == dup.method_id
+    assert (
+        result["amount"] == cents_text(dup.amount_cents) and result["refunded_to"] == dup.method_id
+    )
     refuses(
         "already been refunded",
         "refund_payment",
@@ -685,7 +660,7 @@ def test_refund_payment_for_a_duplicate_and_a_clinic_cancellation() -> None:
     )
     assert call("refund_payment", patient_id=owed.patient_id, payment_id=owed.payment_id)[
         "amount"
-    ] == money(owed.amount_cents)
+    ] == cents_text(owed.amount_cents)
     payments = call("list_payments", patient_id=owed.patient_id)
     assert first(payments, lambda p: p["payment_id"] == owed.payment_id)["unrefunded"] == "0.00"
 
@@ -924,26 +899,6 @@ def test_device_replacement_refusals() -> None:
 # --- policy checks ----------------------------------------------------------------------
 
 Step = tuple[Any, ...]
-CHECKS = {c.rule_id: c for c in DOMAIN.checks}
-
-
-def trajectory(*steps: Step) -> Trajectory:
-    """('user', text) | ('agent', text) | ('call', name, arguments, result_json[, error])."""
-    messages = [Message(role="system", content="policy")]
-    for n, step in enumerate(steps):
-        if step[0] == "user":
-            messages.append(Message(role="user", content=step[1]))
-        elif step[0] == "agent":
-            messages.append(Message(role="assistant", content=step[1]))
-        else:
-            name, arguments, result = step[1], step[2], step[3]
-            error = step[4] if len(step) > 4 else False
-            tc = ToolCall(id=f"c{n}", name=name, arguments=arguments)
-            messages.append(Message(role="assistant", tool_calls=[tc]))
-            messages.append(
-                Message(role="tool", tool_call_id=tc.id, name=name, content=result, error=error)
-            )
-    return Trajectory(messages, DOMAIN.tool_kinds)
 
 
 LOOKUP: Step = ("call", "find_patient_by_email", {"email": "a@example.com"}, '{"patient_id": "P1"}')
@@ -966,12 +921,11 @@ CLEAN = (("user", "I need a refill."), LOOKUP, CHECK, ASK, YES, REFILL)
 
 
 def violations(rule: str, *steps: Step) -> list[str]:
-    return [v.detail for v in CHECKS[rule].run(trajectory(*steps))]
+    return conversation(ENV, *steps).details(rule)
 
 
 def test_a_clean_trajectory_passes_every_check() -> None:
-    t = trajectory(*CLEAN)
-    assert [v for c in DOMAIN.checks for v in c.run(t)] == []
+    assert conversation(ENV, *CLEAN).rules() == set()
 
 
 def test_confirmation_and_authentication_checks() -> None:
@@ -1032,21 +986,3 @@ def test_no_medical_advice_check() -> None:
         "I can't promise the doctor will prescribe it; that is their decision.",
     ):
         assert not violations(rule, ("agent", fine)), fine
-
-
-# --- seed tasks -------------------------------------------------------------------------
-
-
-def test_every_seed_task_replays_and_changes_state_or_transfers() -> None:
-    tasks = DOMAIN.tasks()
-    assert len(tasks) >= 25 and sum(len(t.intents) > 1 for t in tasks) >= 3
-    pristine = ENV.hash()
-    unchanged = []
-    for task in tasks:
-        digest = ENV.replay(task.gold_actions)
-        if digest == pristine:
-            unchanged.append(task.id)
-            assert task.required_outputs, f"{task.id} changes nothing and says nothing"
-    assert len(unchanged) <= 2, unchanged
-    writes = {n for n, k in DOMAIN.tool_kinds.items() if k != "read"}
-    assert writes <= {a.name for t in tasks for a in t.gold_actions}

@@ -1,54 +1,19 @@
-"""Travel domain: every tool's success and refusal paths, the policy checks, the generator,
-the seed tasks, and the separation of the train and eval databases."""
+"""Travel domain: every tool's success and refusal paths, the policy checks, and the size and
+separation of the generated databases."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.data import Message, Task, ToolCall
-from tau_emotion.domains import load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
-from tau_emotion.domains.state import db_digest
-from tau_emotion.domains.tools import to_text
 from tau_emotion.domains.travel import rules
-from tau_emotion.domains.travel.db import TravelDB
-from tau_emotion.domains.travel.generate import generate_eval, generate_train
-from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
 
-DOMAIN = load_domain("travel")
-ENV = Environment(DOMAIN, "eval")
-TRAIN_ENV = Environment(DOMAIN, "train")
-
-
-@pytest.fixture(autouse=True)
-def fresh() -> Iterator[None]:
-    ENV.reset()
-    TRAIN_ENV.reset()
-    yield
-    ENV.reset()
-    TRAIN_ENV.reset()
-
-
-def call(name: str, **arguments: Any) -> Any:
-    """Run a tool on the eval database; structured results come back parsed from JSON."""
-    result = ENV.call(name, arguments)
-    return result if isinstance(result, str) else json.loads(to_text(result))
-
-
-def refused(match: str, name: str, **arguments: Any) -> None:
-    with pytest.raises(ToolError, match=match):
-        ENV.call(name, arguments)
-
-
-def patch(table: str, key: str, **update: Any) -> None:
-    """Change one row of this episode's state (to reach states the snapshot does not hold)."""
-    rows = ENV.state.table(table)
-    rows.put(key, rows[key].model_copy(update=update))
+DESK = Desk("travel", "eval")
+DOMAIN, ENV = DESK.domain, DESK.env
+call, refuses, patch = DESK.call_json, DESK.refuses, DESK.patch
+fresh = fresh_state(ENV)
 
 
 def test_rules_helpers() -> None:
@@ -74,16 +39,16 @@ def test_lookups_authenticate() -> None:
 
 
 def test_lookup_refusals() -> None:
-    refused("no customer account has that email", "find_customer_by_email", email="a@b.c")
-    refused("10 digits", "find_customer_by_phone", phone="5-0192")
-    refused("no customer account has that phone", "find_customer_by_phone", phone="312-000-0000")
-    refused(
+    refuses("no customer account has that email", "find_customer_by_email", email="a@b.c")
+    refuses("10 digits", "find_customer_by_phone", phone="5-0192")
+    refuses("no customer account has that phone", "find_customer_by_phone", phone="312-000-0000")
+    refuses(
         "name and date of birth",
         "find_customer_by_name_and_dob",
         full_name="Alvaro Ibsen",
         date_of_birth="1960-10-08",
     )
-    refused(
+    refuses(
         "YYYY-MM-DD",
         "find_customer_by_name_and_dob",
         full_name="Alvaro Ibsen",
@@ -95,9 +60,9 @@ def test_customer_details_and_transfer() -> None:
     details = call("get_customer_details", customer_id="C50198")
     assert details["customer_id"] == "C50198"
     assert "B50380" in {b["code"] for b in details["bookings"]}
-    refused("no customer with id", "get_customer_details", customer_id="C10001")
+    refuses("no customer with id", "get_customer_details", customer_id="C10001")
     assert "TR0001" in call("transfer_to_human_agents", summary="group of twelve")
-    refused("summary", "transfer_to_human_agents", summary=" ")
+    refuses("summary", "transfer_to_human_agents", summary=" ")
 
 
 # ---------------------------------------------------------------- catalogue
@@ -111,7 +76,7 @@ def test_catalogue() -> None:
         and greek[0]["hotel"]["room_types"][2]["supplement_per_night"] == "128.00"
     )
     assert len(call("search_packages")) == 10
-    refused("no package goes to 'Lisbon'", "search_packages", destination="Lisbon")
+    refuses("no package goes to 'Lisbon'", "search_packages", destination="Lisbon")
     departures = call("get_departures", package_id="p505")
     assert all(d["start_date"] > "2025-05-20" for d in departures)
     first = departures[0]
@@ -121,13 +86,13 @@ def test_catalogue() -> None:
         "standard": "2490.00",
         "flexible": "2863.50",
     }
-    refused("no package with id", "get_departures", package_id="P101")
+    refuses("no package with id", "get_departures", package_id="P101")
     assert [t["id"] for t in call("list_tours", destination="cape town")] == [
         "T507",
         "T508",
         "T509",
     ]
-    refused("no tours", "list_tours", destination="Atlantis")
+    refuses("no tours", "list_tours", destination="Atlantis")
 
 
 # ---------------------------------------------------------------- bookings
@@ -144,7 +109,7 @@ def test_get_booking() -> None:
     cancelled = call("get_booking", booking_code="B50143")
     assert cancelled["status"] == "cancelled" and "package_amount_not_refunded" in cancelled
     assert "refund_if_cancelled_now" not in call("get_booking", booking_code="B50282")
-    refused("no booking", "get_booking", booking_code="B10001")
+    refuses("no booking", "get_booking", booking_code="B10001")
 
 
 PAIR = [
@@ -182,38 +147,38 @@ def test_book_trip() -> None:
 
 
 def test_book_trip_refusals() -> None:
-    refused("at least 7 days", "book_trip", departure_id="D5044", travellers=PAIR, **TRIP)
+    refuses("at least 7 days", "book_trip", departure_id="D5044", travellers=PAIR, **TRIP)
     patch("departures", "D5112", start_date="2026-06-01", end_date="2026-06-06")
-    refused("365 days", "book_trip", departure_id="D5112", travellers=PAIR, **TRIP)
-    refused("no departure", "book_trip", departure_id="D1054", travellers=PAIR, **TRIP)
-    refused("1 to 9 travellers", "book_trip", departure_id="D5058", travellers=[], **TRIP)
+    refuses("365 days", "book_trip", departure_id="D5112", travellers=PAIR, **TRIP)
+    refuses("no departure", "book_trip", departure_id="D1054", travellers=PAIR, **TRIP)
+    refuses("1 to 9 travellers", "book_trip", departure_id="D5058", travellers=[], **TRIP)
     ten = [{"full_name": f"Person {chr(65 + i)}", "date_of_birth": "1980-01-01"} for i in range(10)]
-    refused("groups desk", "book_trip", departure_id="D5058", travellers=ten, **TRIP)
-    refused(
+    refuses("groups desk", "book_trip", departure_id="D5058", travellers=ten, **TRIP)
+    refuses(
         "listed twice", "book_trip", departure_id="D5058", travellers=[PAIR[0], PAIR[0]], **TRIP
     )
     bad = [{"full_name": "Al Ibsen", "date_of_birth": "1960/10/07"}]
-    refused("must be YYYY-MM-DD", "book_trip", departure_id="D5058", travellers=bad, **TRIP)
+    refuses("must be YYYY-MM-DD", "book_trip", departure_id="D5058", travellers=bad, **TRIP)
     unborn = [{"full_name": "Baby Ibsen", "date_of_birth": "2025-09-01"}]
-    refused("not born", "book_trip", departure_id="D5058", travellers=unborn, **TRIP)
+    refuses("not born", "book_trip", departure_id="D5058", travellers=unborn, **TRIP)
     teen = [*PAIR, {"full_name": "Milo Ibsen", "date_of_birth": "2010-01-01"}]
-    refused("adults only", "book_trip", departure_id="D5056", travellers=teen, **TRIP)
-    refused("0 seats left", "book_trip", departure_id="D5063", travellers=PAIR, **TRIP)
-    refused(
+    refuses("adults only", "book_trip", departure_id="D5056", travellers=teen, **TRIP)
+    refuses("0 seats left", "book_trip", departure_id="D5063", travellers=PAIR, **TRIP)
+    refuses(
         "no room type 'penthouse'",
         "book_trip",
         departure_id="D5058",
         travellers=PAIR,
         **{**TRIP, "room_type": "penthouse"},
     )
-    refused(
+    refuses(
         "not on this customer's profile",
         "book_trip",
         departure_id="D5058",
         travellers=PAIR,
         **{**TRIP, "payment_method_id": "PM500001"},
     )
-    refused(
+    refuses(
         "travel credit has 100.00 left",
         "book_trip",
         departure_id="D5058",
@@ -237,31 +202,31 @@ def test_change_departure() -> None:
 
 
 def test_change_departure_refusals() -> None:
-    refused("is completed", "change_departure", booking_code="B50282", new_departure_id="D5060")
-    refused(
+    refuses("is completed", "change_departure", booking_code="B50282", new_departure_id="D5060")
+    refuses(
         "changes close 14 days", "change_departure", booking_code="B50115", new_departure_id="D5073"
     )
-    refused(
+    refuses(
         "saver fares cannot change",
         "change_departure",
         booking_code="B50209",
         new_departure_id="D5065",
     )
-    refused(
+    refuses(
         "different departure of the same package",
         "change_departure",
         booking_code="B50262",
         new_departure_id="D5050",
     )
-    refused(
+    refuses(
         "different departure of the same package",
         "change_departure",
         booking_code="B50262",
         new_departure_id="D5065",
     )
-    refused("0 seats left", "change_departure", booking_code="B50221", new_departure_id="D5063")
+    refuses("0 seats left", "change_departure", booking_code="B50221", new_departure_id="D5063")
     patch("departures", "D5082", start_date="2025-05-24", end_date="2025-05-31")
-    refused(
+    refuses(
         "7 to 365 days ahead", "change_departure", booking_code="B50262", new_departure_id="D5082"
     )
 
@@ -272,14 +237,14 @@ def test_change_room_type() -> None:
     up = call("change_room_type", booking_code="B50604", room_type="family_suite")
     # Four travellers: two classic doubles become one family suite at 85.00 a night for 6 nights.
     assert (up["rooms"], up["charged"]) == (1, "510.00")
-    refused(
+    refuses(
         "already has classic_double",
         "change_room_type",
         booking_code="B50549",
         room_type="classic_double",
     )
-    refused("no room type", "change_room_type", booking_code="B50549", room_type="loft")
-    refused("changes close", "change_room_type", booking_code="B50115", room_type="single")
+    refuses("no room type", "change_room_type", booking_code="B50549", room_type="loft")
+    refuses("changes close", "change_room_type", booking_code="B50115", room_type="single")
 
 
 def test_correct_traveller_name() -> None:
@@ -290,28 +255,28 @@ def test_correct_traveller_name() -> None:
         full_name="youssef ulloa",
     )
     assert fixed["travellers"][1]["full_name"] == "Youssef Ulloa"
-    refused(
+    refuses(
         "no traveller",
         "correct_traveller_name",
         booking_code="B50549",
         traveller_id="B50549-9",
         full_name="X Y",
     )
-    refused(
+    refuses(
         "same as the current",
         "correct_traveller_name",
         booking_code="B50549",
         traveller_id="B50549-1",
         full_name="Oren Stavros",
     )
-    refused(
+    refuses(
         "only corrections of up to 3",
         "correct_traveller_name",
         booking_code="B50535",
         traveller_id="B50535-2",
         full_name="Talia Greaves",
     )
-    refused(
+    refuses(
         "only before departure",
         "correct_traveller_name",
         booking_code="B50342",
@@ -327,8 +292,8 @@ def test_cancel_booking() -> None:
     assert (flexible["refund"], flexible["package_amount_not_refunded"]) == ("1351.75", "1201.75")
     saver = call("cancel_booking", booking_code="B50209", reason="other")
     assert saver["refund"] == "110.00"  # only the tour comes back
-    refused("is cancelled", "cancel_booking", booking_code="B50291", reason="work")
-    refused("already departed", "cancel_booking", booking_code="B50342", reason="illness")
+    refuses("is cancelled", "cancel_booking", booking_code="B50291", reason="work")
+    refuses("already departed", "cancel_booking", booking_code="B50342", reason="illness")
 
 
 # ---------------------------------------------------------------- tours, insurance, claims
@@ -348,12 +313,12 @@ def test_add_tour() -> None:
 
 def test_add_tour_refusals() -> None:
     base = {"booking_code": "B50464", "traveller_ids": ["B50464-1"]}
-    refused("no tour", "add_tour", tour_id="T999", date="2025-07-08", **base)
-    refused("is in Dubrovnik, not Cape Town", "add_tour", tour_id="T501", date="2025-07-08", **base)
-    refused("YYYY-MM-DD", "add_tour", tour_id="T508", date="8 July", **base)
-    refused("from 2025-07-06 to 2025-07-11", "add_tour", tour_id="T508", date="2025-07-05", **base)
-    refused("not monday", "add_tour", tour_id="T508", date="2025-07-07", **base)
-    refused(
+    refuses("no tour", "add_tour", tour_id="T999", date="2025-07-08", **base)
+    refuses("is in Dubrovnik, not Cape Town", "add_tour", tour_id="T501", date="2025-07-08", **base)
+    refuses("YYYY-MM-DD", "add_tour", tour_id="T508", date="8 July", **base)
+    refuses("from 2025-07-06 to 2025-07-11", "add_tour", tour_id="T508", date="2025-07-05", **base)
+    refuses("not monday", "add_tour", tour_id="T508", date="2025-07-07", **base)
+    refuses(
         "name each joining traveller once",
         "add_tour",
         booking_code="B50464",
@@ -361,7 +326,7 @@ def test_add_tour_refusals() -> None:
         date="2025-07-08",
         traveller_ids=[],
     )
-    refused(
+    refuses(
         "no traveller",
         "add_tour",
         booking_code="B50464",
@@ -369,7 +334,7 @@ def test_add_tour_refusals() -> None:
         date="2025-07-08",
         traveller_ids=["B50464-7"],
     )
-    refused(
+    refuses(
         "under the minimum age of 18",
         "add_tour",
         booking_code="B50464",
@@ -377,7 +342,7 @@ def test_add_tour_refusals() -> None:
         date="2025-07-08",
         traveller_ids=["B50464-2"],
     )
-    refused(
+    refuses(
         "already booked on this tour",
         "add_tour",
         booking_code="B50464",
@@ -385,7 +350,7 @@ def test_add_tour_refusals() -> None:
         date="2025-07-11",
         traveller_ids=["B50464-1"],
     )
-    refused(
+    refuses(
         "at least 2 days ahead",
         "add_tour",
         booking_code="B50342",
@@ -394,7 +359,7 @@ def test_add_tour_refusals() -> None:
         traveller_ids=["B50342-1"],
     )
     patch("tours", "T508", capacity=1)
-    refused(
+    refuses(
         "has 0 places left",
         "add_tour",
         booking_code="B50464",
@@ -411,9 +376,9 @@ def test_buy_insurance() -> None:
         "400.40",
         "C50080",
     )
-    refused("already insured", "buy_insurance", booking_code="B50605", plan="basic")
-    refused("until 14 days before departure", "buy_insurance", booking_code="B50133", plan="basic")
-    refused("is completed", "buy_insurance", booking_code="B50282", plan="basic")
+    refuses("already insured", "buy_insurance", booking_code="B50605", plan="basic")
+    refuses("until 14 days before departure", "buy_insurance", booking_code="B50133", plan="basic")
+    refuses("is completed", "buy_insurance", booking_code="B50282", plan="basic")
 
 
 def test_file_insurance_claim() -> None:
@@ -456,7 +421,7 @@ def test_trip_cancellation_claim() -> None:
 
 
 def test_file_insurance_claim_refusals() -> None:
-    refused(
+    refuses(
         "no travel insurance",
         "file_insurance_claim",
         booking_code="B50262",
@@ -464,7 +429,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-13",
         amount=100,
     )
-    refused(
+    refuses(
         "does not cover trip_delay",
         "file_insurance_claim",
         booking_code="B50282",
@@ -472,7 +437,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-13",
         amount=100,
     )
-    refused(
+    refuses(
         "must be positive",
         "file_insurance_claim",
         booking_code="B50282",
@@ -480,7 +445,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-13",
         amount=0,
     )
-    refused(
+    refuses(
         "within the trip",
         "file_insurance_claim",
         booking_code="B50282",
@@ -488,7 +453,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-20",
         amount=500,
     )
-    refused(
+    refuses(
         "in the future",
         "file_insurance_claim",
         booking_code="B50342",
@@ -496,7 +461,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-25",
         amount=500,
     )
-    refused(
+    refuses(
         "100.00 deductible",
         "file_insurance_claim",
         booking_code="B50282",
@@ -504,7 +469,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-13",
         amount=80,
     )
-    refused(
+    refuses(
         "within 30 days",
         "file_insurance_claim",
         booking_code="B50017",
@@ -512,7 +477,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-03-03",
         amount=500,
     )
-    refused(
+    refuses(
         "only to a booking cancelled for illness",
         "file_insurance_claim",
         booking_code="B50487",
@@ -520,7 +485,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-20",
         amount=500,
     )
-    refused(
+    refuses(
         "only to a booking cancelled for illness",
         "file_insurance_claim",
         booking_code="B50419",
@@ -528,7 +493,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-04-04",
         amount=500,
     )
-    refused(
+    refuses(
         "the trip did not take place",
         "file_insurance_claim",
         booking_code="B50143",
@@ -537,7 +502,7 @@ def test_file_insurance_claim_refusals() -> None:
         amount=500,
     )
     call("cancel_booking", booking_code="B50380", reason="illness")
-    refused(
+    refuses(
         "incident date is the cancellation date",
         "file_insurance_claim",
         booking_code="B50380",
@@ -545,7 +510,7 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-19",
         amount=500,
     )
-    refused(
+    refuses(
         "already exists",
         "file_insurance_claim",
         booking_code="B50275",
@@ -558,150 +523,71 @@ def test_file_insurance_claim_refusals() -> None:
 # ---------------------------------------------------------------- policy checks
 
 
-def trajectory(*steps: tuple[str, Any]) -> Trajectory:
-    """Steps: ('user', text), ('agent', text) or ('call', (name, arguments)), run on ENV."""
-    ENV.reset()
-    messages: list[Message] = []
-    for n, (kind, value) in enumerate(steps):
-        if kind == "call":
-            tool_call = ToolCall(id=f"call{n}", name=value[0], arguments=value[1])
-            messages.append(Message(role="assistant", tool_calls=[tool_call]))
-            messages.append(ENV.execute(tool_call))
-        else:
-            messages.append(Message(role="user" if kind == "user" else "assistant", content=value))
-    return Trajectory(messages, DOMAIN.tool_kinds)
-
-
-def violated(t: Trajectory) -> set[str]:
-    return {v.rule_id for v in run_checks(DOMAIN.checks, t)}
+def violated(*steps: tuple[Any, ...]) -> set[str]:
+    """Rules broken by these steps, run on a fresh eval state."""
+    return conversation(ENV, *steps).rules()
 
 
 AUTH = (
     "call",
-    (
-        "find_customer_by_name_and_dob",
-        {"full_name": "Joaquin Jankowski", "date_of_birth": "1996-03-30"},
-    ),
+    "find_customer_by_name_and_dob",
+    {"full_name": "Joaquin Jankowski", "date_of_birth": "1996-03-30"},
 )
-READ = ("call", ("get_booking", {"booking_code": "B50291"}))
+READ = ("call", "get_booking", {"booking_code": "B50291"})
 ASK = ("agent", "I will cancel B50291 and refund 3384.00. Shall I go ahead?")
 YES = ("user", "Yes please.")
-CANCEL = ("call", ("cancel_booking", {"booking_code": "B50291", "reason": "work"}))
+CANCEL = ("call", "cancel_booking", {"booking_code": "B50291", "reason": "work"})
 
 
 def test_clean_trajectory_passes_every_check() -> None:
-    assert violated(trajectory(("user", "cancel my trip"), AUTH, READ, ASK, YES, CANCEL)) == set()
+    assert violated(("user", "cancel my trip"), AUTH, READ, ASK, YES, CANCEL) == set()
 
 
 def test_check_confirmation() -> None:
-    assert "travel.confirm_before_write" in violated(trajectory(AUTH, READ, CANCEL))
+    assert "travel.confirm_before_write" in violated(AUTH, READ, CANCEL)
     no = ("user", "No, hold on.")
-    assert "travel.confirm_before_write" in violated(trajectory(AUTH, READ, ASK, no, CANCEL))
+    assert "travel.confirm_before_write" in violated(AUTH, READ, ASK, no, CANCEL)
 
 
 def test_check_authentication() -> None:
-    assert "travel.authenticate_first" in violated(trajectory(READ))
-    assert "travel.authenticate_first" in violated(trajectory(READ, AUTH, ASK, YES, CANCEL))
+    assert "travel.authenticate_first" in violated(READ)
+    assert "travel.authenticate_first" in violated(READ, AUTH, ASK, YES, CANCEL)
 
 
 def test_check_one_customer_and_own_records() -> None:
-    own = ("call", ("get_customer_details", {"customer_id": "C50118"}))
-    other = ("call", ("get_customer_details", {"customer_id": "C50013"}))
-    assert violated(trajectory(AUTH, own, other)) >= {"travel.one_customer"}
-    foreign = ("call", ("get_booking", {"booking_code": "B50262"}))
-    assert violated(trajectory(AUTH, foreign)) == {"travel.own_records_only"}
+    own = ("call", "get_customer_details", {"customer_id": "C50118"})
+    other = ("call", "get_customer_details", {"customer_id": "C50013"})
+    assert violated(AUTH, own, other) >= {"travel.one_customer"}
+    foreign = ("call", "get_booking", {"booking_code": "B50262"})
+    assert violated(AUTH, foreign) == {"travel.own_records_only"}
 
 
 def test_check_read_before_change() -> None:
-    assert violated(trajectory(AUTH, ASK, YES, CANCEL)) == {"travel.read_before_change"}
+    assert violated(AUTH, ASK, YES, CANCEL) == {"travel.read_before_change"}
 
 
 def test_check_quote_departure_first() -> None:
     auth = (
         "call",
-        ("find_customer_by_email", {"email": ENV.state.table("customers")["C50013"].email}),
+        "find_customer_by_email",
+        {"email": ENV.state.table("customers")["C50013"].email},
     )
-    book = ("call", ("book_trip", {**TRIP, "departure_id": "D5058", "travellers": PAIR}))
-    assert violated(trajectory(auth, ASK, YES, book)) == {"travel.quote_departure_first"}
-    quote = ("call", ("get_departures", {"package_id": "P503"}))
-    assert violated(trajectory(auth, quote, ASK, YES, book)) == set()
+    book = ("call", "book_trip", {**TRIP, "departure_id": "D5058", "travellers": PAIR})
+    assert violated(auth, ASK, YES, book) == {"travel.quote_departure_first"}
+    quote = ("call", "get_departures", {"package_id": "P503"})
+    assert violated(auth, quote, ASK, YES, book) == set()
 
 
 def test_check_transfer_ends_conversation() -> None:
-    transfer = ("call", ("transfer_to_human_agents", {"summary": "emergency"}))
-    assert violated(trajectory(AUTH, transfer)) == set()
-    assert violated(trajectory(AUTH, transfer, READ)) == {"travel.transfer_ends_conversation"}
+    transfer = ("call", "transfer_to_human_agents", {"summary": "emergency"})
+    assert violated(AUTH, transfer) == set()
+    assert violated(AUTH, transfer, READ) == {"travel.transfer_ends_conversation"}
 
 
-# ---------------------------------------------------------------- generator, tasks, split
+# ---------------------------------------------------------------- the databases
 
 
-@pytest.mark.parametrize(
-    ("variant", "generate"), [("train", generate_train), ("eval", generate_eval)]
-)
-def test_generator_reproduces_snapshot(variant: str, generate: Any) -> None:
-    db, digest = DOMAIN.load_db(variant)
-    assert db_digest(generate()) == digest
-    counts = db.record_counts()
+@pytest.mark.parametrize("variant", ["train", "eval"])
+def test_database_size(variant: str) -> None:
+    counts = DOMAIN.load_db(variant)[0].record_counts()
     assert counts["customers"] == 300 and counts["bookings"] > 600
-
-
-def _identifiers(db: TravelDB) -> set[str]:
-    ids: set[str] = set()
-    for table in db.tables().values():
-        ids.update(table)
-    for c in db.customers.values():
-        ids.update({c.email, c.phone, f"{c.first_name} {c.last_name}"})
-        ids.update(p.id for p in c.payment_methods)
-        ids.update(p.last4 for p in c.payment_methods)
-    for b in db.bookings.values():
-        ids.update(t.id for t in b.travellers)
-        ids.update(t.full_name for t in b.travellers)
-    return ids
-
-
-def test_train_and_eval_share_no_identifiers() -> None:
-    train = _identifiers(DOMAIN.load_db("train")[0])  # type: ignore[arg-type]
-    evaluation = _identifiers(DOMAIN.load_db("eval")[0])  # type: ignore[arg-type]
-    assert train & evaluation == set()
-
-
-def _tasks() -> list[Task]:
-    return DOMAIN.tasks()
-
-
-def test_seed_tasks_shape() -> None:
-    tasks = _tasks()
-    assert len(tasks) >= 15
-    assert len([t for t in tasks if t.split == "train"]) >= 3
-    assert len([t for t in tasks if len(t.intents) > 1]) >= 3
-    used = {a.name for t in tasks for a in t.gold_actions}
-    writes = {name for name, kind in DOMAIN.tool_kinds.items() if kind != "read"}
-    assert writes <= used
-
-
-@pytest.mark.parametrize("task", _tasks(), ids=lambda t: t.id)
-def test_seed_task_replays_and_passes_checks(task: Task) -> None:
-    env = ENV if task.split == "test" else TRAIN_ENV
-    env.reset()
-    before = env.hash()
-    messages: list[Message] = []
-    for i, intent in enumerate(task.intents):
-        messages.append(Message(role="user", content=intent.request))
-        results = []
-        for n, action in enumerate(intent.actions):
-            if env.kind(action.name) == "write":
-                messages.append(Message(role="assistant", content="Shall I go ahead?"))
-                messages.append(Message(role="user", content="Yes."))
-            tool_call = ToolCall(id=f"{i}.{n}", name=action.name, arguments=action.arguments)
-            messages.append(Message(role="assistant", tool_calls=[tool_call]))
-            result = env.execute(tool_call)
-            assert not result.error, result.content
-            messages.append(result)
-            results.append(result.content or "")
-        for output in intent.outputs:
-            assert any(output in text for text in results), output
-    if task.id != "v05_saver_no_change_keeps_trip":  # the one information-only task
-        assert env.hash() != before
-    assert run_checks(DOMAIN.checks, Trajectory(messages, DOMAIN.tool_kinds)) == []
-    assert env.replay(task.gold_actions) == env.replay(task.gold_actions)

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tau_emotion.report.cli import register as register_report
+from tau_emotion.training.cli import register as register_training
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -20,6 +23,20 @@ app = typer.Typer(
 )
 domains_app = typer.Typer(help="List domains, or regenerate their databases.")
 app.add_typer(domains_app, name="domains")
+register_report(app)
+register_training(app)
+
+
+EMBEDDED_MAX_STEPS = 40
+
+
+def default_max_steps(agent: str, agent_model: str) -> int:
+    """The embedded 135M model rarely finishes; 40 messages show the loop without a long wait."""
+    from tau_emotion.models.factory import is_local
+    from tau_emotion.simulation.loop import DEFAULT_MAX_STEPS
+
+    model_agent = agent not in ("oracle", "human")
+    return EMBEDDED_MAX_STEPS if model_agent and is_local(agent_model) else DEFAULT_MAX_STEPS
 
 
 def _fail(message: str) -> typer.Exit:
@@ -142,7 +159,19 @@ def run(
     ] = True,
     no_emotion: Annotated[bool, typer.Option(help="Run tasks as their neutral twins.")] = False,
     concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 8,
-    max_steps: Annotated[int, typer.Option(help="Max messages per episode.")] = 200,
+    executor: Annotated[
+        str, typer.Option(help="local (this process) or ray (spread over a Ray cluster).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster address ('auto'); default: a local Ray.")
+    ] = None,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(
+            help="Max messages per episode [default: 200; 40 for the embedded local agent, "
+            "which is there to exercise the loop offline, not to score]."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
     cache_dir: Annotated[
         Path | None, typer.Option(help="Request cache folder (record / replay model calls).")
@@ -200,7 +229,9 @@ def run(
             user_exit=user_exit,
             no_emotion=no_emotion,
             concurrency=concurrency,
-            max_steps=max_steps,
+            executor=executor,
+            ray_address=ray_address,
+            max_steps=max_steps or default_max_steps(agent, agent_model),
             seed=seed,
             out=out,
             cache_dir=cache_dir,

@@ -2,14 +2,17 @@
 
 A domain lists its checks as `PolicyCheck` objects. Each check is a function from a
 `Trajectory` to violation details (empty when the rule held). The generic checks below cover
-rules every domain shares (authentication and confirmation before writes, one customer per
-conversation); domains add their own.
+rules that many domains share (authentication and confirmation before writes, one customer per
+conversation, acting only for the authenticated customer, reading a record before changing
+it, nothing after a transfer), parametrised by tool, argument and result-field names; domains
+add their own.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,8 +118,24 @@ def confirmation_before_writes(rule_id: str) -> PolicyCheck:
     return PolicyCheck(rule_id, "Get an explicit yes from the user before every write.", fn)
 
 
+Guard = Callable[[CallRecord], bool]
+"""Which calls a rule covers."""
+
+
+def writes_and(tools: Collection[str]) -> Guard:
+    """Every write, and the named tools (reads that disclose an account)."""
+    names = frozenset(tools)
+    return lambda c: c.kind == "write" or c.call.name in names
+
+
+def all_but(public: Collection[str]) -> Guard:
+    """Every read and write except the public tools (a catalogue, a schedule, the lookups)."""
+    names = frozenset(public)
+    return lambda c: c.kind in ("read", "write") and c.call.name not in names
+
+
 def authentication_before(
-    rule_id: str, auth_tools: Sequence[str], guarded: Callable[[CallRecord], bool] | None = None
+    rule_id: str, auth_tools: Sequence[str], guarded: Guard | None = None
 ) -> PolicyCheck:
     """Guarded calls (default: every write) need a prior successful authentication lookup."""
     auth = set(auth_tools)
@@ -148,6 +167,152 @@ def one_customer(rule_id: str, argument: str = "user_id") -> PolicyCheck:
                 yield f"{c.call.name} acted on {argument}={value} after {seen}", c.message_index
 
     return PolicyCheck(rule_id, "Serve one customer per conversation.", fn)
+
+
+def result_json(call: CallRecord) -> Any:
+    """A call's result parsed as JSON; None for plain text (refusals, confirmations)."""
+    try:
+        return json.loads(call.result)
+    except ValueError:
+        return None
+
+
+def result_dict(call: CallRecord) -> dict[str, Any]:
+    """A call's result as a JSON object; empty when it is text or another JSON value."""
+    data = result_json(call)
+    return data if isinstance(data, dict) else {}
+
+
+def result_field(call: CallRecord, field: str) -> str | None:
+    """A string field of a call's JSON-object result (e.g. the customer_id a lookup found)."""
+    value = result_dict(call).get(field)
+    return value if isinstance(value, str) else None
+
+
+def act_as_authenticated(
+    rule_id: str,
+    description: str,
+    auth_tools: Sequence[str],
+    argument: str,
+) -> PolicyCheck:
+    """A call that names a customer by `argument` names one an authentication lookup returned
+    (in its result's field of the same name).
+
+    `one_customer` only sees that ids change; this catches an agent that reads an id out of a
+    record (a relative, another account) and acts as that person from the start.
+    """
+    auth = set(auth_tools)
+
+    def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
+        verified: set[str] = set()
+        for c in t.successful():
+            if c.call.name in auth:
+                found = result_field(c, argument)
+                if found:
+                    verified.add(found)
+                continue
+            named = c.call.arguments.get(argument)
+            if named is not None and named not in verified:
+                yield (
+                    f"{c.call.name} used {argument}={named}, which no authentication lookup "
+                    "returned",
+                    c.message_index,
+                )
+
+    return PolicyCheck(rule_id, description, fn)
+
+
+def records_of_authenticated(
+    rule_id: str,
+    description: str,
+    auth_tools: Sequence[str],
+    guarded: Guard,
+    field: str = "customer_id",
+) -> PolicyCheck:
+    """Guarded calls show or change only records whose owner (the result's `field`) is a
+    customer an authentication lookup returned.
+
+    For tools that take a record's code rather than a customer id, the owner shows only in
+    the result: that is where another customer's booking or order gives itself away.
+    """
+    auth = set(auth_tools)
+
+    def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
+        authenticated: set[str] = set()
+        for c in t.successful():
+            owner = result_field(c, field)
+            if c.call.name in auth:
+                if owner:
+                    authenticated.add(owner)
+            elif guarded(c) and owner is not None and owner not in authenticated:
+                yield (
+                    f"{c.call.name} touched a record of {owner}, who was not authenticated",
+                    c.message_index,
+                )
+
+    return PolicyCheck(rule_id, description, fn)
+
+
+def record_key(value: str) -> str:
+    """How codes compare by default: agents write 'b50291 ' for 'B50291'."""
+    return value.strip().upper()
+
+
+def read_before_change(
+    rule_id: str,
+    description: str,
+    reads: Mapping[str, str],
+    changes: Mapping[str, str] | None = None,
+    key: Callable[[str], str] = record_key,
+) -> PolicyCheck:
+    """A change to a record comes after a successful read of that same record.
+
+    `reads` maps each read tool to the argument naming the record it shows; a change names
+    the record with the same argument. `changes` maps each change tool to the read it needs;
+    None means every write that names a read's argument needs that read. `key` normalises the
+    codes being compared.
+    """
+    reader_of = {argument: reader for reader, argument in reads.items()}
+
+    def needed(c: CallRecord) -> str | None:
+        if changes is not None:
+            return changes.get(c.call.name)
+        if c.kind != "write":
+            return None
+        return next((reader_of[a] for a in reader_of if a in c.call.arguments), None)
+
+    def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
+        read: set[tuple[str, str]] = set()
+        for c in t.successful():
+            args = c.call.arguments
+            if c.call.name in reads:
+                value = args.get(reads[c.call.name])
+                if value:
+                    read.add((c.call.name, key(str(value))))
+                continue
+            reader = needed(c)
+            value = args.get(reads[reader]) if reader else None
+            if reader and value and (reader, key(str(value))) not in read:
+                yield (
+                    f"{c.call.name} changed {value} without reading it with {reader} first",
+                    c.message_index,
+                )
+
+    return PolicyCheck(rule_id, description, fn)
+
+
+def nothing_after_transfer(rule_id: str, description: str) -> PolicyCheck:
+    """No tool call follows a successful terminal call (the transfer to a human agent)."""
+
+    def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
+        transferred = False
+        for c in t.calls:
+            if transferred:
+                yield f"{c.call.name} was called after the transfer to a human", c.message_index
+            if c.ok and c.kind == "terminal":
+                transferred = True
+
+    return PolicyCheck(rule_id, description, fn)
 
 
 def run_checks(checks: Sequence[PolicyCheck], trajectory: Trajectory) -> list[Violation]:

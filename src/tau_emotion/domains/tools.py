@@ -100,9 +100,7 @@ def _build_spec(name: str, fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:
             hints[param.name],
             Field(default, description=arg_docs.get(param.name, "")),
         )
-    model = create_model(
-        f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields
-    )
+    model = create_model(f"{name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
     params = _inline_refs(model.model_json_schema())
     schema = {"name": name, "description": description, "parameters": params}
     return ToolSpec(name, kind, description, model, schema)

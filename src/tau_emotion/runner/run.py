@@ -160,7 +160,12 @@ def execute_run(
             progress(episode, count, len(all_pairs))
 
     try:
-        asyncio.run(run_pairs(config, pairs, participants or Participants(config), record))
+        if config.executor == "ray":  # episodes run in Ray actors; results still land here
+            from tau_emotion.runner.ray_executor import run_pairs_ray
+
+            run_pairs_ray(config, pairs, record, participants)
+        else:
+            asyncio.run(run_pairs(config, pairs, participants or Participants(config), record))
     finally:
         writer.close()
     manifest.episodes_done = count

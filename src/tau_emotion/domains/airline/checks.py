@@ -7,7 +7,6 @@ certificates one conversation handed out.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from tau_emotion.domains.checks import (
@@ -16,20 +15,14 @@ from tau_emotion.domains.checks import (
     Trajectory,
     authentication_before,
     confirmation_before_writes,
+    nothing_after_transfer,
     one_customer,
+    result_field,
+    writes_and,
 )
 
 AUTH_TOOLS = ("find_user_by_email", "find_user_by_name_and_birth_date", "find_user_by_name_and_zip")
 ACCOUNT_READS = ("get_user_details", "get_reservation_details")
-
-
-def _result_field(call: CallRecord, field: str) -> str | None:
-    try:
-        data = json.loads(call.result)
-    except ValueError:
-        return None
-    value = data.get(field) if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
 
 
 def _authenticated_users(t: Trajectory) -> Iterable[tuple[CallRecord, str | None]]:
@@ -37,7 +30,7 @@ def _authenticated_users(t: Trajectory) -> Iterable[tuple[CallRecord, str | None
     current: str | None = None
     for call in t.calls:
         if call.ok and call.call.name in AUTH_TOOLS:
-            current = _result_field(call, "user_id")
+            current = result_field(call, "user_id")
         yield call, current
 
 
@@ -54,11 +47,11 @@ def _acts_for_authenticated(t: Trajectory) -> Iterable[tuple[str, int | None]]:
 def _own_reservations(t: Trajectory) -> Iterable[tuple[str, int | None]]:
     for call, user in _authenticated_users(t):
         if call.ok and call.call.name == "get_reservation_details":
-            owner = _result_field(call, "user_id")
+            owner = result_field(call, "user_id")
             if owner is not None and owner != user:
                 yield (
                     (
-                        f"showed reservation {_result_field(call, 'reservation_code')} of {owner} "
+                        f"showed reservation {result_field(call, 'reservation_code')} of {owner} "
                         f"to {user}"
                     ),
                     call.message_index,
@@ -71,20 +64,11 @@ def _one_certificate(t: Trajectory) -> Iterable[tuple[str, int | None]]:
         yield "more than one compensation certificate in one conversation", extra.message_index
 
 
-def _nothing_after_transfer(t: Trajectory) -> Iterable[tuple[str, int | None]]:
-    transferred = False
-    for call in t.calls:
-        if transferred:
-            yield f"{call.call.name} was called after the transfer", call.message_index
-        if call.ok and call.kind == "terminal":
-            transferred = True
-
-
 CHECKS: list[PolicyCheck] = [
     authentication_before(
         "airline.authenticate_first",
         AUTH_TOOLS,
-        guarded=lambda c: c.kind == "write" or c.call.name in ACCOUNT_READS,
+        writes_and(ACCOUNT_READS),
     ),
     confirmation_before_writes("airline.confirm_before_write"),
     one_customer("airline.one_customer"),
@@ -103,9 +87,7 @@ CHECKS: list[PolicyCheck] = [
         "Issue at most one compensation certificate per conversation.",
         _one_certificate,
     ),
-    PolicyCheck(
-        "airline.nothing_after_transfer",
-        "Make no tool call after transferring to a human agent.",
-        _nothing_after_transfer,
+    nothing_after_transfer(
+        "airline.nothing_after_transfer", "Make no tool call after transferring to a human agent."
     ),
 ]

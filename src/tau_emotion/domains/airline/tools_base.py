@@ -35,6 +35,7 @@ from tau_emotion.domains.airline.rules import (
     Cabin,
     free_bags,
 )
+from tau_emotion.domains.common import require
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
@@ -64,16 +65,12 @@ class AirlineBase(ToolSet):
     # -- lookups -------------------------------------------------------------------------
 
     def _user(self, user_id: str) -> User:
-        user = self.users.get(user_id.strip())
-        if user is None:
-            raise ToolError(f"no user with id {user_id!r}")
-        return user
+        return require(self.users, user_id.strip(), f"no user with id {user_id!r}")
 
     def _reservation(self, code: str) -> Reservation:
-        reservation = self.reservations.get(code.strip().upper())
-        if reservation is None:
-            raise ToolError(f"no reservation with code {code!r}")
-        return reservation
+        return require(
+            self.reservations, code.strip().upper(), f"no reservation with code {code!r}"
+        )
 
     def _owned(self, user_id: str, code: str) -> tuple[User, Reservation]:
         user, reservation = self._user(user_id), self._reservation(code)
@@ -94,16 +91,12 @@ class AirlineBase(ToolSet):
         return code
 
     def _flight(self, number: str) -> Flight:
-        flight = self.flights.get(number.strip().upper())
-        if flight is None:
-            raise ToolError(f"no flight {number!r}")
-        return flight
+        return require(self.flights, number.strip().upper(), f"no flight {number!r}")
 
     def _day(self, flight: Flight, day: str) -> FlightDay:
-        record = self.days.get(day_key(flight.number, day))
-        if record is None:
-            raise ToolError(f"{flight.number} has no record for {day}")
-        return record
+        return require(
+            self.days, day_key(flight.number, day), f"{flight.number} has no record for {day}"
+        )
 
     def _segment_day(self, segment: Segment) -> FlightDay:
         return self._day(self._flight(segment.flight_number), segment.date)

@@ -12,6 +12,7 @@ from tau_emotion.domains.airline.rules import (
     NOW,
 )
 from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.common import next_id
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -90,7 +91,7 @@ class SupportTools(AirlineBase):
         Args:
             summary: What the customer needs and why you could not complete it.
         """
-        transfer_id = f"TR-{len(self.transfers) + 1:04d}"
+        transfer_id = next_id(self.transfers, "TR-")
         self.transfers.put(
             transfer_id,
             Transfer(transfer_id=transfer_id, created_at=NOW.isoformat(timespec="minutes")),

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from typing import Any
 
 from tau_emotion.domains.checks import (
     CallRecord,
     PolicyCheck,
     Trajectory,
+    act_as_authenticated,
     authentication_before,
     confirmation_before_writes,
     one_customer,
+    result_json,
+    writes_and,
 )
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_zip")
@@ -30,33 +31,8 @@ NO_STRONG_CHECK = frozenset({"freeze_card"})
 NEEDS_TRANSACTION_READ = frozenset({"file_dispute", "reverse_fee"})
 
 
-def _result(call: CallRecord) -> dict[str, Any]:
-    try:
-        data = json.loads(call.result)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _customer(call: CallRecord) -> str:
     return str(call.call.arguments.get("customer_id", ""))
-
-
-def _guarded(call: CallRecord) -> bool:
-    return call.kind == "write" or call.call.name in PROTECTED_READS
-
-
-def _authenticated_customer(t: Trajectory) -> Iterable[tuple[str, int | None]]:
-    """Only the customer an identity lookup returned may be verified, shown or acted on."""
-    found: set[str] = set()
-    for c in t.successful():
-        if c.call.name in AUTH_TOOLS:
-            found.add(str(_result(c).get("customer_id", "")))
-        elif "customer_id" in c.call.arguments and _customer(c) not in found:
-            yield (
-                f"{c.call.name} used customer {_customer(c)}, whom no identity lookup returned",
-                c.message_index,
-            )
 
 
 def _strong_verification(t: Trajectory) -> Iterable[tuple[str, int | None]]:
@@ -81,11 +57,8 @@ def _transactions_read_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
     seen: set[str] = set()
     for c in t.successful():
         if c.call.name == "get_account_transactions":
-            try:
-                rows = json.loads(c.result)
-            except ValueError:
-                rows = []
-            seen.update(str(r.get("txn_id")) for r in rows if isinstance(r, dict))
+            rows = result_json(c)
+            seen.update(str(r.get("txn_id")) for r in rows or () if isinstance(r, dict))
         elif c.call.name in NEEDS_TRANSACTION_READ:
             txn_id = str(c.call.arguments.get("txn_id", ""))
             if txn_id not in seen:
@@ -97,12 +70,13 @@ def _transactions_read_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
 
 CHECKS: list[PolicyCheck] = [
     confirmation_before_writes("bank.confirm_before_write"),
-    authentication_before("bank.authenticate_first", AUTH_TOOLS, _guarded),
+    authentication_before("bank.authenticate_first", AUTH_TOOLS, writes_and(PROTECTED_READS)),
     one_customer("bank.one_customer", "customer_id"),
-    PolicyCheck(
+    act_as_authenticated(
         "bank.authenticated_customer_only",
         "Act only on the customer an identity lookup returned.",
-        _authenticated_customer,
+        AUTH_TOOLS,
+        "customer_id",
     ),
     PolicyCheck(
         "bank.strong_verification_first",

@@ -8,7 +8,7 @@ re-parsed from JSON must hash the same as the generator's output.
 from __future__ import annotations
 
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Literal
 
 from tau_emotion.domains.state import DomainDB, Record
@@ -45,11 +45,6 @@ FeeType = Literal[
     "foreign_transaction",
     "card_expedite",
 ]
-
-
-def money(value: Decimal | int | str) -> Decimal:
-    """Round to cents, half up."""
-    return Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def day(text: str) -> date:

@@ -27,7 +27,6 @@ from tau_emotion.domains.bank.db import (
     Tier,
     Transaction,
     TxnKind,
-    money,
 )
 from tau_emotion.domains.bank.pools import (
     BANKS,
@@ -42,6 +41,7 @@ from tau_emotion.domains.bank.pools import (
 )
 from tau_emotion.domains.bank.rules import CARD_YEARS, clean_words
 from tau_emotion.domains.base import write_snapshot
+from tau_emotion.domains.common import money, unique
 
 ROOT = Path(__file__).parent
 CUSTOMERS = 250
@@ -93,11 +93,7 @@ class _Gen:
 
     def last4(self) -> str:
         """A last-four number from this database's own range, unique within it."""
-        while True:
-            value = str(self.rng.randint(*self.s.numbers))
-            if value not in self.used_numbers:
-                self.used_numbers.add(value)
-                return value
+        return unique(self.used_numbers, lambda: str(self.rng.randint(*self.s.numbers)))
 
     def txn(
         self,
@@ -401,10 +397,6 @@ def generate(series: Series) -> BankDB:
     gen.customers()
     gen.payees()
     gen.disputes()
-    # The snapshot is written with sorted keys; sort here too so that a fresh run and the
-    # parsed snapshot hash alike.
-    for name, table in gen.db.tables().items():
-        setattr(gen.db, name, dict(sorted(table.items())))
     return gen.db
 
 

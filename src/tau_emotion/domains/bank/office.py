@@ -17,27 +17,12 @@ from tau_emotion.domains.bank.db import (
     Transaction,
     Transfer,
     TxnKind,
-    money,
 )
 from tau_emotion.domains.bank.rules import today
+from tau_emotion.domains.common import money, money_text, next_id, require
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
-
-
-def next_id(table: Table[Any], prefix: str, width: int = 4) -> str:
-    """One past the highest number in use after `prefix`, so that the gold replay and an
-    agent making the same calls create the same ids. A database's ids share its own leading
-    digit, so the next one stays inside that database's id space."""
-    highest = 0
-    for key in table:
-        if key.startswith(prefix) and key[len(prefix) :].isdigit():
-            highest = max(highest, int(key[len(prefix) :]))
-    return f"{prefix}{highest + 1:0{width}d}"
-
-
-def cents(value: Decimal) -> str:
-    return str(money(value))
 
 
 class BankOffice(ToolSet):
@@ -58,10 +43,7 @@ class BankOffice(ToolSet):
     # probe cannot learn other customers' ids.
 
     def customer(self, customer_id: str) -> Customer:
-        record = self.customers.get(customer_id)
-        if record is None:
-            raise ToolError(f"no customer with id {customer_id}")
-        return record
+        return require(self.customers, customer_id, f"no customer with id {customer_id}")
 
     def account(self, customer_id: str, account_id: str) -> Account:
         self.customer(customer_id)
@@ -152,13 +134,13 @@ class BankOffice(ToolSet):
             "nickname": account.nickname,
             "number_last4": account.number_last4,
             "status": account.status,
-            "balance": cents(account.balance),
-            "available_balance": cents(self.available(account)),
+            "balance": money_text(account.balance),
+            "available_balance": money_text(self.available(account)),
             "opened_on": account.opened_on,
             "holds": [
                 {
                     "hold_id": h.hold_id,
-                    "amount": cents(h.amount),
+                    "amount": money_text(h.amount),
                     "reason": h.reason,
                     "description": h.description,
                     "placed_on": h.placed_on,
@@ -175,8 +157,8 @@ class BankOffice(ToolSet):
             "account_id": card.account_id,
             "status": card.status,
             "frozen_reason": card.frozen_reason,
-            "purchase_limit": cents(card.purchase_limit),
-            "atm_limit": cents(card.atm_limit),
+            "purchase_limit": money_text(card.purchase_limit),
+            "atm_limit": money_text(card.atm_limit),
             "expires": card.expires,
             "replaces": card.replaces,
             "mailed_to": card.mailed_to,
@@ -186,7 +168,7 @@ class BankOffice(ToolSet):
         return {
             "txn_id": txn.txn_id,
             "posted_on": txn.posted_on,
-            "amount": cents(txn.amount),
+            "amount": money_text(txn.amount),
             "kind": txn.kind,
             "description": txn.description,
             "card_id": txn.card_id,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
-from tau_emotion.domains.bank.db import TODAY, Tier, money
+from tau_emotion.domains.bank.db import TODAY, Tier
+from tau_emotion.domains.common import money
 
 EXTERNAL_DAILY_LIMIT: dict[Tier, Decimal] = {
     "standard": money("2500.00"),

@@ -21,9 +21,7 @@ from tau_emotion.domains.bank.db import (
     ReplaceReason,
     Transfer,
     day,
-    money,
 )
-from tau_emotion.domains.bank.office import cents, next_id
 from tau_emotion.domains.bank.rules import (
     CARD_CAPS,
     CARD_YEARS,
@@ -47,6 +45,7 @@ from tau_emotion.domains.bank.rules import (
     today,
 )
 from tau_emotion.domains.bank.tools_read import BankReadTools
+from tau_emotion.domains.common import money, money_text, next_id
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -128,7 +127,7 @@ class BankTools(BankReadTools):
         fee = money(EXPEDITE_FEE) if expedited and customer.tier == "standard" else money(0)
         if fee and self.available(account) < fee:
             raise ToolError(
-                f"the expedite fee of {cents(fee)} exceeds the available balance; "
+                f"the expedite fee of {money_text(fee)} exceeds the available balance; "
                 "choose standard delivery"
             )
         new_id = next_id(self.cards, "CRD-", 5)
@@ -156,7 +155,7 @@ class BankTools(BankReadTools):
         return {
             **self.card_view(new),
             "old_card_status": "closed",
-            "fee_charged": cents(fee),
+            "fee_charged": money_text(fee),
             "delivery": "2 business days" if expedited else "5 to 7 business days",
         }
 
@@ -178,11 +177,11 @@ class BankTools(BankReadTools):
         cap = CARD_CAPS[customer.tier][limit_type]
         if value > cap:
             raise ToolError(
-                f"the {customer.tier} tier caps the daily {limit_type} limit at {cents(cap)}"
+                f"the {customer.tier} tier caps the daily {limit_type} limit at {money_text(cap)}"
             )
         field = f"{limit_type}_limit"
         if getattr(card, field) == value:
-            raise ToolError(f"the {limit_type} limit is already {cents(value)}")
+            raise ToolError(f"the {limit_type} limit is already {money_text(value)}")
         changed = card.model_copy(update={field: value})
         self.cards.put(card_id, changed)
         return self.card_view(changed)
@@ -215,7 +214,7 @@ class BankTools(BankReadTools):
         source = self.open_account(customer_id, from_account_id)
         if self.available(source) < value:
             raise ToolError(
-                f"available balance of {from_account_id} is {cents(self.available(source))}; "
+                f"available balance of {from_account_id} is {money_text(self.available(source))}; "
                 "transfers cannot overdraw an account"
             )
         if source.kind == "savings":
@@ -252,7 +251,7 @@ class BankTools(BankReadTools):
             if payee.added_on > days_ago(NEW_PAYEE_DAYS) and value > NEW_PAYEE_MAX:
                 raise ToolError(
                     f"payees added in the last {NEW_PAYEE_DAYS} days can receive at most "
-                    f"{cents(NEW_PAYEE_MAX)} per transfer"
+                    f"{money_text(NEW_PAYEE_MAX)} per transfer"
                 )
             mine = {a.account_id for a in self.customer_accounts(customer_id)}
             sent = sum(
@@ -268,8 +267,8 @@ class BankTools(BankReadTools):
             limit = EXTERNAL_DAILY_LIMIT[customer.tier]
             if sent + value > limit:
                 raise ToolError(
-                    f"external transfers are limited to {cents(limit)} a day; "
-                    f"{cents(limit - sent)} is left today"
+                    f"external transfers are limited to {money_text(limit)} a day; "
+                    f"{money_text(limit - sent)} is left today"
                 )
             out = self.post(
                 source,
@@ -279,8 +278,8 @@ class BankTools(BankReadTools):
             )
         return {
             "txn_id": out.txn_id,
-            "amount": cents(value),
-            "from_available_balance": cents(self.available(self.accounts[from_account_id])),
+            "amount": money_text(value),
+            "from_available_balance": money_text(self.available(self.accounts[from_account_id])),
         }
 
     @tool("write")
@@ -332,8 +331,8 @@ class BankTools(BankReadTools):
             self.post(account, credit, "dispute_credit", f"Provisional credit, {dispute_id}")
         return {
             "dispute_id": dispute_id,
-            "amount": cents(amount),
-            "provisional_credit": cents(credit),
+            "amount": money_text(amount),
+            "provisional_credit": money_text(credit),
         }
 
     def _has_twin(self, txn_id: str) -> bool:
@@ -394,8 +393,8 @@ class BankTools(BankReadTools):
         )
         return {
             "txn_id": credit.txn_id,
-            "amount": cents(credit.amount),
-            "new_balance": cents(self.accounts[fee.account_id].balance),
+            "amount": money_text(credit.amount),
+            "new_balance": money_text(self.accounts[fee.account_id].balance),
         }
 
     @tool("write")
@@ -417,7 +416,7 @@ class BankTools(BankReadTools):
             raise ToolError("card authorization holds are released by the merchant, not the bank")
         if hold.amount > EARLY_RELEASE_MAX:
             raise ToolError(
-                f"only holds of {cents(EARLY_RELEASE_MAX)} or less can be released early"
+                f"only holds of {money_text(EARLY_RELEASE_MAX)} or less can be released early"
             )
         if account.opened_on > days_ago(EARLY_RELEASE_MIN_ACCOUNT_DAYS):
             raise ToolError("the account must have been open for at least 12 months")
@@ -432,7 +431,7 @@ class BankTools(BankReadTools):
         return {
             "hold_id": hold_id,
             "released": True,
-            "available_balance": cents(self.available(account)),
+            "available_balance": money_text(self.available(account)),
         }
 
     # -- profile and hand-off ------------------------------------------------------------

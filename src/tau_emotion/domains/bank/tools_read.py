@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tau_emotion.domains.bank.db import Customer
-from tau_emotion.domains.bank.office import BankOffice, cents
+from tau_emotion.domains.bank.office import BankOffice
 from tau_emotion.domains.bank.rules import COURTESY_PERIOD_DAYS, days_ago
+from tau_emotion.domains.common import money_text, words
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -56,7 +57,7 @@ class BankReadTools(BankOffice):
             full_name: First and last name, e.g. 'Dana Ruiz'.
             zip_code: Five-digit zip code of the mailing address, e.g. '97214'.
         """
-        name = " ".join(full_name.lower().split())
+        name = words(full_name)
         for customer in self.customers.values():
             if customer.full_name.lower() == name and customer.address.zip_code == zip_code.strip():
                 return self._found(customer)
@@ -149,9 +150,9 @@ class BankReadTools(BankOffice):
                     "dispute_id": d.dispute_id,
                     "txn_id": d.txn_id,
                     "reason": d.reason,
-                    "amount": cents(d.amount),
+                    "amount": money_text(d.amount),
                     "status": d.status,
-                    "provisional_credit": cents(d.provisional_credit),
+                    "provisional_credit": money_text(d.provisional_credit),
                     "opened_on": d.opened_on,
                 }
                 for d in self.disputes.values()

@@ -6,16 +6,11 @@ Decimal kept to the cent and written as a string ('245.50').
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, Field, PlainSerializer
-
-from tau_emotion.domains.basketball.rules import Zone, fmt, money
+from tau_emotion.domains.basketball.rules import Zone
+from tau_emotion.domains.common import Money, Transfer
 from tau_emotion.domains.state import DomainDB, Record
-
-Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
-
 
 GameStatus = Literal["scheduled", "played", "cancelled", "postponed"]
 Position = Literal["guard", "forward", "center"]
@@ -166,12 +161,6 @@ class Transaction(Record):
     amount: Money
     reference: str
     date: str
-
-
-class Transfer(Record):
-    id: str
-    summary: str = Field(exclude=True)
-    """Kept for the human agent but left out of the state hash: its wording is the agent's."""
 
 
 class BasketballDB(DomainDB):

@@ -27,9 +27,9 @@ from tau_emotion.domains.basketball.db import (
     Team,
     Transaction,
 )
-from tau_emotion.domains.basketball.ids import make_id
-from tau_emotion.domains.basketball.names import EVAL_POOLS, FIRST_NAMES, TRAIN_POOLS, Pools
-from tau_emotion.domains.basketball.rules import ZONES, Zone, seat_label
+from tau_emotion.domains.basketball.names import EVAL_POOLS, FIRST_NAMES, TRAIN_POOLS
+from tau_emotion.domains.basketball.rules import ID_WIDTH, ZONES, Zone, seat_label
+from tau_emotion.domains.common import PeoplePools, make_id, unique
 
 CUSTOMERS = 440
 PASS_HOLDERS: dict[Zone, int] = {"courtside": 4, "lower": 24, "upper": 26, "family": 12}
@@ -40,7 +40,7 @@ class Variant:
     name: str
     seed: int
     lead: str
-    pools: Pools
+    pools: PeoplePools
     card_parity: int
     """Last digit parity of every card number (0 train, 1 eval)."""
 
@@ -63,14 +63,10 @@ class Builder:
 
     def new_id(self, prefix: str, table: str) -> str:
         """Rows are numbered 1, 2, ... in the order they are written."""
-        return make_id(prefix, self.v.lead, len(self.table(table)) + 1)
+        return make_id(prefix + self.v.lead, len(self.table(table)) + 1, ID_WIDTH)
 
     def unique(self, make: Callable[[], str]) -> str:
-        while True:
-            value = make()
-            if value not in self.used:
-                self.used.add(value)
-                return value
+        return unique(self.used, make)
 
     def email(self, first: str, last: str) -> str:
         domains = self.v.pools.email_domains

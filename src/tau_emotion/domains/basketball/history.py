@@ -34,11 +34,11 @@ from tau_emotion.domains.basketball.rules import (
     ZONES,
     Zone,
     age_on,
-    money,
     pass_price,
     seat_label,
     single_price,
 )
+from tau_emotion.domains.common import money
 
 MERCH_ORDERS = 380
 SEASON_START = date(2024, 8, 1)

@@ -3,7 +3,7 @@ codes, phone area codes and email domains, so no personal identifier occurs in b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tau_emotion.domains.common import PeoplePools
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -37,23 +37,13 @@ EVAL_LAST_NAMES = _names(
 )
 
 
-@dataclass(frozen=True)
-class Pools:
-    """What one database draws its people from."""
-
-    last_names: tuple[str, ...]
-    zip_codes: tuple[str, ...]
-    area_codes: tuple[str, ...]
-    email_domains: tuple[str, ...]
-
-
-TRAIN_POOLS = Pools(
+TRAIN_POOLS = PeoplePools(
     last_names=TRAIN_LAST_NAMES,
     zip_codes=("97201", "97202", "97205", "97209", "97211", "97214", "97217", "97219"),
     area_codes=("503", "971"),
     email_domains=("fastmail.example", "courtside.example", "pdxmail.example"),
 )
-EVAL_POOLS = Pools(
+EVAL_POOLS = PeoplePools(
     last_names=EVAL_LAST_NAMES,
     zip_codes=("98101", "98103", "98105", "98109", "98112", "98115", "98118", "98122"),
     area_codes=("206", "425"),

@@ -21,8 +21,8 @@ from tau_emotion.domains.basketball.db import (
     TicketOrder,
     Transaction,
 )
-from tau_emotion.domains.basketball.ids import next_id
 from tau_emotion.domains.basketball.rules import (
+    ID_WIDTH,
     NOW,
     TODAY,
     ZONES,
@@ -32,6 +32,7 @@ from tau_emotion.domains.basketball.rules import (
     seat_label,
     single_price,
 )
+from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.state import State, Table
 from tau_emotion.errors import ToolError
 
@@ -54,15 +55,12 @@ class Queries:
         self.transfers = state.table("transfers")
 
     def new_id(self, table: Table[Any], prefix: str) -> str:
-        return next_id(table.keys(), prefix, self.lead)
+        return next_id(table, prefix + self.lead, ID_WIDTH)
 
     # -- people and money ---------------------------------------------------------------
 
     def customer(self, customer_id: str) -> Customer:
-        customer = self.customers.get(customer_id)
-        if customer is None:
-            raise ToolError(f"no customer with id {customer_id}")
-        return customer
+        return require(self.customers, customer_id, f"no customer with id {customer_id}")
 
     def payment_method(self, customer_id: str, method_id: str) -> PaymentMethod:
         method = self.methods.get(method_id)
@@ -105,10 +103,7 @@ class Queries:
     # -- games and seats ----------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
-        game = self.games.get(game_id)
-        if game is None:
-            raise ToolError(f"no home game with id {game_id}")
-        return game
+        return require(self.games, game_id, f"no home game with id {game_id}")
 
     @staticmethod
     def starts(game: Game) -> datetime:

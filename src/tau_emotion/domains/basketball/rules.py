@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Literal
+
+from tau_emotion.domains.common import money
+
+ID_WIDTH = 5
+"""Ids are a prefix, the database's lead digit, then a running number of this many digits."""
 
 NOW = datetime(2025, 2, 14, 10, 0)
 TODAY = NOW.date()
@@ -48,17 +53,6 @@ RETURN_WINDOW_DAYS = 30
 SIBLING_DISCOUNT = Decimal("0.10")
 CAMP_FULL_REFUND_DAYS = 14
 CAMP_HALF_REFUND_DAYS = 7
-
-CENT = Decimal("0.01")
-
-
-def money(value: float | str | Decimal) -> Decimal:
-    """A money amount rounded to the cent; floats go through str so 0.1 stays 0.10."""
-    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def fmt(amount: Decimal) -> str:
-    return f"{amount:.2f}"
 
 
 def single_price(zone: Zone, premium: bool) -> Decimal:

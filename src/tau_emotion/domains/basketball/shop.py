@@ -6,17 +6,16 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.basketball.db import CampRegistration, Transfer
+from tau_emotion.domains.basketball.db import CampRegistration
 from tau_emotion.domains.basketball.rules import (
     RETURN_WINDOW_DAYS,
     SIBLING_DISCOUNT,
     TODAY,
     age_on,
     camp_refund_share,
-    fmt,
-    money,
 )
 from tau_emotion.domains.basketball.toolbase import ClubToolBase
+from tau_emotion.domains.common import Transfer, fmt, money
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -15,9 +15,9 @@ from tau_emotion.domains.basketball.rules import (
     TODAY,
     ZONES,
     Zone,
-    fmt,
 )
 from tau_emotion.domains.basketball.toolbase import ClubToolBase
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from tau_emotion.domains.basketball.db import Customer
-from tau_emotion.domains.basketball.rules import TODAY, ZONES, fmt, single_price
+from tau_emotion.domains.basketball.rules import TODAY, ZONES, single_price
 from tau_emotion.domains.basketball.shop import ShopTools
 from tau_emotion.domains.basketball.tickets import TicketTools
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

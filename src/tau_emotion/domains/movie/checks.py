@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from typing import Any
 
 from tau_emotion.domains.checks import (
     CallRecord,
     PolicyCheck,
     Trajectory,
+    act_as_authenticated,
     authentication_before,
     confirmation_before_writes,
     one_customer,
+    read_before_change,
+    result_dict,
+    writes_and,
 )
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_zip")
@@ -29,48 +31,8 @@ BOOKING_CHANGES = frozenset(
 SEAT_PICKS = frozenset({"book_tickets", "change_seats", "exchange_booking"})
 
 
-def _result(call: CallRecord) -> dict[str, Any]:
-    try:
-        data = json.loads(call.result)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _code(call: CallRecord) -> str:
     return str(call.call.arguments.get("booking_code", "")).strip().upper()
-
-
-def _guarded(call: CallRecord) -> bool:
-    return call.kind == "write" or call.call.name in ACCOUNT_READS
-
-
-def _authenticated_customer(t: Trajectory) -> Iterable[tuple[str, int | None]]:
-    """Only the customer an identity lookup returned may be acted on or shown."""
-    verified: set[str] = set()
-    for c in t.successful():
-        if c.call.name in AUTH_TOOLS:
-            verified.add(str(_result(c).get("customer_id", "")))
-            continue
-        customer_id = c.call.arguments.get("customer_id")
-        if customer_id is not None and customer_id not in verified:
-            yield (
-                f"{c.call.name} used customer {customer_id}, whom no identity lookup returned",
-                c.message_index,
-            )
-
-
-def _booking_read_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
-    """A booking is looked up with get_booking before anything changes it."""
-    read: set[str] = set()
-    for c in t.successful():
-        if c.call.name == "get_booking":
-            read.add(_code(c))
-        elif c.call.name in BOOKING_CHANGES and _code(c) not in read:
-            yield (
-                f"{c.call.name} changed booking {_code(c)} without get_booking first",
-                c.message_index,
-            )
 
 
 def _seat_map_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
@@ -82,7 +44,7 @@ def _seat_map_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
         if c.call.name == "get_seat_map":
             mapped.add(str(args.get("showtime_id", "")))
         if c.call.name in {"get_booking", "exchange_booking"}:
-            showtime_of[_code(c)] = str(_result(c).get("showtime_id", ""))
+            showtime_of[_code(c)] = str(result_dict(c).get("showtime_id", ""))
         if c.call.name not in SEAT_PICKS:
             continue
         if c.call.name == "book_tickets":
@@ -101,17 +63,19 @@ def _seat_map_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
 
 CHECKS: list[PolicyCheck] = [
     confirmation_before_writes("movie.confirm_before_write"),
-    authentication_before("movie.authenticate_first", AUTH_TOOLS, _guarded),
+    authentication_before("movie.authenticate_first", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
     one_customer("movie.one_customer", "customer_id"),
-    PolicyCheck(
+    act_as_authenticated(
         "movie.authenticated_customer_only",
         "Act only on the customer an identity lookup returned.",
-        _authenticated_customer,
+        AUTH_TOOLS,
+        "customer_id",
     ),
-    PolicyCheck(
+    read_before_change(
         "movie.read_booking_first",
         "Look the booking up with get_booking before changing it.",
-        _booking_read_first,
+        reads={"get_booking": "booking_code"},
+        changes=dict.fromkeys(BOOKING_CHANGES, "get_booking"),
     ),
     PolicyCheck(
         "movie.seat_map_first",

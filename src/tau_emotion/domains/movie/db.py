@@ -7,7 +7,7 @@ snapshot re-parsed from JSON hashes the same as the generator's output.
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Literal
 
 from tau_emotion.domains.state import DomainDB, Record
@@ -24,11 +24,6 @@ BookingStatus = Literal["active", "cancelled", "used"]
 
 ACCOUNT_CREDIT = "account_credit"
 """The payment method id that pays from (or refunds to) a customer's account credit."""
-
-
-def money(value: Decimal | int | str) -> Decimal:
-    """Round to cents, half up, as the box office does."""
-    return Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def parse_time(text: str) -> datetime:

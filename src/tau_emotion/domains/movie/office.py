@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from tau_emotion.domains.common import money, money_text, next_id, require
 from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
@@ -18,24 +19,12 @@ from tau_emotion.domains.movie.db import (
     Screen,
     Showtime,
     Transfer,
-    money,
 )
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 NOW_TEXT = NOW.strftime("%Y-%m-%dT%H:%M")
-
-
-def next_id(table: Table[Any], prefix: str, width: int = 4) -> str:
-    """One past the highest number in use after `prefix`, so that the gold replay and an
-    agent making the same calls create the same ids. A database's ids all share its own
-    leading digit, so the next one stays inside that database's id space."""
-    highest = 0
-    for key in table:
-        if key.startswith(prefix) and key[len(prefix) :].isdigit():
-            highest = max(highest, int(key[len(prefix) :]))
-    return f"{prefix}{highest + 1:0{width}d}"
 
 
 def seat_ranges(numbers: list[int]) -> str:
@@ -50,10 +39,6 @@ def seat_ranges(numbers: list[int]) -> str:
         if n is not None:
             start = prev = n
     return ", ".join(parts)
-
-
-def cents(value: Decimal) -> str:
-    return str(money(value))
 
 
 class MovieOffice(ToolSet):
@@ -73,10 +58,7 @@ class MovieOffice(ToolSet):
     # -- lookups -------------------------------------------------------------------------
 
     def customer(self, customer_id: str) -> Customer:
-        record = self.customers.get(customer_id)
-        if record is None:
-            raise ToolError(f"no customer with id {customer_id}")
-        return record
+        return require(self.customers, customer_id, f"no customer with id {customer_id}")
 
     def owned_booking(self, customer_id: str, booking_code: str) -> Booking:
         self.customer(customer_id)
@@ -87,10 +69,7 @@ class MovieOffice(ToolSet):
         return booking
 
     def showtime(self, showtime_id: str) -> Showtime:
-        record = self.showtimes.get(showtime_id)
-        if record is None:
-            raise ToolError(f"no showtime with id {showtime_id}")
-        return record
+        return require(self.showtimes, showtime_id, f"no showtime with id {showtime_id}")
 
     def screen(self, showtime: Showtime) -> Screen:
         cinema = self.cinemas[showtime.cinema_id]
@@ -149,8 +128,8 @@ class MovieOffice(ToolSet):
                 raise ToolError("this can only be paid with a card")
             if customer.account_credit + delta < 0:
                 raise ToolError(
-                    f"account credit is {cents(customer.account_credit)}, "
-                    f"not enough for {cents(-delta)}"
+                    f"account credit is {money_text(customer.account_credit)}, "
+                    f"not enough for {money_text(-delta)}"
                 )
             updated = customer.model_copy(
                 update={"account_credit": money(customer.account_credit + delta)}
@@ -168,8 +147,8 @@ class MovieOffice(ToolSet):
             balance = method.balance or Decimal(0)
             if balance + delta < 0:
                 raise ToolError(
-                    f"gift card {method_id} has {cents(balance)} left, not enough for "
-                    f"{cents(-delta)}"
+                    f"gift card {method_id} has {money_text(balance)} left, not enough for "
+                    f"{money_text(-delta)}"
                 )
             methods[i] = method.model_copy(update={"balance": money(balance + delta)})
             updated = customer.model_copy(update={"payment_methods": tuple(methods)})
@@ -216,17 +195,21 @@ class MovieOffice(ToolSet):
             "showtime_status": show.status,
             "incident": show.incident,
             "tickets": [
-                {"seat": t.seat, "ticket_type": t.ticket_type, "price": cents(t.price)}
+                {"seat": t.seat, "ticket_type": t.ticket_type, "price": money_text(t.price)}
                 for t in booking.tickets
             ],
             "concessions": [
-                {"item_id": c.item_id, "quantity": c.quantity, "unit_price": cents(c.unit_price)}
+                {
+                    "item_id": c.item_id,
+                    "quantity": c.quantity,
+                    "unit_price": money_text(c.unit_price),
+                }
                 for c in booking.concessions
             ],
-            "tickets_total": cents(tickets),
-            "concessions_total": cents(snacks),
-            "booking_fee": cents(booking.booking_fee),
-            "total_paid": cents(tickets + snacks + booking.booking_fee),
+            "tickets_total": money_text(tickets),
+            "concessions_total": money_text(snacks),
+            "booking_fee": money_text(booking.booking_fee),
+            "total_paid": money_text(tickets + snacks + booking.booking_fee),
             "payment_method_id": booking.payment_method_id,
             "exchanged": booking.exchanged,
             "incident_credit_issued": booking.incident_credit_issued,

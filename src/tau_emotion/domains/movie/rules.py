@@ -7,15 +7,8 @@ import re
 import string
 from decimal import Decimal
 
-from tau_emotion.domains.movie.db import (
-    NOW,
-    Plan,
-    Screen,
-    Showtime,
-    TicketType,
-    money,
-    parse_time,
-)
+from tau_emotion.domains.common import money
+from tau_emotion.domains.movie.db import NOW, Plan, Screen, Showtime, TicketType, parse_time
 from tau_emotion.errors import ToolError
 
 TYPE_DISCOUNT: dict[str, Decimal] = {

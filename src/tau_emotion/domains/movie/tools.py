@@ -6,6 +6,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from tau_emotion.domains.common import money, money_text, next_id
 from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
@@ -19,9 +20,8 @@ from tau_emotion.domains.movie.db import (
     Ticket,
     TicketType,
     Transfer,
-    money,
 )
-from tau_emotion.domains.movie.office import NOW_TEXT, cents, next_id
+from tau_emotion.domains.movie.office import NOW_TEXT
 from tau_emotion.domains.movie.rules import (
     BOOKING_FEE,
     CUTOFF_HOURS,
@@ -54,7 +54,10 @@ def _total(tickets: tuple[Ticket, ...]) -> Decimal:
 
 def _settlement(diff: Decimal) -> dict[str, str]:
     # Two non-negative amounts read more plainly to an agent than one signed difference.
-    return {"charged": cents(max(diff, Decimal(0))), "refunded": cents(max(-diff, Decimal(0)))}
+    return {
+        "charged": money_text(max(diff, Decimal(0))),
+        "refunded": money_text(max(-diff, Decimal(0))),
+    }
 
 
 class MovieTools(MovieReadTools):
@@ -254,7 +257,7 @@ class MovieTools(MovieReadTools):
             update={"showtime_id": new.showtime_id, "tickets": tickets, "exchanged": True}
         )
         self.bookings.put(changed.booking_code, changed)
-        return {**self.booking_view(changed), "exchange_fee": cents(fee), **_settlement(diff)}
+        return {**self.booking_view(changed), "exchange_fee": money_text(fee), **_settlement(diff)}
 
     @tool("write")
     def cancel_booking(self, customer_id: str, booking_code: str) -> dict[str, Any]:
@@ -288,7 +291,7 @@ class MovieTools(MovieReadTools):
         return {
             "booking_code": booking.booking_code,
             "status": "cancelled",
-            "refund_amount": cents(amount),
+            "refund_amount": money_text(amount),
             "refunded_to": to,
             "admissions_returned": returned,
         }
@@ -331,7 +334,7 @@ class MovieTools(MovieReadTools):
         )
         changed = booking.model_copy(update={"concessions": concessions})
         self.bookings.put(changed.booking_code, changed)
-        return {**self.booking_view(changed), "charged": cents(charge)}
+        return {**self.booking_view(changed), "charged": money_text(charge)}
 
     @tool("write")
     def issue_incident_credit(self, customer_id: str, booking_code: str) -> dict[str, Any]:
@@ -361,7 +364,7 @@ class MovieTools(MovieReadTools):
         self.bookings.put(booking_code, booking.model_copy(update={"incident_credit_issued": True}))
         return {
             "booking_code": booking.booking_code,
-            "credit_amount": cents(amount),
+            "credit_amount": money_text(amount),
             "admissions_returned": returned,
         }
 
@@ -400,7 +403,7 @@ class MovieTools(MovieReadTools):
             expires_on=(NOW + timedelta(days=365)).date().isoformat(),
         )
         self.passes.put(pass_id, new)
-        return {**new.model_dump(mode="json"), "charged": cents(price)}
+        return {**new.model_dump(mode="json"), "charged": money_text(price)}
 
     @tool("write")
     def change_membership(
@@ -436,7 +439,7 @@ class MovieTools(MovieReadTools):
             renews = (NOW + timedelta(days=30)).date().isoformat()
         updated = customer.model_copy(update={"membership": plan, "membership_renews_on": renews})
         self.customers.put(customer_id, updated)
-        return {"membership": plan, "membership_renews_on": renews, "charged": cents(charged)}
+        return {"membership": plan, "membership_renews_on": renews, "charged": money_text(charged)}
 
     @tool("terminal")
     def transfer_to_human_agents(self, summary: str) -> str:

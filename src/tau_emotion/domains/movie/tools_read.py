@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_emotion.domains.common import money_text, words
 from tau_emotion.domains.movie.db import Customer
-from tau_emotion.domains.movie.office import MovieOffice, cents, seat_ranges
+from tau_emotion.domains.movie.office import MovieOffice, seat_ranges
 from tau_emotion.domains.movie.rules import (
     MENU,
     PREMIUM_SURCHARGE,
@@ -61,7 +62,7 @@ class MovieReadTools(MovieOffice):
             full_name: First and last name, e.g. 'Maria Lopez'.
             zip_code: Five-digit zip code of the customer's address, e.g. '60614'.
         """
-        name = " ".join(full_name.lower().split())
+        name = words(full_name)
         for customer in self.customers.values():
             if customer.full_name.lower() == name and customer.zip_code == zip_code.strip():
                 return self._found(customer)
@@ -91,13 +92,13 @@ class MovieReadTools(MovieOffice):
             "zip_code": c.zip_code,
             "membership": c.membership,
             "membership_renews_on": c.membership_renews_on,
-            "account_credit": cents(c.account_credit),
+            "account_credit": money_text(c.account_credit),
             "payment_methods": [
                 {
                     "payment_method_id": m.payment_method_id,
                     "kind": m.kind,
                     "label": m.label,
-                    **({"balance": cents(m.balance)} if m.balance is not None else {}),
+                    **({"balance": money_text(m.balance)} if m.balance is not None else {}),
                 }
                 for m in c.payment_methods
             ],
@@ -166,7 +167,7 @@ class MovieReadTools(MovieOffice):
                     "screen": self.screen(show).name,
                     "format": show.format,
                     "starts_at": show.starts_at,
-                    "adult_price": cents(show.adult_price),
+                    "adult_price": money_text(show.adult_price),
                     "status": show.status,
                 }
             )
@@ -201,9 +202,9 @@ class MovieReadTools(MovieOffice):
             "screen_front_row": "A",
             "premium_rows": list(screen.premium_rows),
             "ticket_prices": {
-                kind: cents(show.adult_price - off) for kind, off in TYPE_DISCOUNT.items()
+                kind: money_text(show.adult_price - off) for kind, off in TYPE_DISCOUNT.items()
             },
-            "premium_seat_surcharge": cents(PREMIUM_SURCHARGE),
+            "premium_seat_surcharge": money_text(PREMIUM_SURCHARGE),
             "free_seats_by_row": free,
             "free_seat_count": sum(
                 1
@@ -220,9 +221,9 @@ class MovieReadTools(MovieOffice):
             {
                 "item_id": item_id,
                 "name": name,
-                "price": cents(price),
-                "club_price": cents(concession_unit_price(item_id, "club")),
-                "club_plus_price": cents(concession_unit_price(item_id, "club_plus")),
+                "price": money_text(price),
+                "club_price": money_text(concession_unit_price(item_id, "club")),
+                "club_plus_price": money_text(concession_unit_price(item_id, "club_plus")),
             }
             for item_id, (name, price) in MENU.items()
         ]

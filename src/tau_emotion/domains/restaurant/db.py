@@ -7,14 +7,10 @@ same thing in different words must reach the same state.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import PlainSerializer
-
+from tau_emotion.domains.common import FloatMoney
 from tau_emotion.domains.state import DomainDB, Record
-
-Money = Annotated[float, PlainSerializer(lambda v: f"{v:.2f}", return_type=str, when_used="json")]
-"""An amount in dollars; written with two decimals ('120.00') so the agent quotes it exactly."""
 
 Occasion = Literal["none", "birthday", "anniversary", "business", "celebration"]
 Seating = Literal["no_preference", "indoor", "patio", "bar"]
@@ -35,7 +31,7 @@ class PaymentMethod(Record):
     brand: str
     """Card network for credit cards; 'house' for the restaurant's own gift cards."""
     last4: str
-    balance: Money | None = None
+    balance: FloatMoney | None = None
     """Remaining value of a gift card; None for credit cards."""
 
 
@@ -83,7 +79,7 @@ class MenuItem(Record):
     id: str
     name: str
     category: Literal["starter", "main", "side", "dessert", "drink"]
-    price: Money
+    price: FloatMoney
     allergens: tuple[str, ...]
     dietary_tags: tuple[str, ...]
     unavailable_at: tuple[str, ...]
@@ -103,14 +99,14 @@ class Reservation(Record):
     guarantee_payment_method_id: str | None
     created_at: str
     cancelled_at: str | None = None
-    late_cancel_fee: Money = 0.0
+    late_cancel_fee: FloatMoney = 0.0
 
 
 class OrderLine(Record):
     item_id: str
     name: str
     quantity: int
-    unit_price: Money
+    unit_price: FloatMoney
     refunded: bool = False
 
 
@@ -121,17 +117,17 @@ class Order(Record):
     fulfillment: Fulfillment
     delivery_address: str | None
     lines: tuple[OrderLine, ...]
-    subtotal: Money
-    delivery_fee: Money
+    subtotal: FloatMoney
+    delivery_fee: FloatMoney
     points_redeemed: int
-    points_discount: Money
-    total: Money
+    points_discount: FloatMoney
+    total: FloatMoney
     payment_method_id: str
     status: OrderStatus
     placed_at: str
     promised_at: str
     completed_at: str | None
-    refunded_amount: Money = 0.0
+    refunded_amount: FloatMoney = 0.0
 
 
 class Refund(Record):
@@ -140,7 +136,7 @@ class Refund(Record):
     customer_id: str
     item_ids: tuple[str, ...]
     reason: RefundReason
-    amount: Money
+    amount: FloatMoney
     payment_method_id: str
     created_at: str
 
@@ -163,13 +159,13 @@ class PrivateEvent(Record):
     date: str
     guests: int
     package: EventPackage
-    price_per_guest: Money
-    deposit: Money
+    price_per_guest: FloatMoney
+    deposit: FloatMoney
     deposit_payment_method_id: str
     status: EventStatus
     created_at: str
     cancelled_at: str | None = None
-    deposit_refund: Money = 0.0
+    deposit_refund: FloatMoney = 0.0
 
 
 class Transfer(Record):

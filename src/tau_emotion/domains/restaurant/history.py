@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 
+from tau_emotion.domains.common import float_money
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
     Complaint,
@@ -179,7 +180,7 @@ def _order(
         )
         for m in picks
     )
-    subtotal = rules.money(sum(line.unit_price * line.quantity for line in lines))
+    subtotal = float_money(sum(line.unit_price * line.quantity for line in lines))
     delivery = cust.zip_code in loc.delivery_zip_codes and rng.random() < 0.55
     if delivery and subtotal < rules.DELIVERY_MIN_SUBTOTAL:
         delivery = False
@@ -222,7 +223,7 @@ def _order(
         delivery_fee=fee,
         points_redeemed=points,
         points_discount=discount,
-        total=rules.money(subtotal + fee - discount),
+        total=float_money(subtotal + fee - discount),
         payment_method_id=rng.choice(methods).id,
         status=status,
         placed_at=rules.stamp(placed),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from tau_emotion.domains.common import float_money
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer, Order
 from tau_emotion.errors import ToolError
@@ -43,13 +44,13 @@ def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple
         if line.refunded:
             raise ToolError(f"{line.name} on order {order.number} was already refunded")
     price = sum(lines[i].unit_price * lines[i].quantity for i in item_ids)
-    amount = rules.money(min(price, order.total - order.refunded_amount))
+    amount = float_money(min(price, order.total - order.refunded_amount))
     changed = tuple(
         line.model_copy(update={"refunded": True}) if line.item_id in item_ids else line
         for line in order.lines
     )
     updated = order.model_copy(
-        update={"lines": changed, "refunded_amount": rules.money(order.refunded_amount + amount)}
+        update={"lines": changed, "refunded_amount": float_money(order.refunded_amount + amount)}
     )
     return updated, amount
 
@@ -57,7 +58,7 @@ def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple
 def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
     """Pay money back: a gift card gets its balance back; a credit card needs no change here."""
     methods = tuple(
-        p.model_copy(update={"balance": rules.money((p.balance or 0.0) + amount)})
+        p.model_copy(update={"balance": float_money((p.balance or 0.0) + amount)})
         if p.id == payment_method_id and p.kind == "gift_card"
         else p
         for p in customer.payment_methods

@@ -7,7 +7,8 @@ the agent is held to, and policy.md states the same numbers.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+
+from tau_emotion.domains.common import float_money
 
 NOW = datetime(2025, 6, 14, 15, 0)
 """The fixed 'current' time of every episode (Saturday afternoon); policy.md states it."""
@@ -51,16 +52,6 @@ EVENT_FULL_REFUND_DAYS = 30
 EVENT_HALF_REFUND_DAYS = 14
 
 
-def money(value: float) -> float:
-    """Round to cents the way a till does (half up); str() avoids binary float surprises."""
-    return float(Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
-
-
-def text(value: float) -> str:
-    """An amount as the tools show it: two decimals, e.g. '120.00'."""
-    return f"{value:.2f}"
-
-
 def parse_date(text: str) -> date:
     return date.fromisoformat(text)
 
@@ -100,15 +91,15 @@ def late_cancel_fee(party_size: int, seating: datetime) -> float:
     """Fee for cancelling a guaranteed table inside the late window (0 otherwise)."""
     if party_size < GUARANTEE_PARTY or hours_until(seating) >= LATE_CANCEL_HOURS:
         return 0.0
-    return money(party_size * LATE_CANCEL_FEE_PER_GUEST)
+    return float_money(party_size * LATE_CANCEL_FEE_PER_GUEST)
 
 
 def points_value(points: int) -> float:
-    return money(points // POINTS_BLOCK * POINTS_BLOCK_VALUE)
+    return float_money(points // POINTS_BLOCK * POINTS_BLOCK_VALUE)
 
 
 def event_deposit(guests: int, package: str) -> float:
-    return money(guests * EVENT_PACKAGES[package] * EVENT_DEPOSIT_RATE)
+    return float_money(guests * EVENT_PACKAGES[package] * EVENT_DEPOSIT_RATE)
 
 
 def event_refund(deposit: float, event_day: str, on: date | None = None) -> float:
@@ -117,5 +108,5 @@ def event_refund(deposit: float, event_day: str, on: date | None = None) -> floa
     if days >= EVENT_FULL_REFUND_DAYS:
         return deposit
     if days >= EVENT_HALF_REFUND_DAYS:
-        return money(deposit / 2)
+        return float_money(deposit / 2)
     return 0.0

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
-from typing import Any
 
+from tau_emotion.domains.common import require
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
     Complaint,
@@ -40,10 +39,7 @@ class RestaurantBase(ToolSet):
         self.transfers: Table[Transfer] = state.table("transfers")
 
     def _customer(self, customer_id: str) -> Customer:
-        customer = self.customers.get(customer_id)
-        if customer is None:
-            raise ToolError(f"no customer with id {customer_id!r}")
-        return customer
+        return require(self.customers, customer_id, f"no customer with id {customer_id!r}")
 
     def _location(self, location_id: str) -> Location:
         location = self.locations.get(location_id)
@@ -53,22 +49,17 @@ class RestaurantBase(ToolSet):
         return location
 
     def _reservation(self, code: str) -> Reservation:
-        reservation = self.reservations.get(code.strip().upper())
-        if reservation is None:
-            raise ToolError(f"no reservation with code {code!r}")
-        return reservation
+        return require(
+            self.reservations, code.strip().upper(), f"no reservation with code {code!r}"
+        )
 
     def _order(self, number: str) -> Order:
-        order = self.orders.get(number.strip().upper())
-        if order is None:
-            raise ToolError(f"no order with number {number!r}")
-        return order
+        return require(self.orders, number.strip().upper(), f"no order with number {number!r}")
 
     def _event(self, event_id: str) -> PrivateEvent:
-        event = self.private_events.get(event_id.strip().upper())
-        if event is None:
-            raise ToolError(f"no private event with id {event_id!r}")
-        return event
+        return require(
+            self.private_events, event_id.strip().upper(), f"no private event with id {event_id!r}"
+        )
 
     @staticmethod
     def _payment(customer: Customer, payment_method_id: str) -> PaymentMethod:
@@ -78,28 +69,7 @@ class RestaurantBase(ToolSet):
         raise ToolError(f"payment method {payment_method_id!r} is not on this customer's profile")
 
     @staticmethod
-    def _day(text: str) -> date:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise ToolError(f"date {text!r} must be written YYYY-MM-DD")
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            raise ToolError(f"{text!r} is not a calendar date") from None
-
-    @staticmethod
     def _open_on(location: Location, day: date) -> None:
         name = rules.WEEKDAYS[day.weekday()]
         if name in location.closed_on:
             raise ToolError(f"{location.name} is closed on {name}s")
-
-    @staticmethod
-    def _next_id(table: Table[Any], prefix: str, width: int) -> str:
-        """Next free number after the highest id: the same calls always make the same id."""
-        numbers = [int(key[len(prefix) :]) for key in table if key.startswith(prefix)]
-        return f"{prefix}{max(numbers, default=0) + 1:0{width}d}"
-
-    @staticmethod
-    def _dump(record: Any, **extra: Any) -> dict[str, Any]:
-        data: dict[str, Any] = record.model_dump(mode="json")
-        data.update(extra)
-        return data

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from tau_emotion.domains.common import digits, fmt, next_id, record_view, words
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Transfer
 from tau_emotion.domains.restaurant.toolbase import RestaurantBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
-
-
-def _digits(text: str) -> str:
-    return re.sub(r"\D", "", text)
-
-
-def _words(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 class AccountTools(RestaurantBase):
@@ -41,11 +33,11 @@ class AccountTools(RestaurantBase):
         Args:
             phone: The phone number the guest gives, in any format, e.g. '512-533-0142'.
         """
-        wanted = _digits(phone)[-10:]
+        wanted = digits(phone)[-10:]
         if len(wanted) != 10:
             raise ToolError("a phone number needs 10 digits (area code included)")
         for customer in self.customers.values():
-            if _digits(customer.phone) == wanted:
+            if digits(customer.phone) == wanted:
                 return {"customer_id": customer.id}
         raise ToolError("no customer profile has that phone number")
 
@@ -57,10 +49,10 @@ class AccountTools(RestaurantBase):
             full_name: First and last name, e.g. 'Nadia Okonkwo'.
             zip_code: The 5-digit zip code of the guest's address on file.
         """
-        name, wanted_zip = _words(full_name), zip_code.strip()
+        name, wanted_zip = words(full_name), zip_code.strip()
         for customer in self.customers.values():
             if (
-                _words(f"{customer.first_name} {customer.last_name}") == name
+                words(f"{customer.first_name} {customer.last_name}") == name
                 and customer.zip_code == wanted_zip
             ):
                 return {"customer_id": customer.id}
@@ -85,7 +77,7 @@ class AccountTools(RestaurantBase):
                 "number": o.number,
                 "placed_at": o.placed_at,
                 "status": o.status,
-                "total": rules.text(o.total),
+                "total": fmt(o.total),
             }
             for o in self.orders.values()
             if o.customer_id == customer.id
@@ -95,7 +87,7 @@ class AccountTools(RestaurantBase):
             for e in self.private_events.values()
             if e.customer_id == customer.id
         ]
-        return self._dump(
+        return record_view(
             customer,
             customer_id=customer.id,
             reservations=reservations,
@@ -107,7 +99,7 @@ class AccountTools(RestaurantBase):
     def list_locations(self) -> list[dict[str, Any]]:
         """List the restaurant's locations with address, opening hours, days closed, the zip
         codes each delivers to, and its private dining rooms (capacity limits)."""
-        return [self._dump(location) for location in self.locations.values()]
+        return [record_view(location) for location in self.locations.values()]
 
     @tool("terminal")
     def transfer_to_human_agents(self, summary: str) -> str:
@@ -119,6 +111,6 @@ class AccountTools(RestaurantBase):
         """
         if not summary.strip():
             raise ToolError("give a short summary for the human agent")
-        transfer_id = self._next_id(self.transfers, "TR", 4)
+        transfer_id = next_id(self.transfers, "TR", 4)
         self.transfers.put(transfer_id, Transfer(id=transfer_id, created_at=rules.stamp(rules.NOW)))
         return f"Transfer {transfer_id} created; a human agent will take over the conversation."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_emotion.domains.common import calendar_date, fmt, next_id, record_view
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import EventPackage, PrivateEvent
 from tau_emotion.domains.restaurant.toolbase import RestaurantBase
@@ -24,7 +25,7 @@ class EventTools(RestaurantBase):
         refund = 0.0
         if event.status == "confirmed":
             refund = rules.event_refund(event.deposit, event.date)
-        return self._dump(event, deposit_refund_if_cancelled_now=rules.text(refund))
+        return record_view(event, deposit_refund_if_cancelled_now=fmt(refund))
 
     @tool("write")
     def book_private_event(
@@ -51,7 +52,7 @@ class EventTools(RestaurantBase):
         """
         customer = self._customer(customer_id)
         location = self._location(location_id)
-        day = self._day(date)
+        day = calendar_date(date)
         room = next((r for r in location.rooms if r.id == room_id), None)
         if room is None:
             rooms = ", ".join(r.id for r in location.rooms)
@@ -75,7 +76,7 @@ class EventTools(RestaurantBase):
                 raise ToolError(f"{room.name} is already booked on {date}")
         if self._payment(customer, payment_method_id).kind != "credit_card":
             raise ToolError("the deposit must be paid by credit card")
-        event_id = self._next_id(self.private_events, "EV", 4)
+        event_id = next_id(self.private_events, "EV", 4)
         event = PrivateEvent(
             id=event_id,
             customer_id=customer.id,
@@ -91,7 +92,7 @@ class EventTools(RestaurantBase):
             created_at=rules.stamp(rules.NOW),
         )
         self.private_events.put(event_id, event)
-        return self._dump(event)
+        return record_view(event)
 
     @tool("write")
     def cancel_private_event(self, event_id: str) -> dict[str, Any]:
@@ -115,4 +116,4 @@ class EventTools(RestaurantBase):
             }
         )
         self.private_events.put(event.id, updated)
-        return self._dump(updated)
+        return record_view(updated)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, Literal
 
+from tau_emotion.domains.common import float_money, fmt, next_id, record_view
 from tau_emotion.domains.restaurant import ledger, rules
 from tau_emotion.domains.restaurant.db import (
     Complaint,
@@ -40,7 +41,7 @@ class OrderTools(RestaurantBase):
         avoid = {a.strip().lower() for a in exclude_allergens or []}
         tag = dietary_tag.strip().lower()
         return [
-            {k: v for k, v in self._dump(item).items() if k != "unavailable_at"}
+            {k: v for k, v in record_view(item).items() if k != "unavailable_at"}
             for item in self.menu_items.values()
             if location.id not in item.unavailable_at
             and not avoid & set(item.allergens)
@@ -57,7 +58,7 @@ class OrderTools(RestaurantBase):
         """
         order = self._order(order_number)
         refunds = [r.id for r in self.refunds.values() if r.order_number == order.number]
-        return self._dump(order, refund_ids=refunds, minutes_late=ledger.minutes_late(order))
+        return record_view(order, refund_ids=refunds, minutes_late=ledger.minutes_late(order))
 
     @tool("write")
     def place_order(
@@ -105,7 +106,7 @@ class OrderTools(RestaurantBase):
             lines.append(
                 OrderLine(item_id=item.id, name=item.name, quantity=quantity, unit_price=item.price)
             )
-        subtotal = rules.money(sum(line.unit_price * line.quantity for line in lines))
+        subtotal = float_money(sum(line.unit_price * line.quantity for line in lines))
         fee = 0.0
         if fulfillment == "delivery":
             if customer.zip_code not in location.delivery_zip_codes:
@@ -122,7 +123,7 @@ class OrderTools(RestaurantBase):
         discount = rules.points_value(redeem_points)
         if discount > subtotal:
             raise ToolError("points cannot discount more than the food subtotal")
-        total = rules.money(subtotal + fee - discount)
+        total = float_money(subtotal + fee - discount)
         self._payment(customer, payment_method_id)
         customer = ledger.charge(customer, payment_method_id, total)
         customer = customer.model_copy(
@@ -131,7 +132,7 @@ class OrderTools(RestaurantBase):
         minutes = (
             rules.DELIVERY_PROMISE_MIN if fulfillment == "delivery" else rules.PICKUP_READY_MIN
         )
-        number = self._next_id(self.orders, "O", 6)
+        number = next_id(self.orders, "O", 6)
         order = Order(
             number=number,
             customer_id=customer.id,
@@ -156,7 +157,7 @@ class OrderTools(RestaurantBase):
         )
         self.customers.put(customer.id, customer)
         self.orders.put(number, order)
-        return self._dump(order)
+        return record_view(order)
 
     @tool("write")
     def cancel_order(self, order_number: str) -> dict[str, Any]:
@@ -181,8 +182,8 @@ class OrderTools(RestaurantBase):
         updated = order.model_copy(update={"status": "cancelled", "refunded_amount": order.total})
         self.customers.put(customer.id, customer)
         self.orders.put(order.number, updated)
-        return self._dump(
-            updated, refund_amount=rules.text(order.total), points_returned=order.points_redeemed
+        return record_view(
+            updated, refund_amount=fmt(order.total), points_returned=order.points_redeemed
         )
 
     @tool("write")
@@ -200,7 +201,7 @@ class OrderTools(RestaurantBase):
         order = self._order(order_number)
         updated, amount = ledger.refund_items(order, item_ids, rules.NOW)
         customer = ledger.credit(self._customer(order.customer_id), order.payment_method_id, amount)
-        refund_id = self._next_id(self.refunds, "RF", 4)
+        refund_id = next_id(self.refunds, "RF", 4)
         refund = Refund(
             id=refund_id,
             order_number=order.number,
@@ -214,7 +215,7 @@ class OrderTools(RestaurantBase):
         self.customers.put(customer.id, customer)
         self.orders.put(order.number, updated)
         self.refunds.put(refund_id, refund)
-        return self._dump(refund)
+        return record_view(refund)
 
     @tool("write")
     def file_complaint(
@@ -255,7 +256,7 @@ class OrderTools(RestaurantBase):
             recent = order.completed_at >= rules.stamp(within)
             if recent and ledger.minutes_late(order) > rules.LATE_DELIVERY_GRACE_MIN:
                 points = rules.LATE_DELIVERY_POINTS
-        complaint_id = self._next_id(self.complaints, "CP", 4)
+        complaint_id = next_id(self.complaints, "CP", 4)
         complaint = Complaint(
             id=complaint_id,
             customer_id=customer.id,
@@ -271,4 +272,4 @@ class OrderTools(RestaurantBase):
             )
             self.customers.put(customer.id, customer)
         self.complaints.put(complaint_id, complaint)
-        return self._dump(complaint, loyalty_points_balance=customer.loyalty_points)
+        return record_view(complaint, loyalty_points_balance=customer.loyalty_points)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from tau_emotion.domains.common import calendar_date, fmt, next_id, record_view
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
     Customer,
@@ -89,7 +90,7 @@ class TableTools(RestaurantBase):
             party_size: Number of guests, children included.
         """
         location = self._location(location_id)
-        day = self._day(date)
+        day = calendar_date(date)
         if party_size < 1:
             raise ToolError("party_size must be at least 1")
         self._open_on(location, day)
@@ -100,7 +101,7 @@ class TableTools(RestaurantBase):
                 if e.date == date and e.status == "confirmed"
             }
             rooms = [
-                self._dump(room)
+                record_view(room)
                 for room in location.rooms
                 if room.id not in taken and room.min_guests <= party_size <= room.max_guests
             ]
@@ -130,7 +131,7 @@ class TableTools(RestaurantBase):
         fee = 0.0
         if r.status == "booked":
             fee = rules.late_cancel_fee(r.party_size, rules.parse_dt(r.date, r.time))
-        return self._dump(r, cancellation_fee_if_cancelled_now=rules.text(fee))
+        return record_view(r, cancellation_fee_if_cancelled_now=fmt(fee))
 
     @tool("write")
     def create_reservation(
@@ -158,7 +159,7 @@ class TableTools(RestaurantBase):
         """
         customer = self._customer(customer_id)
         location = self._location(location_id)
-        day = self._day(date)
+        day = calendar_date(date)
         since = (rules.NOW.date() - timedelta(days=rules.NO_SHOW_WINDOW_DAYS)).isoformat()
         no_shows = sum(
             1
@@ -183,7 +184,7 @@ class TableTools(RestaurantBase):
                 )
         self._check_slot(location, day, time, party_size)
         guarantee = self._guarantee(customer, party_size, guarantee_payment_method_id)
-        code = self._next_id(self.reservations, "R", 6)
+        code = next_id(self.reservations, "R", 6)
         reservation = Reservation(
             code=code,
             customer_id=customer.id,
@@ -198,7 +199,7 @@ class TableTools(RestaurantBase):
             created_at=rules.stamp(rules.NOW),
         )
         self.reservations.put(code, reservation)
-        return self._dump(reservation)
+        return record_view(reservation)
 
     @tool("write")
     def modify_reservation(
@@ -233,7 +234,7 @@ class TableTools(RestaurantBase):
             raise ToolError("the new date, time and party size are the same as the current ones")
         customer = self._customer(r.customer_id)
         location = self._location(r.location_id)
-        self._check_slot(location, self._day(date), time, party_size, skip=r.code)
+        self._check_slot(location, calendar_date(date), time, party_size, skip=r.code)
         card = guarantee_payment_method_id or r.guarantee_payment_method_id or ""
         guarantee = self._guarantee(customer, party_size, card)
         updated = r.model_copy(
@@ -245,7 +246,7 @@ class TableTools(RestaurantBase):
             }
         )
         self.reservations.put(r.code, updated)
-        return self._dump(updated)
+        return record_view(updated)
 
     @tool("write")
     def cancel_reservation(self, reservation_code: str) -> dict[str, Any]:
@@ -270,4 +271,4 @@ class TableTools(RestaurantBase):
             }
         )
         self.reservations.put(r.code, updated)
-        return self._dump(updated)
+        return record_view(updated)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from tau_emotion.domains.common import Transfer, cents_text, next_id, require
 from tau_emotion.domains.retail.db import (
     Address,
     Customer,
@@ -12,9 +15,8 @@ from tau_emotion.domains.retail.db import (
     Product,
     ReturnRequest,
     Transaction,
-    Transfer,
 )
-from tau_emotion.domains.retail.rules import STATE_CODE, ZIP_CODE, money, normalize_order_number
+from tau_emotion.domains.retail.rules import STATE_CODE, ZIP_CODE, normalize_order_number
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
@@ -48,22 +50,19 @@ class RetailAccess(ToolSet):
         self.transfers: Table[Transfer] = state.table("transfers")
 
     def customer(self, customer_id: str) -> Customer:
-        found = self.customers.get(customer_id.strip())
-        if found is None:
-            raise ToolError(f"no customer with id {customer_id!r}")
-        return found
+        return require(self.customers, customer_id.strip(), f"no customer with id {customer_id!r}")
 
     def order(self, order_number: str) -> Order:
-        found = self.orders.get(normalize_order_number(order_number))
-        if found is None:
-            raise ToolError(f"no order with number {order_number!r}")
-        return found
+        return require(
+            self.orders,
+            normalize_order_number(order_number),
+            f"no order with number {order_number!r}",
+        )
 
     def item(self, item_id: str) -> Item:
-        found = self.items.get(item_id.strip().upper())
-        if found is None:
-            raise ToolError(f"no catalogue item with id {item_id!r}")
-        return found
+        return require(
+            self.items, item_id.strip().upper(), f"no catalogue item with id {item_id!r}"
+        )
 
     def require_pending(self, order: Order) -> None:
         if order.status != "pending":
@@ -104,8 +103,8 @@ class RetailAccess(ToolSet):
         delta = cents if kind == "refund" else -cents
         if method.balance_cents + delta < 0:
             raise ToolError(
-                f"{method.label} has a balance of {money(method.balance_cents)}, "
-                f"not enough to cover {money(cents)}"
+                f"{method.label} has a balance of {cents_text(method.balance_cents)}, "
+                f"not enough to cover {cents_text(cents)}"
             )
         updated = method.model_copy(update={"balance_cents": method.balance_cents + delta})
         methods = tuple(updated if m.id == method.id else m for m in customer.payment_methods)
@@ -122,12 +121,11 @@ class RetailAccess(ToolSet):
         )
         return order.model_copy(update={"transactions": (*order.transactions, line)})
 
-    def next_id(
-        self, table: Table[ReturnRequest] | Table[ExchangeRequest] | Table[Transfer], prefix: str
-    ) -> str:
-        """The next free number after the highest existing id, e.g. RMA-10021 -> RMA-10022."""
-        numbers = [int(key.split("-", 1)[1]) for key in table if key.startswith(prefix)]
-        return f"{prefix}{max(numbers, default=10000) + 1}"
+    @staticmethod
+    def next_id(table: Iterable[str], prefix: str) -> str:
+        """The next free number after the highest existing id, e.g. RMA-10021 -> RMA-10022;
+        retail's request numbers are unpadded and start at 10001."""
+        return next_id(table, prefix, 0, floor=10000)
 
 
 def build_address(line1: str, line2: str, city: str, state: str, zip_code: str) -> Address:

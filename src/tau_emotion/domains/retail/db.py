@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tau_emotion.domains.common import Transfer
 from tau_emotion.domains.state import DomainDB, Record
 
 PaymentKind = Literal["card", "gift_card", "store_credit", "paypal"]
@@ -136,14 +137,6 @@ class ExchangeRequest(Record):
     payment_method_id: str | None
     requested_on: str
     status: Literal["requested", "completed"]
-
-
-class Transfer(Record):
-    id: str
-    # The summary is free text an agent writes in its own words; excluding it from the
-    # serialized record keeps it out of the state hash, so a transfer is graded by its
-    # existence, not by its wording.
-    summary: str = Field(default="", exclude=True)
 
 
 class RetailDB(DomainDB):

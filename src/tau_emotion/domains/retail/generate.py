@@ -10,6 +10,7 @@ import itertools
 import random
 from typing import TypeVar
 
+from tau_emotion.domains.common import unique
 from tau_emotion.domains.retail.catalog import TEMPLATES
 from tau_emotion.domains.retail.db import (
     Address,
@@ -53,11 +54,8 @@ class _Ids:
         self.used: set[str] = set()
 
     def new(self) -> str:
-        while True:
-            value = f"{self.prefix}{self.rng.randrange(10 ** (self.digits - 1), 10**self.digits)}"
-            if value not in self.used:
-                self.used.add(value)
-                return value
+        low, high = 10 ** (self.digits - 1), 10**self.digits
+        return unique(self.used, lambda: f"{self.prefix}{self.rng.randrange(low, high)}")
 
 
 def _catalogue(rng: random.Random) -> tuple[dict[str, Product], dict[str, Item]]:

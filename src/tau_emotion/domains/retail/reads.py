@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
+from tau_emotion.domains.common import digits
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.access import RetailAccess
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
-
-
-def _digits(text: str) -> str:
-    return re.sub(r"\D", "", text)[-10:]
 
 
 class RetailReads(RetailAccess):
@@ -35,11 +30,11 @@ class RetailReads(RetailAccess):
         Args:
             phone: The phone number the customer gives, in any format, e.g. '503-555-0142'.
         """
-        wanted = _digits(phone)
+        wanted = digits(phone)[-10:]
         if len(wanted) != 10:
             raise ToolError("a phone number needs ten digits, area code included")
         for c in self.customers.values():
-            if _digits(c.phone) == wanted:
+            if digits(c.phone)[-10:] == wanted:
                 return {"customer_id": c.id}
         raise ToolError("no customer account uses that phone number")
 

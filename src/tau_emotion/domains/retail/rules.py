@@ -24,12 +24,6 @@ STATE_CODE = re.compile(r"^[A-Z]{2}$")
 ZIP_CODE = re.compile(r"^\d{5}$")
 
 
-def money(cents: int) -> str:
-    """Render cents as the customer reads them: 4999 -> '49.99', -250 -> '-2.50'."""
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
-
-
 def days_between(start: str, end: str) -> int:
     return (date.fromisoformat(end) - date.fromisoformat(start)).days
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tau_emotion.domains.common import Transfer, cents_text
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.access import FROZEN_REASONS, build_address
 from tau_emotion.domains.retail.db import (
@@ -11,7 +12,6 @@ from tau_emotion.domains.retail.db import (
     Item,
     Order,
     ReturnRequest,
-    Transfer,
 )
 from tau_emotion.domains.retail.reads import RetailReads
 from tau_emotion.domains.retail.rules import (
@@ -19,7 +19,6 @@ from tau_emotion.domains.retail.rules import (
     TODAY,
     days_between,
     late_credit_cents,
-    money,
 )
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
@@ -45,7 +44,7 @@ class RetailTools(RetailReads):
             method = self.move_money(order.customer_id, method_id, cents, "refund")
             order = self.record(order, "refund", method_id, cents, "cancellation")
             refunds.append(
-                {"payment_method_id": method_id, "label": method.label, "amount": money(cents)}
+                {"payment_method_id": method_id, "label": method.label, "amount": cents_text(cents)}
             )
         order = order.model_copy(update={"status": "cancelled", "cancel_reason": reason})
         self.orders.put(order.id, order)
@@ -55,7 +54,7 @@ class RetailTools(RetailReads):
             "customer_id": order.customer_id,
             "status": order.status,
             "refunds": refunds,
-            "total_refunded": money(total),
+            "total_refunded": cents_text(total),
         }
 
     @tool("write")
@@ -107,8 +106,16 @@ class RetailTools(RetailReads):
         return {
             "order_number": order.id,
             "customer_id": order.customer_id,
-            "refunded": {"payment_method_id": old_id, "label": old.label, "amount": money(cents)},
-            "charged": {"payment_method_id": new.id, "label": new.label, "amount": money(cents)},
+            "refunded": {
+                "payment_method_id": old_id,
+                "label": old.label,
+                "amount": cents_text(cents),
+            },
+            "charged": {
+                "payment_method_id": new.id,
+                "label": new.label,
+                "amount": cents_text(cents),
+            },
         }
 
     @tool("write")
@@ -145,9 +152,9 @@ class RetailTools(RetailReads):
             "with": {
                 "item_id": new.id,
                 "options": views.options(new.options),
-                "price": money(new.price_cents),
+                "price": cents_text(new.price_cents),
             },
-            "price_difference": money(diff),
+            "price_difference": cents_text(diff),
             "payment_method_id": method_id,
         }
 
@@ -192,7 +199,7 @@ class RetailTools(RetailReads):
             "return_id": return_id,
             "order_number": order.id,
             "customer_id": order.customer_id,
-            "refund_amount": money(refund),
+            "refund_amount": cents_text(refund),
             "refund_payment_method_id": method,
             "next_step": "a prepaid return label has been emailed; ship the items within 14 days",
         }
@@ -231,7 +238,7 @@ class RetailTools(RetailReads):
         if diff:
             if payment_method_id is None:
                 raise ToolError(
-                    f"the price difference is {money(diff)}; "
+                    f"the price difference is {cents_text(diff)}; "
                     "a payment method is needed to settle it"
                 )
             if diff > 0:
@@ -267,7 +274,7 @@ class RetailTools(RetailReads):
             "exchange_id": exchange_id,
             "order_number": order.id,
             "customer_id": order.customer_id,
-            "price_difference": money(diff),
+            "price_difference": cents_text(diff),
             "payment_method_id": method_id,
             "next_step": "a prepaid return label has been emailed; the new items ship once the "
             "old ones are scanned by the carrier",
@@ -302,8 +309,8 @@ class RetailTools(RetailReads):
         return {
             "order_number": order.id,
             "customer_id": customer.id,
-            "credit": money(credit),
-            "store_credit_balance": money(updated.balance_cents or 0),
+            "credit": cents_text(credit),
+            "store_credit_balance": cents_text(updated.balance_cents or 0),
         }
 
     # ---- profile and hand-off -------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.retail.db import (
     Address,
     Customer,
@@ -15,7 +16,6 @@ from tau_emotion.domains.retail.db import (
     Product,
     ReturnRequest,
 )
-from tau_emotion.domains.retail.rules import money
 
 View = dict[str, Any]
 
@@ -31,7 +31,7 @@ def address(a: Address) -> View:
 def payment_method(m: PaymentMethod) -> View:
     view: View = {"payment_method_id": m.id, "type": m.kind, "label": m.label}
     if m.balance_cents is not None:
-        view["balance"] = money(m.balance_cents)
+        view["balance"] = cents_text(m.balance_cents)
     return view
 
 
@@ -55,7 +55,7 @@ def return_request(r: ReturnRequest) -> View:
     return {
         "return_id": r.id,
         "item_ids": list(r.item_ids),
-        "refund_amount": money(r.refund_cents),
+        "refund_amount": cents_text(r.refund_cents),
         "refund_payment_method_id": r.refund_method_id,
         "requested_on": r.requested_on,
         "status": r.status,
@@ -67,7 +67,7 @@ def exchange_request(e: ExchangeRequest) -> View:
         "exchange_id": e.id,
         "item_ids": list(e.item_ids),
         "new_item_ids": list(e.new_item_ids),
-        "price_difference": money(e.price_difference_cents),
+        "price_difference": cents_text(e.price_difference_cents),
         "payment_method_id": e.payment_method_id,
         "requested_on": e.requested_on,
         "status": e.status,
@@ -89,27 +89,27 @@ def order(
                 "product_id": line.product_id,
                 "name": line.name,
                 "options": options(line.options),
-                "price": money(line.price_cents),
+                "price": cents_text(line.price_cents),
             }
             for line in o.lines
         ],
-        "item_subtotal": money(sum(line.price_cents for line in o.lines)),
+        "item_subtotal": cents_text(sum(line.price_cents for line in o.lines)),
         "shipping_address": address(o.shipping_address),
         "payments": [
             {
                 "type": t.kind,
                 "payment_method_id": t.method_id,
-                "amount": money(t.amount_cents),
+                "amount": cents_text(t.amount_cents),
                 "note": t.note,
             }
             for t in o.transactions
         ],
-        "net_amount_paid": money(paid),
+        "net_amount_paid": cents_text(paid),
         "promised_delivery_by": o.promised_by,
         "shipment": o.shipment.model_dump() if o.shipment else None,
         "delivered_on": o.delivered_on,
         "cancel_reason": o.cancel_reason,
-        "late_delivery_credit": money(o.late_credit_cents) if o.late_credit_cents else None,
+        "late_delivery_credit": cents_text(o.late_credit_cents) if o.late_credit_cents else None,
         "return": return_request(ret) if ret else None,
         "exchange": exchange_request(exchange) if exchange else None,
     }
@@ -124,7 +124,7 @@ def product(p: Product, items: list[Item]) -> View:
             {
                 "item_id": i.id,
                 "options": options(i.options),
-                "price": money(i.price_cents),
+                "price": cents_text(i.price_cents),
                 "available": i.available,
             }
             for i in items

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from tau_emotion.domains.common import fmt, money
 from tau_emotion.domains.school.db import (
     Installment,
     Payment,
@@ -16,9 +17,7 @@ from tau_emotion.domains.school.rules import (
     PLAN_MAX_DAYS_PAST_DUE,
     PLAN_MIN_TOTAL,
     TODAY,
-    fmt,
     installment_dates,
-    money,
     split_installments,
 )
 from tau_emotion.domains.school.toolbase import SchoolToolBase

@@ -8,14 +8,10 @@ float formatting.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, Field, PlainSerializer
-
-from tau_emotion.domains.school.rules import fmt, money
+from tau_emotion.domains.common import Money, Transfer
 from tau_emotion.domains.state import DomainDB, Record
-
-Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
 
 Topic = Literal[
     "academic progress",
@@ -186,12 +182,6 @@ class PaymentPlan(Record):
     total: Money
     installments: tuple[Installment, ...]
     status: Literal["active", "completed"]
-
-
-class Transfer(Record):
-    id: str
-    summary: str = Field(exclude=True)
-    """Kept for the human agent but left out of the state hash: its wording is the agent's."""
 
 
 class SchoolDB(DomainDB):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from tau_emotion.domains.common import PeoplePools, make_id, unique
 from tau_emotion.domains.school.catalog import (
     CATALOG,
     CORE_BY_GRADE,
@@ -36,7 +37,6 @@ from tau_emotion.domains.school.db import (
     Staff,
     Student,
 )
-from tau_emotion.domains.school.ids import make_id
 from tau_emotion.domains.school.names import (
     ADULT_FEMALE_NAMES,
     ADULT_FIRST_NAMES,
@@ -44,11 +44,11 @@ from tau_emotion.domains.school.names import (
     EVAL_POOLS,
     FIRST_NAMES,
     TRAIN_POOLS,
-    Pools,
 )
 from tau_emotion.domains.school.rules import (
     COMPLETED_TERM,
     CURRENT_TERM,
+    ID_WIDTH,
     LETTERS,
     SPRING_BREAK,
     TODAY,
@@ -63,7 +63,7 @@ class Variant:
     seed: int
     lead: str
     school_name: str
-    pools: Pools
+    pools: PeoplePools
     card_parity: int
     """Last digit parity of every card and account number (0 train, 1 eval)."""
 
@@ -92,15 +92,11 @@ class Builder:
 
     def new_id(self, prefix: str) -> str:
         self.counters[prefix] = self.counters.get(prefix, 0) + 1
-        return make_id(prefix, self.v.lead, self.counters[prefix])
+        return make_id(prefix + self.v.lead, self.counters[prefix], ID_WIDTH)
 
     def unique(self, make: Callable[[], str]) -> str:
         """Draw values from `make` until one is unused (emails, phones, card numbers)."""
-        while True:
-            value = make()
-            if value not in self.used:
-                self.used.add(value)
-                return value
+        return unique(self.used, make)
 
     def email(self, first: str, last: str) -> str:
         domains = self.v.pools.email_domains

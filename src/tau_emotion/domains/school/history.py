@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, get_args
 
+from tau_emotion.domains.common import make_id, money
 from tau_emotion.domains.school.catalog import SUMMER_OFFER, SUMMER_TUITION
 from tau_emotion.domains.school.db import (
     Absence,
@@ -27,9 +28,9 @@ from tau_emotion.domains.school.db import (
     Student,
     Topic,
 )
-from tau_emotion.domains.school.ids import make_id
 from tau_emotion.domains.school.rules import (
     CURRENT_TERM,
+    ID_WIDTH,
     NOW,
     OPEN_TERM,
     SPRING_START,
@@ -37,7 +38,6 @@ from tau_emotion.domains.school.rules import (
     AbsenceReason,
     is_adult,
     is_school_day,
-    money,
     split_installments,
 )
 from tau_emotion.domains.school.tools import SchoolTools
@@ -60,7 +60,7 @@ class Ledger:
 
     def new_id(self, prefix: str, table: dict[str, Any]) -> str:
         """Rows are numbered 1, 2, ... in the order they are written."""
-        return make_id(prefix, self.db.settings["school"].id_lead, len(table) + 1)
+        return make_id(prefix + self.db.settings["school"].id_lead, len(table) + 1, ID_WIDTH)
 
     def payer(self, student: Student) -> PaymentMethod | None:
         """Who pays this student's bills: the adult student now and then, else a guardian."""
@@ -200,7 +200,7 @@ def add_summer(db: SchoolDB, rng: random.Random) -> SchoolDB:
     teachers = [s for s in db.staff.values() if s.role == "teacher"]
     for n, (title, period) in enumerate(SUMMER_OFFER, start=len(sections) + 1):
         course = by_title[title]
-        sid = make_id("SEC", lead, n)
+        sid = make_id("SEC" + lead, n, ID_WIDTH)
         dept = [t.id for t in teachers if t.department == course.department]
         sections[sid] = Section(
             id=sid,
@@ -284,7 +284,7 @@ def add_absences(db: SchoolDB, rng: random.Random) -> dict[str, Absence]:
             taken.append(day)
             # Recent absences are often still waiting for a guardian's note.
             excused = day >= TODAY or rng.random() < (0.4 if day in recent else 0.7)
-            aid = make_id("AB", lead, len(absences) + 1)
+            aid = make_id("AB" + lead, len(absences) + 1, ID_WIDTH)
             absences[aid] = Absence(
                 id=aid,
                 student_id=student.id,
@@ -318,7 +318,7 @@ def add_appointments(db: SchoolDB, rng: random.Random) -> dict[str, Appointment]
         cancelled = rng.random() < 0.1
         if not cancelled:
             booked.append((staff_id, start))
-        aid = make_id("AP", lead, len(appointments) + 1)
+        aid = make_id("AP" + lead, len(appointments) + 1, ID_WIDTH)
         appointments[aid] = Appointment(
             id=aid,
             staff_id=staff_id,

@@ -3,7 +3,7 @@ codes, phone area codes and email domains, so no personal identifier occurs in b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tau_emotion.domains.common import PeoplePools
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -41,23 +41,13 @@ EVAL_LAST_NAMES = _names(
 )
 
 
-@dataclass(frozen=True)
-class Pools:
-    """What one database draws its people from."""
-
-    last_names: tuple[str, ...]
-    zip_codes: tuple[str, ...]
-    area_codes: tuple[str, ...]
-    email_domains: tuple[str, ...]
-
-
-TRAIN_POOLS = Pools(
+TRAIN_POOLS = PeoplePools(
     last_names=TRAIN_LAST_NAMES,
     zip_codes=("02134", "02135", "02445", "02446", "02458", "02459", "02467"),
     area_codes=("617", "857"),
     email_domains=("mailbox.example", "inboxly.example", "postcard.example"),
 )
-EVAL_POOLS = Pools(
+EVAL_POOLS = PeoplePools(
     last_names=EVAL_LAST_NAMES,
     zip_codes=("01002", "01003", "01060", "01062", "01035", "01038", "01075"),
     area_codes=("413", "774"),

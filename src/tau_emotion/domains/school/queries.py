@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
+from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.school.db import (
     Appointment,
     Course,
@@ -22,8 +23,13 @@ from tau_emotion.domains.school.db import (
     Staff,
     Student,
 )
-from tau_emotion.domains.school.ids import next_id
-from tau_emotion.domains.school.rules import COMPLETED_TERM, PREREQ_PASSING, TODAY, is_adult
+from tau_emotion.domains.school.rules import (
+    COMPLETED_TERM,
+    ID_WIDTH,
+    PREREQ_PASSING,
+    TODAY,
+    is_adult,
+)
 from tau_emotion.domains.state import State, Table
 from tau_emotion.errors import ToolError
 
@@ -52,7 +58,7 @@ class Queries:
         self.transfers = state.table("transfers")
 
     def new_id(self, table: Table[Any], prefix: str) -> str:
-        return next_id(table.keys(), prefix, self.lead)
+        return next_id(table, prefix + self.lead, ID_WIDTH)
 
     # -- people -------------------------------------------------------------------------
 
@@ -122,10 +128,7 @@ class Queries:
     # -- courses and registrations ------------------------------------------------------
 
     def section(self, section_id: str) -> Section:
-        section = self.sections.get(section_id)
-        if section is None:
-            raise ToolError(f"no section with id {section_id}")
-        return section
+        return require(self.sections, section_id, f"no section with id {section_id}")
 
     def student_enrollments(self, student_id: str, term: str | None = None) -> list[Enrollment]:
         return [
@@ -181,10 +184,7 @@ class Queries:
                 )
 
     def staff_member(self, staff_id: str) -> Staff:
-        staff = self.staff.get(staff_id)
-        if staff is None:
-            raise ToolError(f"no staff member with id {staff_id}")
-        return staff
+        return require(self.staff, staff_id, f"no staff member with id {staff_id}")
 
     def booked_starts(self, staff_id: str) -> set[str]:
         return {

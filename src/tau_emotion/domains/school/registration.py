@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.school.db import (
     Enrollment,
     Fee,
@@ -17,7 +18,6 @@ from tau_emotion.domains.school.rules import (
     OPEN_TERM,
     SUMMER_FEE_DUE,
     TODAY,
-    fmt,
 )
 from tau_emotion.domains.school.toolbase import SchoolToolBase
 from tau_emotion.domains.tools import tool

@@ -10,6 +10,11 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from typing import Literal
 
+from tau_emotion.domains.common import CENT
+
+ID_WIDTH = 5
+"""Ids are a prefix, the database's lead digit, then a running number of this many digits."""
+
 TODAY = date(2025, 3, 10)
 NOW = datetime(2025, 3, 10, 9, 0)
 
@@ -58,17 +63,6 @@ GRADE_POINTS: dict[str, Decimal] = {
 LETTERS = tuple(GRADE_POINTS)
 PREREQ_PASSING = frozenset(("A", "A-", "B+", "B", "B-", "C+", "C"))
 """A prerequisite counts only with C or better; C- and below do not."""
-
-CENT = Decimal("0.01")
-
-
-def money(value: float | str | Decimal) -> Decimal:
-    """A money amount rounded to the cent; floats go through str so 0.1 stays 0.10."""
-    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def fmt(amount: Decimal) -> str:
-    return f"{amount:.2f}"
 
 
 def split_installments(total: Decimal, count: int) -> list[Decimal]:

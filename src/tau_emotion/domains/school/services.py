@@ -5,12 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tau_emotion.domains.school.db import (
-    Absence,
-    Appointment,
-    Topic,
-    Transfer,
-)
+from tau_emotion.domains.common import Transfer
+from tau_emotion.domains.school.db import Absence, Appointment, Topic
 from tau_emotion.domains.school.queries import parse_date
 from tau_emotion.domains.school.rules import (
     ABSENCE_LOOKAHEAD_DAYS,

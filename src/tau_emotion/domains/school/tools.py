@@ -12,6 +12,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.school.billing import BillingTools
 from tau_emotion.domains.school.db import Student
 from tau_emotion.domains.school.registration import RegistrationTools
@@ -22,7 +23,6 @@ from tau_emotion.domains.school.rules import (
     OPEN_TERM,
     TERMS,
     TODAY,
-    fmt,
     gpa,
     is_adult,
 )

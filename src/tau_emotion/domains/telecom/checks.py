@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from tau_emotion.domains.checks import (
-    CallRecord,
     PolicyCheck,
     Trajectory,
+    all_but,
     authentication_before,
     confirmation_before_writes,
     one_customer,
+    result_field,
 )
 
 AUTH_TOOLS = ("find_customer_by_phone", "find_customer_by_email", "find_customer_by_name_and_dob")
@@ -21,25 +21,11 @@ PUBLIC_TOOLS = frozenset((*AUTH_TOOLS, "list_plans", "list_addons", "transfer_to
 Findings = Iterable[tuple[str, int | None]]
 
 
-def _is_account_call(call: CallRecord) -> bool:
-    return call.call.name not in PUBLIC_TOOLS
-
-
-def _result_customer(call: CallRecord) -> str | None:
-    """The customer_id an account tool's result names (every account view names one)."""
-    try:
-        data = json.loads(call.result)
-    except ValueError:
-        return None
-    value = data.get("customer_id") if isinstance(data, dict) else None
-    return value if isinstance(value, str) else None
-
-
 def _no_other_account_data(t: Trajectory) -> Findings:
     """Reads take line, device or bill ids, so a second account shows up only in results."""
     first: str | None = None
     for c in t.successful():
-        customer = _result_customer(c)
+        customer = result_field(c, "customer_id")  # every account view names its customer
         if customer is None:
             continue
         if first is None:
@@ -78,7 +64,7 @@ def _reset_before_network_ticket(t: Trajectory) -> Findings:
 
 CHECKS: list[PolicyCheck] = [
     confirmation_before_writes("telecom.confirm_before_write"),
-    authentication_before("telecom.authenticate_first", AUTH_TOOLS, guarded=_is_account_call),
+    authentication_before("telecom.authenticate_first", AUTH_TOOLS, all_but(PUBLIC_TOOLS)),
     one_customer("telecom.one_customer", argument="customer_id"),
     PolicyCheck(
         "telecom.no_other_account_data",

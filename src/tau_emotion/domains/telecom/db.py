@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tau_emotion.domains.common import HandOff
 from tau_emotion.domains.state import DomainDB, Record
 
 LineStatus = Literal["active", "suspended"]
@@ -170,10 +171,8 @@ class Ticket(Record):
     description: str = Field(default="", exclude=True)
 
 
-class Transfer(Record):
+class Transfer(HandOff):
     transfer_id: str
-    # Free text, excluded from the hash for the same reason as Ticket.description.
-    summary: str = Field(default="", exclude=True)
 
 
 class TelecomDB(DomainDB):

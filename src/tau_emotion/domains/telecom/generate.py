@@ -13,6 +13,7 @@ import random
 from datetime import date, timedelta
 from typing import TypeVar
 
+from tau_emotion.domains.common import unique
 from tau_emotion.domains.telecom import catalog
 from tau_emotion.domains.telecom.billing import BillingHistory, LineCosts
 from tau_emotion.domains.telecom.db import (
@@ -92,11 +93,10 @@ class _Generator:
         return lo + timedelta(days=self.rng.randint(0, max((hi - lo).days, 0)))
 
     def _phone(self) -> str:
-        while True:
-            number = f"{self.rng.choice(catalog.AREA_CODES)}-555-{self.rng.randint(100, 9999):04d}"
-            if number not in self._phones:
-                self._phones.add(number)
-                return number
+        return unique(
+            self._phones,
+            lambda: f"{self.rng.choice(catalog.AREA_CODES)}-555-{self.rng.randint(100, 9999):04d}",
+        )
 
     def _email(self, first: str, last: str) -> str:
         domain = self.rng.choice(catalog.EMAIL_DOMAINS)

@@ -52,12 +52,6 @@ def next_month_start(value: date) -> date:
     return end_of_month(value) + timedelta(days=1)
 
 
-def money(cents: int) -> str:
-    """Cents as the agent should say them: 1950 -> '19.50', -500 -> '-5.00'."""
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
-
-
 def prorated_cents(monthly_difference_cents: int, today: date = TODAY) -> int:
     """The difference for the rest of the month counting today, rounded half up to a cent."""
     days_in_month = calendar.monthrange(today.year, today.month)[1]

@@ -9,8 +9,8 @@ change eligibility) live here once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.telecom.db import (
     Addon,
@@ -70,22 +70,13 @@ class TelecomToolBase(ToolSet):
     # -- finding things --------------------------------------------------------------------
 
     def _customer(self, customer_id: str) -> Customer:
-        customer = self.customers.get(customer_id)
-        if customer is None:
-            raise ToolError(f"no customer with id {customer_id!r}")
-        return customer
+        return require(self.customers, customer_id, f"no customer with id {customer_id!r}")
 
     def _line(self, line_id: str) -> Line:
-        line = self.lines.get(line_id)
-        if line is None:
-            raise ToolError(f"no line with id {line_id!r}")
-        return line
+        return require(self.lines, line_id, f"no line with id {line_id!r}")
 
     def _device(self, device_id: str) -> Device:
-        device = self.devices.get(device_id)
-        if device is None:
-            raise ToolError(f"no device with id {device_id!r}")
-        return device
+        return require(self.devices, device_id, f"no device with id {device_id!r}")
 
     def _owned_line(self, customer_id: str, line_id: str) -> Line:
         self._customer(customer_id)
@@ -111,10 +102,9 @@ class TelecomToolBase(ToolSet):
         return bill
 
     def _plan(self, plan_id: str) -> Plan:
-        plan = self.plans.get(plan_id)
-        if plan is None:
-            raise ToolError(f"no plan with id {plan_id!r}; list_plans shows the catalog")
-        return plan
+        return require(
+            self.plans, plan_id, f"no plan with id {plan_id!r}; list_plans shows the catalog"
+        )
 
     def _catalog(self) -> tuple[dict[str, Plan], dict[str, Addon]]:
         return dict(self.plans.items()), dict(self.addons.items())
@@ -186,16 +176,10 @@ class TelecomToolBase(ToolSet):
 
     # -- writing ---------------------------------------------------------------------------
 
-    @staticmethod
-    def _next_id(table: Table[Any], prefix: str, width: int) -> str:
-        """The next free id 'PREFIX-00042': one past the highest number in use."""
-        numbers = [int(key[len(prefix) :]) for key in table if key.startswith(prefix)]
-        return f"{prefix}{max(numbers, default=0) + 1:0{width}d}"
-
     def _add_charge(
         self, customer_id: str, line_id: str, kind: ChargeKind, description: str, cents: int
     ) -> None:
-        charge_id = self._next_id(self.charges, "CH-", 5)
+        charge_id = next_id(self.charges, "CH-", 5)
         self.charges.put(
             charge_id,
             Charge(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from tau_emotion.domains.common import cents_text, next_id
 from tau_emotion.domains.telecom.db import Payment
 from tau_emotion.domains.telecom.rules import (
     AUTOPAY_DISCOUNT_CENTS,
@@ -17,7 +18,6 @@ from tau_emotion.domains.telecom.rules import (
     day,
     has_late_fee,
     method_label,
-    money,
     parse_day,
 )
 from tau_emotion.domains.telecom.toolbase import TelecomToolBase
@@ -34,7 +34,7 @@ class BillingTools(TelecomToolBase):
         bill_id: str | None = None,
         device_id: str | None = None,
     ) -> str:
-        payment_id = self._next_id(self.payments, "PAY-", 5)
+        payment_id = next_id(self.payments, "PAY-", 5)
         self.payments.put(
             payment_id,
             Payment(
@@ -83,10 +83,10 @@ class BillingTools(TelecomToolBase):
             "customer_id": customer_id,
             "payment_id": payment_id,
             "bill_id": bill_id,
-            "amount_paid": money(balance),
+            "amount_paid": cents_text(balance),
             "paid_with": method_label(method),
             "bill_balance": "0.00",
-            "account_overdue_balance": money(remaining_overdue),
+            "account_overdue_balance": cents_text(remaining_overdue),
         }
 
     @tool("write")
@@ -122,8 +122,8 @@ class BillingTools(TelecomToolBase):
         return {
             "customer_id": customer_id,
             "bill_id": bill_id,
-            "waived_amount": money(LATE_FEE_CENTS),
-            "bill_balance": money(bill_balance_cents(waived)),
+            "waived_amount": cents_text(LATE_FEE_CENTS),
+            "bill_balance": cents_text(bill_balance_cents(waived)),
         }
 
     @tool("write")
@@ -146,7 +146,7 @@ class BillingTools(TelecomToolBase):
         return {
             "customer_id": customer_id,
             "autopay": method_label(method),
-            "discount_per_line": money(AUTOPAY_DISCOUNT_CENTS),
+            "discount_per_line": cents_text(AUTOPAY_DISCOUNT_CENTS),
             "lines": len(customer.line_ids),
         }
 
@@ -190,7 +190,7 @@ class BillingTools(TelecomToolBase):
             "customer_id": customer_id,
             "payment_id": payment_id,
             "device_id": device_id,
-            "amount_paid": money(amount),
+            "amount_paid": cents_text(amount),
             "paid_with": method_label(method),
             "remaining_balance": "0.00",
         }

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status, money
+from tau_emotion.domains.common import cents_text, phone_digits, words
+from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status
 from tau_emotion.domains.telecom.toolbase import TelecomToolBase
 from tau_emotion.domains.telecom.views import (
     addon_view,
@@ -22,12 +23,6 @@ from tau_emotion.errors import ToolError
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def _digits(phone: str) -> str:
-    """Compare phone numbers by their ten digits, whatever punctuation or +1 the user adds."""
-    digits = re.sub(r"\D", "", phone)
-    return digits[1:] if len(digits) == 11 and digits.startswith("1") else digits
-
-
 class ReadTools(TelecomToolBase):
     @tool("read")
     def find_customer_by_phone(self, phone_number: str) -> dict[str, str]:
@@ -36,11 +31,11 @@ class ReadTools(TelecomToolBase):
         Args:
             phone_number: A phone number on the account, e.g. '415-555-0134'.
         """
-        wanted = _digits(phone_number)
+        wanted = phone_digits(phone_number)
         if len(wanted) != 10:
             raise ToolError("a phone number has 10 digits, e.g. '415-555-0134'")
         for line in self.lines.values():
-            if _digits(line.phone_number) == wanted:
+            if phone_digits(line.phone_number) == wanted:
                 return {"customer_id": line.customer_id}
         raise ToolError("no line with that phone number")
 
@@ -67,7 +62,7 @@ class ReadTools(TelecomToolBase):
         """
         if not _DATE.match(date_of_birth.strip()):
             raise ToolError("date_of_birth must be written YYYY-MM-DD")
-        name = " ".join(full_name.lower().split())
+        name = words(full_name)
         for customer in self.customers.values():
             if (
                 customer.date_of_birth == date_of_birth.strip()
@@ -131,7 +126,7 @@ class ReadTools(TelecomToolBase):
         return {
             "customer_id": customer_id,
             "bills": [bill_view(b) for b in bills],
-            "overdue_balance": money(overdue),
+            "overdue_balance": cents_text(overdue),
             "charges_for_next_bill": [charge_view(c) for c in pending],
         }
 
@@ -163,6 +158,6 @@ class ReadTools(TelecomToolBase):
             "new_plan": change.new.name,
             "change": "upgrade" if change.upgrade else "downgrade",
             "effective_on": change.effective_on,
-            "prorated_charge": money(change.prorated_cents),
-            "new_monthly_price": money(change.new.monthly_cents),
+            "prorated_charge": cents_text(change.prorated_cents),
+            "new_monthly_price": cents_text(change.new.monthly_cents),
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, Literal
 
+from tau_emotion.domains.common import cents_text, next_id
 from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory, Transfer
 from tau_emotion.domains.telecom.rules import (
     HOLD_INTERVAL_DAYS,
@@ -15,7 +16,6 @@ from tau_emotion.domains.telecom.rules import (
     current_month,
     day,
     end_of_month,
-    money,
     parse_day,
 )
 from tau_emotion.domains.telecom.toolbase import TelecomToolBase
@@ -56,7 +56,7 @@ class ServiceTools(TelecomToolBase):
             "line_id": line_id,
             "new_plan": change.new.name,
             "effective_on": change.effective_on,
-            "prorated_charge": money(change.prorated_cents),
+            "prorated_charge": cents_text(change.prorated_cents),
         }
 
     @tool("write")
@@ -111,7 +111,7 @@ class ServiceTools(TelecomToolBase):
             "customer_id": customer_id,
             "line_id": line_id,
             "addon": addon.name,
-            "price": money(addon.price_cents),
+            "price": cents_text(addon.price_cents),
             "valid_until": day(ends),
         }
 
@@ -264,7 +264,7 @@ class ServiceTools(TelecomToolBase):
                 raise ToolError(
                     f"ticket {ticket.ticket_id} ({category}) is already open for line {line_id}"
                 )
-        ticket_id = self._next_id(self.tickets, "T-", 5)
+        ticket_id = next_id(self.tickets, "T-", 5)
         self.tickets.put(
             ticket_id,
             Ticket(
@@ -295,7 +295,7 @@ class ServiceTools(TelecomToolBase):
         if device.financing is not None and device.financing.remaining_cents > 0:
             raise ToolError(
                 f"{device.model} has an installment balance of "
-                f"{money(device.financing.remaining_cents)}; it must be paid off first"
+                f"{cents_text(device.financing.remaining_cents)}; it must be paid off first"
             )
         active_since = parse_day(device.purchased_on)
         if active_since > TODAY - timedelta(days=UNLOCK_MIN_DAYS):
@@ -315,6 +315,6 @@ class ServiceTools(TelecomToolBase):
         Args:
             summary: Who the customer is, what they need, and why it needs a human.
         """
-        transfer_id = self._next_id(self.transfers, "TR-", 5)
+        transfer_id = next_id(self.transfers, "TR-", 5)
         self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, summary=summary))
         return "Transfer successful: a human agent will take over the conversation."

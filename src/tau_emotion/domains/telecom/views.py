@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.telecom.db import (
     Addon,
     Bill,
@@ -31,7 +32,6 @@ from tau_emotion.domains.telecom.rules import (
     current_month,
     day,
     method_label,
-    money,
     next_month_start,
     parse_day,
 )
@@ -91,7 +91,7 @@ def plan_view(plan: Plan) -> View:
     return {
         "plan_id": plan.plan_id,
         "name": plan.name,
-        "monthly_price": money(plan.monthly_cents),
+        "monthly_price": cents_text(plan.monthly_cents),
         "data_gb": plan.data_gb if plan.data_gb is not None else "unlimited",
         "hotspot_gb": plan.hotspot_gb,
         "available": plan.available,
@@ -104,7 +104,7 @@ def addon_view(addon: Addon) -> View:
         "addon_id": addon.addon_id,
         "name": addon.name,
         "kind": addon.kind,
-        "price": money(addon.price_cents),
+        "price": cents_text(addon.price_cents),
     }
     if addon.data_gb is not None:
         view["data_gb"] = addon.data_gb
@@ -186,8 +186,8 @@ def device_view(device: Device, phone_number: str) -> View:
         "financing": None
         if financing is None
         else {
-            "monthly_installment": money(financing.monthly_cents),
-            "remaining_balance": money(remaining),
+            "monthly_installment": cents_text(financing.monthly_cents),
+            "remaining_balance": cents_text(remaining),
             "installments_left": -(-remaining // financing.monthly_cents),
         },
         "paid_off": remaining == 0,
@@ -203,15 +203,15 @@ def bill_view(bill: Bill) -> View:
         "issued_on": bill.issued_on,
         "due_on": bill.due_on,
         "status": bill_status(bill),
-        "total": money(bill_total_cents(bill)),
-        "paid": money(bill.paid_cents),
-        "balance": money(bill_balance_cents(bill)),
+        "total": cents_text(bill_total_cents(bill)),
+        "paid": cents_text(bill.paid_cents),
+        "balance": cents_text(bill_balance_cents(bill)),
         "late_fee_waived_on": bill.late_fee_waived_on,
         "items": [
             {
                 "description": item.description
                 + (" (waived)" if waived and item.kind == "late_fee" else ""),
-                "amount": money(item.amount_cents),
+                "amount": cents_text(item.amount_cents),
                 "line_id": item.line_id,
             }
             for item in bill.items
@@ -222,7 +222,7 @@ def bill_view(bill: Bill) -> View:
 def charge_view(charge: Charge) -> View:
     return {
         "description": charge.description,
-        "amount": money(charge.amount_cents),
+        "amount": cents_text(charge.amount_cents),
         "line_id": charge.line_id,
         "created_on": charge.created_on,
     }

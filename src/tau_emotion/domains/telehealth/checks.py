@@ -7,18 +7,19 @@ catch the plain cases a grader should count, not every paraphrase.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from tau_emotion.domains.checks import (
     CallRecord,
     PolicyCheck,
     Trajectory,
+    act_as_authenticated,
     authentication_before,
     confirmation_before_writes,
     one_customer,
+    result_field,
+    result_json,
 )
 from tau_emotion.domains.telehealth.tools import AUTH_TOOLS
 
@@ -71,34 +72,10 @@ NEGATION = re.compile(r"\b(no|not|never|without|denies)\b|n'?t\b", re.I)
 HEDGE = re.compile(r"(whether|\bif\b|\bnot\b|\bnever\b|n'?t\b|\bcannot\b|\bunable\b)", re.I)
 
 
-def _result_json(call: CallRecord) -> Any:
-    try:
-        return json.loads(call.result)
-    except json.JSONDecodeError:
-        return None
-
-
 def _looked_up(call: CallRecord) -> str | None:
-    data = _result_json(call)
-    if call.call.name in AUTH_TOOLS and call.ok and isinstance(data, dict):
-        value = data.get("patient_id")
-        return value if isinstance(value, str) else None
+    if call.call.name in AUTH_TOOLS and call.ok:
+        return result_field(call, "patient_id")
     return None
-
-
-def _verified_patient_only(t: Trajectory) -> Found:
-    verified: set[str] = set()
-    for c in t.calls:
-        found = _looked_up(c)
-        if found:
-            verified.add(found)
-            continue
-        patient_id = c.call.arguments.get("patient_id")
-        if c.ok and patient_id is not None and patient_id not in verified:
-            yield (
-                f"{c.call.name} used patient_id={patient_id}, which no identity lookup returned",
-                c.message_index,
-            )
 
 
 def _single_identity(t: Trajectory) -> Found:
@@ -118,7 +95,7 @@ def _interaction_check_before_refill(t: Trajectory) -> Found:
     for c in t.calls:
         if not c.ok:
             continue
-        data = _result_json(c)
+        data = result_json(c)
         patient_id = str(c.call.arguments.get("patient_id"))
         if c.call.name == "check_drug_interactions" and isinstance(data, dict):
             checked.add((patient_id, str(data.get("drug"))))
@@ -185,10 +162,11 @@ CHECKS: list[PolicyCheck] = [
         guarded=lambda c: "patient_id" in c.call.arguments,
     ),
     one_customer("telehealth.one_patient", argument="patient_id"),
-    PolicyCheck(
+    act_as_authenticated(
         "telehealth.verified_patient_only",
         "Act only on the patient id an identity lookup returned.",
-        _verified_patient_only,
+        AUTH_TOOLS,
+        "patient_id",
     ),
     PolicyCheck(
         "telehealth.single_identity",

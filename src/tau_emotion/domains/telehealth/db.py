@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from tau_emotion.domains.common import HandOff
 from tau_emotion.domains.state import DomainDB, Record
 
 VisitType = Literal["video", "phone", "in_person_follow_up"]
@@ -214,11 +215,8 @@ class DeviceShipment(Record):
     status: Literal["processing", "shipped"]
 
 
-class Transfer(Record):
+class Transfer(HandOff):
     transfer_id: str
-    # The agent's own wording of the hand-off: kept for readers of the episode but excluded
-    # from serialisation, so the state hash (and the grade) does not depend on phrasing.
-    summary: str = Field(default="", exclude=True)
 
 
 class TelehealthDB(DomainDB):

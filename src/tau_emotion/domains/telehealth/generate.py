@@ -8,11 +8,11 @@ prescriptions, devices) is generated in `generate_care`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from datetime import date, timedelta
 from functools import partial
 from typing import Literal
 
+from tau_emotion.domains.common import unique
 from tau_emotion.domains.telehealth import catalog
 from tau_emotion.domains.telehealth.db import (
     Address,
@@ -212,8 +212,8 @@ def _patients(
         full = _unique_name(rng, names)
         first, last = full.split(" ", 1)
         city = catalog.CITIES[rng.randrange(len(catalog.CITIES))]
-        email = _unique(emails, partial(_email, rng, first, last))
-        phone = _unique(phones, partial(_phone, rng, city))
+        email = unique(emails, partial(_email, rng, first, last))
+        phone = unique(phones, partial(_phone, rng, city))
         birth = date(1938, 1, 1) + timedelta(days=rng.randint(0, 365 * 68))
         conditions = tuple(
             sorted(
@@ -284,7 +284,7 @@ def _address(rng: random.Random, city: catalog.City) -> Address:
 
 
 def _unique_name(rng: random.Random, used: set[str]) -> str:
-    return _unique(used, partial(_name, rng))
+    return unique(used, partial(_name, rng))
 
 
 def _name(rng: random.Random) -> str:
@@ -299,11 +299,3 @@ def _email(rng: random.Random, first: str, last: str) -> str:
 def _phone(rng: random.Random, city: catalog.City) -> str:
     # 555-0100..0199 is the range reserved for fiction.
     return f"{rng.choice(city.area_codes)}-555-{rng.randint(100, 199):04d}"
-
-
-def _unique(used: set[str], make: Callable[[], str]) -> str:
-    while True:
-        value = make()
-        if value not in used:  # membership only: set order never reaches the output
-            used.add(value)
-            return value

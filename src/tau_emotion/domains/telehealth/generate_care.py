@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Literal, NamedTuple
 
+from tau_emotion.domains.common import unique
 from tau_emotion.domains.telehealth import catalog
 from tau_emotion.domains.telehealth.db import (
     Appointment,
@@ -269,11 +270,10 @@ class _Builder:
     # --- vouchers -----------------------------------------------------------------------
 
     def _code(self, prefix: str) -> str:
-        while True:
-            code = f"{prefix}-" + "".join(self.rng.choice(VOUCHER_CHARS) for _ in range(4))
-            if code not in self.voucher_codes:
-                self.voucher_codes.add(code)
-                return code
+        return unique(
+            self.voucher_codes,
+            lambda: f"{prefix}-" + "".join(self.rng.choice(VOUCHER_CHARS) for _ in range(4)),
+        )
 
     def _voucher_terms(self) -> tuple[Literal["copay_waiver", "fixed_amount"], int]:
         if self.rng.random() < 0.4:

@@ -41,11 +41,6 @@ STATE_ZIP_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 
-def money(cents: int) -> str:
-    """Amounts are shown as plain decimals ('45.00') so the agent can repeat them exactly."""
-    return f"{cents // 100}.{cents % 100:02d}"
-
-
 def parse_time(value: str) -> datetime:
     return datetime.fromisoformat(value)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from tau_emotion.domains.common import cents_text, next_id, require
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.telehealth.db import (
     Appointment,
@@ -25,7 +26,7 @@ from tau_emotion.domains.telehealth.db import (
     Voucher,
 )
 from tau_emotion.domains.telehealth.pricing import coverage_status
-from tau_emotion.domains.telehealth.rules import TODAY, money
+from tau_emotion.domains.telehealth.rules import TODAY
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
@@ -55,16 +56,10 @@ class TelehealthBase(ToolSet):
     # --- lookups that refuse with a reason ----------------------------------------------
 
     def _patient(self, patient_id: str) -> Patient:
-        patient = self.patients.get(patient_id)
-        if patient is None:
-            raise ToolError(f"no patient with id {patient_id}")
-        return patient
+        return require(self.patients, patient_id, f"no patient with id {patient_id}")
 
     def _provider(self, provider_id: str) -> Provider:
-        provider = self.providers.get(provider_id)
-        if provider is None:
-            raise ToolError(f"no provider with id {provider_id}")
-        return provider
+        return require(self.providers, provider_id, f"no provider with id {provider_id}")
 
     def _own_appointment(self, patient_id: str, appointment_id: str) -> Appointment:
         appt = self.appointments.get(appointment_id)
@@ -87,15 +82,6 @@ class TelehealthBase(ToolSet):
         return slot
 
     # --- ids and views ------------------------------------------------------------------
-
-    @staticmethod
-    def _next_id(table: Table[Any], prefix: str, width: int) -> str:
-        """Next free number after the highest existing id: same state, same id."""
-        highest = 0
-        for key in table:
-            if key.startswith(prefix) and key[len(prefix) :].isdigit():
-                highest = max(highest, int(key[len(prefix) :]))
-        return f"{prefix}{highest + 1:0{width}d}"
 
     def _coverage_view(self, patient: Patient) -> dict[str, Any] | None:
         if patient.coverage is None:
@@ -122,10 +108,10 @@ class TelehealthBase(ToolSet):
             "start": appt.start,
             "visit_type": appt.visit_type,
             "status": appt.status,
-            "price": money(appt.copay_cents),
+            "price": cents_text(appt.copay_cents),
             "voucher_code": appt.voucher_code,
-            "voucher_discount": money(appt.voucher_discount_cents),
-            "patient_pays": money(appt.copay_cents - appt.voucher_discount_cents),
+            "voucher_discount": cents_text(appt.voucher_discount_cents),
+            "patient_pays": cents_text(appt.copay_cents - appt.voucher_discount_cents),
             "reschedule_count": appt.reschedule_count,
         }
 
@@ -145,7 +131,7 @@ class TelehealthBase(ToolSet):
 
     def _refund(self, original: Payment, cents: int) -> Payment:
         """Refunds always go back to the method that paid (policy: original method only)."""
-        payment_id = self._next_id(self.payments, "PAY", 6)
+        payment_id = next_id(self.payments, "PAY", 6)
         refund = Payment(
             payment_id=payment_id,
             patient_id=original.patient_id,

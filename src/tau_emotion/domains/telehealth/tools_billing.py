@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.telehealth.db import Patient, Voucher
 from tau_emotion.domains.telehealth.pricing import voucher_discount
-from tau_emotion.domains.telehealth.rules import NOW, TODAY, money
+from tau_emotion.domains.telehealth.rules import NOW, TODAY
 from tau_emotion.domains.telehealth.tools_base import TelehealthBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
@@ -29,11 +30,11 @@ class BillingTools(TelehealthBase):
                 "payment_id": p.payment_id,
                 "appointment_id": p.appointment_id,
                 "kind": p.kind,
-                "amount": money(p.amount_cents),
+                "amount": cents_text(p.amount_cents),
                 "method_id": p.method_id,
                 "posted_on": p.posted_on,
                 "refund_of": p.refund_of,
-                **({"unrefunded": money(self._balance(p))} if p.kind == "copay" else {}),
+                **({"unrefunded": cents_text(self._balance(p))} if p.kind == "copay" else {}),
             }
             for p in sorted(rows, key=lambda p: p.payment_id)
         ]
@@ -70,7 +71,7 @@ class BillingTools(TelehealthBase):
             update={"voucher_code": voucher.code, "voucher_discount_cents": discount}
         )
         self.appointments.put(appointment_id, updated)
-        return {**self._appointment_view(updated), "refunded": money(refunded)}
+        return {**self._appointment_view(updated), "refunded": cents_text(refunded)}
 
     @tool("write")
     def refund_payment(self, patient_id: str, payment_id: str) -> dict[str, Any]:
@@ -105,7 +106,7 @@ class BillingTools(TelehealthBase):
         return {
             "refund_id": refund.payment_id,
             "refund_of": payment_id,
-            "amount": money(balance),
+            "amount": cents_text(balance),
             "refunded_to": refund.method_id,
         }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+from tau_emotion.domains.common import next_id
 from tau_emotion.domains.telehealth.db import Device, DeviceShipment, DeviceUpload
 from tau_emotion.domains.telehealth.rules import DEVICE_SILENT, NOW, TODAY
 from tau_emotion.domains.telehealth.tools_base import TelehealthBase
@@ -79,7 +80,7 @@ class DeviceTools(TelehealthBase):
                     f"{device_id} uploaded a reading at {uploads[0].taken_at}, within the last "
                     "72 hours: it is syncing, so it does not qualify as not_syncing"
                 )
-        shipment_id = self._next_id(self.device_shipments, "SHP", 5)
+        shipment_id = next_id(self.device_shipments, "SHP", 5)
         self.device_shipments.put(
             shipment_id,
             DeviceShipment(

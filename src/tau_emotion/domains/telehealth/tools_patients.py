@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tau_emotion.domains.common import cents_text, next_id, phone_digits, words
 from tau_emotion.domains.telehealth.db import Address, Coverage, Patient, Transfer
-from tau_emotion.domains.telehealth.rules import STATE_ZIP_PREFIXES, TODAY, money
+from tau_emotion.domains.telehealth.rules import STATE_ZIP_PREFIXES, TODAY
 from tau_emotion.domains.telehealth.tools_base import TelehealthBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
@@ -14,11 +15,6 @@ from tau_emotion.errors import ToolError
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
 _MEMBER_ID = re.compile(r"^[A-Z]{3}\d{9}$")
 PLAN_YEAR_END = "2025-12-31"
-
-
-def _digits(phone: str) -> str:
-    digits = re.sub(r"\D", "", phone)
-    return digits[1:] if len(digits) == 11 and digits.startswith("1") else digits
 
 
 def _identity(patient: Patient) -> dict[str, str]:
@@ -51,11 +47,11 @@ class PatientTools(TelehealthBase):
         Args:
             phone: The phone number the patient gives, any format, e.g. '503-555-0142'.
         """
-        wanted = _digits(phone)
+        wanted = phone_digits(phone)
         if len(wanted) != 10:
             raise ToolError("a phone number has 10 digits (area code included)")
         for patient in self.patients.values():
-            if _digits(patient.phone) == wanted:
+            if phone_digits(patient.phone) == wanted:
                 return _identity(patient)
         raise ToolError("no patient with that phone number")
 
@@ -69,7 +65,7 @@ class PatientTools(TelehealthBase):
         """
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date_of_birth.strip()):
             raise ToolError("date_of_birth must be written YYYY-MM-DD")
-        wanted = " ".join(full_name.lower().split())
+        wanted = words(full_name)
         for patient in self.patients.values():
             name = f"{patient.first_name} {patient.last_name}".lower()
             if name == wanted and patient.date_of_birth == date_of_birth.strip():
@@ -147,11 +143,11 @@ class PatientTools(TelehealthBase):
         return value
 
     def _new_phone(self, patient: Patient, phone: str) -> str:
-        digits = _digits(phone)
+        digits = phone_digits(phone)
         if len(digits) != 10:
             raise ToolError("a phone number has 10 digits (area code included)")
         for other in self.patients.values():
-            if other.patient_id != patient.patient_id and _digits(other.phone) == digits:
+            if other.patient_id != patient.patient_id and phone_digits(other.phone) == digits:
                 raise ToolError("that phone number belongs to another patient account")
         return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
 
@@ -184,9 +180,9 @@ class PatientTools(TelehealthBase):
                 "in_network": p.accepted,
                 "covers_telehealth": p.covers_telehealth,
                 "copays": {
-                    "video": money(p.video_copay_cents),
-                    "phone": money(p.phone_copay_cents),
-                    "in_person_follow_up": money(p.in_person_copay_cents),
+                    "video": cents_text(p.video_copay_cents),
+                    "phone": cents_text(p.phone_copay_cents),
+                    "in_person_follow_up": cents_text(p.in_person_copay_cents),
                 },
             }
             for p in self.insurance_plans.values()
@@ -231,6 +227,6 @@ class PatientTools(TelehealthBase):
         Args:
             summary: Who the patient is, what they need and what was already done.
         """
-        transfer_id = self._next_id(self.transfers, "TR", 4)
+        transfer_id = next_id(self.transfers, "TR", 4)
         self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, summary=summary))
         return f"Transfer {transfer_id} created: a member of the clinic staff will take over."

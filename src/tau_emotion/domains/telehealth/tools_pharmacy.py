@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from tau_emotion.domains.common import next_id, words
 from tau_emotion.domains.telehealth.db import Prescription, RefillRequest
 from tau_emotion.domains.telehealth.rules import REFILL_EARLY_DAYS, TODAY
 from tau_emotion.domains.telehealth.tools_base import TelehealthBase
@@ -67,7 +68,7 @@ class PharmacyTools(TelehealthBase):
             drug_name: Generic drug name, e.g. 'ibuprofen' or 'sertraline'.
         """
         self._patient(patient_id)
-        name = " ".join(drug_name.lower().split())
+        name = words(drug_name)
         drug = self.drugs.get(name)
         if drug is None:
             raise ToolError(f"{drug_name!r} is not in the clinic's drug reference")
@@ -150,7 +151,7 @@ class PharmacyTools(TelehealthBase):
                 f"{pharmacy.name} ({pharmacy.pharmacy_id}) is closed: move the prescription "
                 "to an open pharmacy first"
             )
-        request_id = self._next_id(self.refill_requests, "RR", 5)
+        request_id = next_id(self.refill_requests, "RR", 5)
         self.refill_requests.put(
             request_id,
             RefillRequest(

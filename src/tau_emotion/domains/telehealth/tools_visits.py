@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from tau_emotion.domains.common import cents_text, next_id
 from tau_emotion.domains.telehealth.db import Appointment, Patient, Payment, Provider, VisitType
 from tau_emotion.domains.telehealth.pricing import visit_price
 from tau_emotion.domains.telehealth.rules import (
@@ -15,7 +16,6 @@ from tau_emotion.domains.telehealth.rules import (
     NOW,
     REMOTE_VISIT_TYPES,
     TODAY,
-    money,
 )
 from tau_emotion.domains.telehealth.tools_billing import BillingTools
 from tau_emotion.domains.tools import tool
@@ -152,7 +152,7 @@ class VisitTools(BillingTools):
             )
         due = price - discount
         method_id = self._payment_method(patient, payment_method_id) if due > 0 else None
-        appointment_id = self._next_id(self.appointments, "A", 5)
+        appointment_id = next_id(self.appointments, "A", 5)
         appt = Appointment(
             appointment_id=appointment_id,
             patient_id=patient_id,
@@ -172,7 +172,7 @@ class VisitTools(BillingTools):
         if voucher is not None:
             self._redeem(voucher, appointment_id)
         if method_id is not None:
-            payment_id = self._next_id(self.payments, "PAY", 6)
+            payment_id = next_id(self.payments, "PAY", 6)
             self.payments.put(
                 payment_id,
                 Payment(
@@ -189,7 +189,7 @@ class VisitTools(BillingTools):
         return {
             **self._appointment_view(appt),
             "price_basis": basis,
-            "charged": money(due),
+            "charged": cents_text(due),
             "charged_to": method_id,
         }
 
@@ -300,7 +300,7 @@ class VisitTools(BillingTools):
         return {
             "appointment_id": appointment_id,
             "status": status,
-            "refunded": money(sum(r.amount_cents for r in refunds)),
+            "refunded": cents_text(sum(r.amount_cents for r in refunds)),
             "refunded_to": [r.method_id for r in refunds],
             "voucher_returned": voucher_returned,
         }

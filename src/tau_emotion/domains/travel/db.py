@@ -7,14 +7,10 @@ thing in different words must reach the same state.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import PlainSerializer
-
+from tau_emotion.domains.common import FloatMoney
 from tau_emotion.domains.state import DomainDB, Record
-
-Money = Annotated[float, PlainSerializer(lambda v: f"{v:.2f}", return_type=str, when_used="json")]
-"""An amount in US dollars, written with two decimals ('1840.50') so the agent quotes it exactly."""
 
 Fare = Literal["saver", "standard", "flexible"]
 BookingStatus = Literal["confirmed", "completed", "cancelled"]
@@ -29,7 +25,7 @@ class PaymentMethod(Record):
     brand: str
     """Card network, or 'voucher' for travel credit."""
     last4: str
-    balance: Money | None = None
+    balance: FloatMoney | None = None
     """Remaining travel credit; None for credit cards."""
 
 
@@ -49,7 +45,7 @@ class RoomType(Record):
     code: str
     name: str
     occupancy: int
-    supplement_per_night: Money
+    supplement_per_night: FloatMoney
     """Added per room per night to the travellers' package prices."""
 
 
@@ -77,7 +73,7 @@ class Departure(Record):
     package_id: str
     start_date: str
     end_date: str
-    base_price: Money
+    base_price: FloatMoney
     """Standard-fare adult price per person; saver and flexible fares are derived from it."""
     seats_total: int
 
@@ -88,7 +84,7 @@ class Tour(Record):
     name: str
     weekdays: tuple[str, ...]
     duration_hours: float
-    price_per_person: Money
+    price_per_person: FloatMoney
     min_age: int
     capacity: int
     """Travellers per tour per day."""
@@ -98,7 +94,7 @@ class Traveller(Record):
     id: str
     full_name: str
     date_of_birth: str
-    price: Money
+    price: FloatMoney
     """Package price paid for this traveller (fare, child rate)."""
 
 
@@ -106,7 +102,7 @@ class TourBooking(Record):
     tour_id: str
     date: str
     traveller_ids: tuple[str, ...]
-    total: Money
+    total: FloatMoney
 
 
 class Booking(Record):
@@ -119,13 +115,13 @@ class Booking(Record):
     rooms: int
     travellers: tuple[Traveller, ...]
     tours: tuple[TourBooking, ...]
-    package_price: Money
+    package_price: FloatMoney
     """Travellers' prices plus room supplements."""
-    fees: Money
+    fees: FloatMoney
     """Change fees charged so far."""
-    amount_paid: Money
+    amount_paid: FloatMoney
     """Everything charged for this booking except insurance."""
-    amount_refunded: Money
+    amount_refunded: FloatMoney
     payment_method_id: str
     status: BookingStatus
     created_at: str
@@ -138,7 +134,7 @@ class InsurancePolicy(Record):
     booking_code: str
     customer_id: str
     plan: Plan
-    premium: Money
+    premium: FloatMoney
     payment_method_id: str
     purchased_at: str
 
@@ -150,8 +146,8 @@ class Claim(Record):
     customer_id: str
     claim_type: ClaimType
     incident_date: str
-    amount_claimed: Money
-    payout: Money
+    amount_claimed: FloatMoney
+    payout: FloatMoney
     status: Literal["submitted", "approved", "paid", "rejected"]
     created_at: str
 

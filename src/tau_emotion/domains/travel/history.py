@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 
+from tau_emotion.domains.common import float_money
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import (
     Booking,
@@ -102,7 +103,7 @@ def add_bookings(rng: random.Random, market: Market, db: TravelDB) -> None:
             tours=tours,
             package_price=price,
             fees=0.0,
-            amount_paid=rules.money(price + sum(t.total for t in tours)),
+            amount_paid=float_money(price + sum(t.total for t in tours)),
             amount_refunded=0.0,
             payment_method_id=rng.choice(methods).id,
             status="completed" if dep.end_date < rules.TODAY.isoformat() else "confirmed",
@@ -155,7 +156,7 @@ def _tours(
     if not who or load.get((tour.id, day), 0) + len(who) > tour.capacity:
         return ()
     load[(tour.id, day)] = load.get((tour.id, day), 0) + len(who)
-    total = rules.money(tour.price_per_person * len(who))
+    total = float_money(tour.price_per_person * len(who))
     return (TourBooking(tour_id=tour.id, date=day, traveller_ids=who, total=total),)
 
 
@@ -188,7 +189,7 @@ def add_insurance(rng: random.Random, market: Market, db: TravelDB) -> None:
             booking_code=booking.code,
             customer_id=booking.customer_id,
             plan=plan,
-            premium=rules.money(booking.package_price * rules.INSURANCE_RATES[plan]),
+            premium=float_money(booking.package_price * rules.INSURANCE_RATES[plan]),
             payment_method_id=booking.payment_method_id,
             purchased_at=booking.created_at,
         )
@@ -220,7 +221,7 @@ def add_claims(rng: random.Random, market: Market, db: TravelDB) -> None:
             ).isoformat()
             amount = float(rng.randrange(120, 2400, 5))
             limit, deductible = cover[kind]
-            paid = rules.money(min(amount, limit) - deductible)
+            paid = float_money(min(amount, limit) - deductible)
             drafts.append(_claim(policy, booking, kind, incident, amount, paid))
     drafts.sort(key=lambda c: (c.created_at, c.policy_id))
     for i, claim in enumerate(drafts):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tau_emotion.domains.common import float_money
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.db import (
     Booking,
@@ -51,7 +52,7 @@ def package_price(
     travellers: Sequence[Traveller], room_type: RoomType, rooms: int, nights: int
 ) -> float:
     supplements = room_type.supplement_per_night * nights * rooms
-    return rules.money(sum(t.price for t in travellers) + supplements)
+    return float_money(sum(t.price for t in travellers) + supplements)
 
 
 def check_party(package: Package, departure: Departure, people: Sequence[tuple[str, str]]) -> None:
@@ -78,10 +79,10 @@ def cancellation(booking: Booking, departure: Departure, on_days: int) -> tuple[
     happened); change fees and insurance premiums are never refunded.
     """
     share = rules.refund_share(booking.fare, on_days)
-    package_back = rules.money(booking.package_price * share)
-    tours = rules.money(sum(t.total for t in booking.tours)) if on_days >= 1 else 0.0
-    refund = rules.money(min(package_back + tours, booking.amount_paid - booking.amount_refunded))
-    return refund, rules.money(booking.package_price - package_back)
+    package_back = float_money(booking.package_price * share)
+    tours = float_money(sum(t.total for t in booking.tours)) if on_days >= 1 else 0.0
+    refund = float_money(min(package_back + tours, booking.amount_paid - booking.amount_refunded))
+    return refund, float_money(booking.package_price - package_back)
 
 
 def lost_on_cancellation(booking: Booking, departure: Departure) -> float:
@@ -109,7 +110,7 @@ def charge(customer: Customer, payment_method_id: str, amount: float) -> Custome
 def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
     """Pay money back: travel credit gets its balance back; a card needs no change here."""
     methods = tuple(
-        p.model_copy(update={"balance": rules.money((p.balance or 0.0) + amount)})
+        p.model_copy(update={"balance": float_money((p.balance or 0.0) + amount)})
         if p.id == payment_method_id and p.kind == "travel_credit"
         else p
         for p in customer.payment_methods
@@ -164,7 +165,7 @@ def payout(
     if deadline_from and rules.days_until(deadline_from) < -rules.CLAIM_WINDOW_DAYS:
         raise ToolError(f"claims must be filed within {rules.CLAIM_WINDOW_DAYS} days")
     deductible = cover[claim_type][1]
-    paid = rules.money(min(amount, limit) - deductible)
+    paid = float_money(min(amount, limit) - deductible)
     if paid <= 0:
         raise ToolError(f"the amount is not above the plan's {deductible:.2f} deductible")
     return paid

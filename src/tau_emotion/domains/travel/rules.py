@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal
+
+from tau_emotion.domains.common import float_money
 
 NOW = datetime(2025, 5, 20, 10, 0)
 """The fixed 'current' time of every episode (a Tuesday morning); policy.md states it."""
@@ -57,16 +58,6 @@ COVER: dict[str, dict[str, tuple[float, float]]] = {
 COVERED_CANCEL_REASONS = ("illness", "bereavement")
 
 
-def money(value: float) -> float:
-    """Round to cents half up; str() avoids binary float surprises."""
-    return float(Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
-
-
-def text(value: float) -> str:
-    """An amount as the tools show it: two decimals, e.g. '1840.50'."""
-    return f"{value:.2f}"
-
-
 def parse_date(value: str) -> date:
     return date.fromisoformat(value)
 
@@ -85,12 +76,12 @@ def age_on(birth: str, day: str) -> int:
 
 
 def fare_price(base: float, fare: str) -> float:
-    return money(base * FARES[fare])
+    return float_money(base * FARES[fare])
 
 
 def traveller_price(base: float, fare: str, birth: str, departure: str) -> float:
     price = fare_price(base, fare)
-    return money(price * CHILD_RATE) if age_on(birth, departure) < CHILD_AGE else price
+    return float_money(price * CHILD_RATE) if age_on(birth, departure) < CHILD_AGE else price
 
 
 def rooms_needed(travellers: int, occupancy: int) -> int:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from tau_emotion.domains.common import float_money, require
 from tau_emotion.domains.state import State, Table
 from tau_emotion.domains.tools import ToolSet
-from tau_emotion.domains.travel import pricing, rules
+from tau_emotion.domains.travel import pricing
 from tau_emotion.domains.travel.db import (
     Booking,
     Claim,
@@ -38,28 +38,24 @@ class TravelBase(ToolSet):
         self.transfers: Table[Transfer] = state.table("transfers")
 
     def _customer(self, customer_id: str) -> Customer:
-        customer = self.customers.get(customer_id)
-        if customer is None:
-            raise ToolError(f"no customer with id {customer_id!r}")
-        return customer
+        return require(self.customers, customer_id, f"no customer with id {customer_id!r}")
 
     def _package(self, package_id: str) -> Package:
-        package = self.packages.get(package_id.strip().upper())
-        if package is None:
-            raise ToolError(f"no package with id {package_id!r}; use search_packages")
-        return package
+        return require(
+            self.packages,
+            package_id.strip().upper(),
+            f"no package with id {package_id!r}; use search_packages",
+        )
 
     def _departure(self, departure_id: str) -> Departure:
-        departure = self.departures.get(departure_id.strip().upper())
-        if departure is None:
-            raise ToolError(f"no departure with id {departure_id!r}; use get_departures")
-        return departure
+        return require(
+            self.departures,
+            departure_id.strip().upper(),
+            f"no departure with id {departure_id!r}; use get_departures",
+        )
 
     def _booking(self, code: str) -> Booking:
-        booking = self.bookings.get(code.strip().upper())
-        if booking is None:
-            raise ToolError(f"no booking with code {code!r}")
-        return booking
+        return require(self.bookings, code.strip().upper(), f"no booking with code {code!r}")
 
     def _confirmed(self, code: str) -> Booking:
         booking = self._booking(code)
@@ -89,31 +85,9 @@ class TravelBase(ToolSet):
         customer = self._customer(booking.customer_id)
         if net > 0:
             customer = pricing.charge(customer, booking.payment_method_id, net)
-            update = {"amount_paid": rules.money(booking.amount_paid + net)}
+            update = {"amount_paid": float_money(booking.amount_paid + net)}
         else:
             customer = pricing.credit(customer, booking.payment_method_id, -net)
-            update = {"amount_refunded": rules.money(booking.amount_refunded - net)}
+            update = {"amount_refunded": float_money(booking.amount_refunded - net)}
         self.customers.put(customer.id, customer)
         return update
-
-    @staticmethod
-    def _check_day(text: str) -> str:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise ToolError(f"date {text!r} must be written YYYY-MM-DD")
-        try:
-            rules.parse_date(text)
-        except ValueError:
-            raise ToolError(f"{text!r} is not a calendar date") from None
-        return text
-
-    @staticmethod
-    def _next_id(table: Table[Any], prefix: str, width: int) -> str:
-        """Next free number after the highest id: the same calls always make the same id."""
-        numbers = [int(key[len(prefix) :]) for key in table if key.startswith(prefix)]
-        return f"{prefix}{max(numbers, default=0) + 1:0{width}d}"
-
-    @staticmethod
-    def _dump(record: Any, **extra: Any) -> dict[str, Any]:
-        data: dict[str, Any] = record.model_dump(mode="json")
-        data.update(extra)
-        return data

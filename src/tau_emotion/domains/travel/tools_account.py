@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from tau_emotion.domains.common import calendar_date, digits, next_id, record_view, words
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.db import Transfer
@@ -33,11 +33,11 @@ class AccountTools(TravelBase):
         Args:
             phone: The phone number the customer gives, in any format, e.g. '312-544-0192'.
         """
-        wanted = re.sub(r"\D", "", phone)[-10:]
+        wanted = digits(phone)[-10:]
         if len(wanted) != 10:
             raise ToolError("a phone number needs 10 digits (area code included)")
         for customer in self.customers.values():
-            if re.sub(r"\D", "", customer.phone) == wanted:
+            if digits(customer.phone) == wanted:
                 return {"customer_id": customer.id}
         raise ToolError("no customer account has that phone number")
 
@@ -49,8 +49,8 @@ class AccountTools(TravelBase):
             full_name: First and last name, e.g. 'Dalia Novak'.
             date_of_birth: The customer's date of birth, YYYY-MM-DD.
         """
-        name = " ".join(full_name.lower().split())
-        birth = self._check_day(date_of_birth.strip())
+        name = words(full_name)
+        birth = calendar_date(date_of_birth.strip()).isoformat()
         for customer in self.customers.values():
             own = f"{customer.first_name} {customer.last_name}".lower()
             if own == name and customer.date_of_birth == birth:
@@ -79,7 +79,7 @@ class AccountTools(TravelBase):
                     "status": b.status,
                 }
             )
-        return self._dump(customer, customer_id=customer.id, bookings=bookings)
+        return record_view(customer, customer_id=customer.id, bookings=bookings)
 
     @tool("terminal")
     def transfer_to_human_agents(self, summary: str) -> str:
@@ -91,6 +91,6 @@ class AccountTools(TravelBase):
         """
         if not summary.strip():
             raise ToolError("give a short summary for the human agent")
-        transfer_id = self._next_id(self.transfers, "TR", 4)
+        transfer_id = next_id(self.transfers, "TR", 4)
         self.transfers.put(transfer_id, Transfer(id=transfer_id, created_at=rules.stamp(rules.NOW)))
         return f"Transfer {transfer_id} created; a human agent will take over the conversation."

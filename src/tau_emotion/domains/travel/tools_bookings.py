@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau_emotion.domains.common import float_money, fmt, next_id, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Booking, CancelReason, Fare
@@ -40,16 +41,16 @@ class BookingTools(TravelBase):
             "package_name": self.packages[b.package_id].name,
             "start_date": dep.start_date,
             "end_date": dep.end_date,
-            "insurance": self._dump(policy) if policy else None,
-            "claims": [self._dump(c) for c in self.claims.values() if c.booking_code == b.code],
-            "date_change_fee_per_traveller": "not allowed" if fee is None else rules.text(fee),
+            "insurance": record_view(policy) if policy else None,
+            "claims": [record_view(c) for c in self.claims.values() if c.booking_code == b.code],
+            "date_change_fee_per_traveller": "not allowed" if fee is None else fmt(fee),
         }
         if b.status == "confirmed" and rules.days_until(dep.start_date) >= 1:
             refund, _ = pricing.cancellation(b, dep, rules.days_until(dep.start_date))
-            extra["refund_if_cancelled_now"] = rules.text(refund)
+            extra["refund_if_cancelled_now"] = fmt(refund)
         if b.status == "cancelled":
-            extra["package_amount_not_refunded"] = rules.text(pricing.lost_on_cancellation(b, dep))
-        return self._dump(b, **extra)
+            extra["package_amount_not_refunded"] = fmt(pricing.lost_on_cancellation(b, dep))
+        return record_view(b, **extra)
 
     @tool("write")
     def book_trip(
@@ -90,7 +91,7 @@ class BookingTools(TravelBase):
         if self._seats_left(dep) < len(people):
             raise ToolError(f"departure {dep.id} has {self._seats_left(dep)} seats left")
         room = pricing.room(self.hotels[package.hotel_id], room_type)
-        code = self._next_id(self.bookings, "B", 5)
+        code = next_id(self.bookings, "B", 5)
         booked = pricing.price_travellers(dep, fare, people, code)
         rooms = rules.rooms_needed(len(booked), room.occupancy)
         price = pricing.package_price(booked, room, rooms, package.nights)
@@ -115,7 +116,7 @@ class BookingTools(TravelBase):
         )
         self.customers.put(customer.id, customer)
         self.bookings.put(code, booking)
-        return self._dump(booking)
+        return record_view(booking)
 
     def _changeable(self, code: str) -> Booking:
         booking = self._confirmed(code)
@@ -157,24 +158,24 @@ class BookingTools(TravelBase):
         travellers = pricing.price_travellers(new, b.fare, people, b.code)
         room = pricing.room(self.hotels[package.hotel_id], b.room_type)
         price = pricing.package_price(travellers, room, b.rooms, package.nights)
-        fee = rules.money(fee_each * len(travellers))
-        tours = rules.money(sum(t.total for t in b.tours))
-        net = rules.money(price - b.package_price + fee - tours)
+        fee = float_money(fee_each * len(travellers))
+        tours = float_money(sum(t.total for t in b.tours))
+        net = float_money(price - b.package_price + fee - tours)
         update = self._settle(b, net)
         update.update(
             departure_id=new.id,
             travellers=travellers,
             tours=(),
             package_price=price,
-            fees=rules.money(b.fees + fee),
+            fees=float_money(b.fees + fee),
         )
         changed = b.model_copy(update=update)
         self.bookings.put(b.code, changed)
-        return self._dump(
+        return record_view(
             changed,
-            change_fee=rules.text(fee),
-            charged=rules.text(max(net, 0.0)),
-            refunded=rules.text(max(-net, 0.0)),
+            change_fee=fmt(fee),
+            charged=fmt(max(net, 0.0)),
+            refunded=fmt(max(-net, 0.0)),
         )
 
     @tool("write")
@@ -193,14 +194,12 @@ class BookingTools(TravelBase):
         room = pricing.room(self.hotels[package.hotel_id], room_type)
         rooms = rules.rooms_needed(len(b.travellers), room.occupancy)
         price = pricing.package_price(b.travellers, room, rooms, package.nights)
-        net = rules.money(price - b.package_price)
+        net = float_money(price - b.package_price)
         update = self._settle(b, net)
         update.update(room_type=room.code, rooms=rooms, package_price=price)
         changed = b.model_copy(update=update)
         self.bookings.put(b.code, changed)
-        return self._dump(
-            changed, charged=rules.text(max(net, 0.0)), refunded=rules.text(max(-net, 0.0))
-        )
+        return record_view(changed, charged=fmt(max(net, 0.0)), refunded=fmt(max(-net, 0.0)))
 
     @tool("write")
     def correct_traveller_name(
@@ -235,7 +234,7 @@ class BookingTools(TravelBase):
         )
         changed = b.model_copy(update={"travellers": travellers})
         self.bookings.put(b.code, changed)
-        return self._dump(changed)
+        return record_view(changed)
 
     @tool("write")
     def cancel_booking(self, booking_code: str, reason: CancelReason) -> dict[str, Any]:
@@ -258,6 +257,4 @@ class BookingTools(TravelBase):
         update.update(status="cancelled", cancelled_at=rules.stamp(rules.NOW), cancel_reason=reason)
         changed = b.model_copy(update=update)
         self.bookings.put(b.code, changed)
-        return self._dump(
-            changed, refund=rules.text(refund), package_amount_not_refunded=rules.text(lost)
-        )
+        return record_view(changed, refund=fmt(refund), package_amount_not_refunded=fmt(lost))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tau_emotion.domains.common import fmt, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.toolbase import TravelBase
@@ -21,7 +22,7 @@ class CatalogueTools(TravelBase):
         """
         wanted = destination.strip().lower()
         found = [
-            self._dump(p, hotel=self._dump(self.hotels[p.hotel_id]))
+            record_view(p, hotel=record_view(self.hotels[p.hotel_id]))
             for p in self.packages.values()
             if wanted in p.destination.lower() or wanted in p.country.lower()
         ]
@@ -52,8 +53,7 @@ class CatalogueTools(TravelBase):
                     "end_date": dep.end_date,
                     "seats_left": self._seats_left(dep),
                     "adult_price": {
-                        fare: rules.text(rules.fare_price(dep.base_price, fare))
-                        for fare in rules.FARES
+                        fare: fmt(rules.fare_price(dep.base_price, fare)) for fare in rules.FARES
                     },
                     "bookable": rules.days_until(dep.start_date) >= rules.BOOK_MIN_LEAD_DAYS,
                 }
@@ -69,7 +69,7 @@ class CatalogueTools(TravelBase):
             destination: Destination city, e.g. 'Dubrovnik'.
         """
         wanted = destination.strip().lower()
-        found = [self._dump(t) for t in self.tours.values() if t.destination.lower() == wanted]
+        found = [record_view(t) for t in self.tours.values() if t.destination.lower() == wanted]
         if not found:
             raise ToolError(f"no tours at {destination!r}")
         return found

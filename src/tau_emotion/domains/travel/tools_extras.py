@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from tau_emotion.domains.common import calendar_date, float_money, fmt, next_id, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Claim, ClaimType, InsurancePolicy, Plan, TourBooking
@@ -33,7 +34,7 @@ class ExtraTools(TravelBase):
         package = self.packages[b.package_id]
         if tour.destination != package.destination:
             raise ToolError(f"{tour.name} is in {tour.destination}, not {package.destination}")
-        day = self._check_day(date)
+        day = calendar_date(date).isoformat()
         dep = self.departures[b.departure_id]
         first = rules.parse_date(dep.start_date) + timedelta(days=1)
         last = rules.parse_date(dep.end_date) - timedelta(days=1)
@@ -65,7 +66,7 @@ class ExtraTools(TravelBase):
         )
         if load + len(traveller_ids) > tour.capacity:
             raise ToolError(f"{tour.name} has {max(tour.capacity - load, 0)} places left on {day}")
-        total = rules.money(tour.price_per_person * len(traveller_ids))
+        total = float_money(tour.price_per_person * len(traveller_ids))
         added = TourBooking(
             tour_id=tour.id, date=day, traveller_ids=tuple(sorted(traveller_ids)), total=total
         )
@@ -73,7 +74,7 @@ class ExtraTools(TravelBase):
         update["tours"] = tuple(sorted((*b.tours, added), key=lambda t: (t.date, t.tour_id)))
         changed = b.model_copy(update=update)
         self.bookings.put(b.code, changed)
-        return self._dump(changed, charged=rules.text(total))
+        return record_view(changed, charged=fmt(total))
 
     @tool("write")
     def buy_insurance(self, booking_code: str, plan: Plan) -> dict[str, Any]:
@@ -94,9 +95,9 @@ class ExtraTools(TravelBase):
             )
         if self._policy_of(b.code) is not None:
             raise ToolError(f"booking {b.code} is already insured")
-        premium = rules.money(b.package_price * rules.INSURANCE_RATES[plan])
+        premium = float_money(b.package_price * rules.INSURANCE_RATES[plan])
         customer = pricing.charge(self._customer(b.customer_id), b.payment_method_id, premium)
-        policy_id = self._next_id(self.policies, "IP", 5)
+        policy_id = next_id(self.policies, "IP", 5)
         policy = InsurancePolicy(
             id=policy_id,
             booking_code=b.code,
@@ -108,7 +109,7 @@ class ExtraTools(TravelBase):
         )
         self.customers.put(customer.id, customer)
         self.policies.put(policy_id, policy)
-        return self._dump(policy)
+        return record_view(policy)
 
     @tool("write")
     def file_insurance_claim(
@@ -129,12 +130,12 @@ class ExtraTools(TravelBase):
         policy = self._policy_of(b.code)
         if policy is None:
             raise ToolError(f"booking {b.code} has no travel insurance")
-        day = self._check_day(incident_date)
+        day = calendar_date(incident_date).isoformat()
         dep = self.departures[b.departure_id]
         earlier = [c for c in self.claims.values() if c.booking_code == b.code]
         lost = pricing.lost_on_cancellation(b, dep) if b.status == "cancelled" else 0.0
         paid = pricing.payout(policy, b, dep, claim_type, day, amount, lost, earlier)
-        claim_id = self._next_id(self.claims, "CL", 4)
+        claim_id = next_id(self.claims, "CL", 4)
         claim = Claim(
             id=claim_id,
             policy_id=policy.id,
@@ -142,10 +143,10 @@ class ExtraTools(TravelBase):
             customer_id=b.customer_id,
             claim_type=claim_type,
             incident_date=day,
-            amount_claimed=rules.money(amount),
+            amount_claimed=float_money(amount),
             payout=paid,
             status="submitted",
             created_at=rules.stamp(rules.NOW),
         )
         self.claims.put(claim_id, claim)
-        return self._dump(claim)
+        return record_view(claim)

@@ -1,0 +1,189 @@
+"""Building blocks that several domains share: deterministic ids, cent-exact money, the
+hand-off record of `transfer_to_human_agents`, small helpers for tools (identity-lookup
+normalisers, record views) and for generators (unique draws, people pools).
+
+Everything here is pure and deterministic: the gold replay of a task and an agent making the
+same calls must reach the same state hash, and a generator run twice must write the same
+bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, BaseModel, Field, PlainSerializer
+
+from tau_emotion.domains.state import Record, Table
+from tau_emotion.errors import ToolError
+
+H = TypeVar("H", bound=Hashable)
+R = TypeVar("R", bound=BaseModel)
+
+# -- ids -----------------------------------------------------------------------------------
+
+
+def make_id(prefix: str, number: int, width: int = 4) -> str:
+    """'PREFIX' + the number zero-padded to `width` digits (no padding for width 0)."""
+    return f"{prefix}{number:0{width}d}"
+
+
+def next_id(keys: Iterable[str], prefix: str, width: int = 4, *, floor: int = 0) -> str:
+    """One past the highest number in use after `prefix` (at least ``floor + 1``).
+
+    Deriving the id from the state, not from a counter or the clock, is what lets the gold
+    replay and an agent making the same calls create the same ids and so the same hash.
+    Split databases put their own lead digit in `prefix`, so new ids stay inside that
+    database's id space. Keys whose rest is not a number are someone else's and are skipped.
+    `keys` is usually a `Table` (iterating a table yields its keys).
+    """
+    highest = floor
+    for key in keys:
+        rest = key[len(prefix) :]
+        if key.startswith(prefix) and rest.isdigit():
+            highest = max(highest, int(rest))
+    return make_id(prefix, highest + 1, width)
+
+
+# -- money ---------------------------------------------------------------------------------
+
+CENT = Decimal("0.01")
+
+
+def money(value: Decimal | int | str | float) -> Decimal:
+    """An amount rounded to the cent, half up as a till does; floats go through `str` so
+    that 0.1 stays 0.10 rather than 0.1000000000000000055."""
+    return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def fmt(amount: Decimal | float) -> str:
+    """Two decimals, the way tools show an amount and tasks list it as an output: '245.50'."""
+    return f"{amount:.2f}"
+
+
+def money_text(value: Decimal | int | str) -> str:
+    """Round to the cent, then write it with two decimals."""
+    return fmt(money(value))
+
+
+Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
+"""A cent-exact amount, written as a string ('245.50'): sums stay exact, and the state hash
+never depends on how a float happens to print."""
+
+
+def float_money(value: float) -> float:
+    """`money` for domains that keep amounts as floats: rounded half up to the cent."""
+    return float(money(value))
+
+
+FloatMoney = Annotated[float, PlainSerializer(fmt, return_type=str, when_used="json")]
+"""A float amount in dollars, written with two decimals ('120.00') so an agent quotes it
+exactly as a task expects it. A new domain should prefer `Money` (exact sums)."""
+
+
+def cents_text(cents: int) -> str:
+    """Integer cents as a customer reads them: 4999 -> '49.99', -250 -> '-2.50'."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+# -- hand-offs -----------------------------------------------------------------------------
+
+
+class HandOff(Record):
+    """Base of a record that `transfer_to_human_agents` writes; subclasses add the id field.
+
+    The summary is free text in the agent's own words. It is kept on the record for readers
+    of the episode but excluded from serialisation, so that it stays out of the snapshot and
+    the state hash: a transfer is graded by its existence, not by its wording.
+    """
+
+    summary: str = Field(default="", exclude=True)
+
+
+class Transfer(HandOff):
+    """A hand-off to a human agent, keyed by `id`."""
+
+    id: str
+
+
+# -- tool helpers --------------------------------------------------------------------------
+
+_NOT_A_DIGIT = re.compile(r"\D")
+
+
+def digits(text: str) -> str:
+    """The decimal digits of a phone number, whatever punctuation the customer adds."""
+    return _NOT_A_DIGIT.sub("", text)
+
+
+def phone_digits(text: str) -> str:
+    """The ten digits of a US phone number, dropping a leading country code 1."""
+    found = digits(text)
+    return found[1:] if len(found) == 11 and found.startswith("1") else found
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def calendar_date(text: str) -> date:
+    """A date an agent wrote as YYYY-MM-DD, or a refusal that says what is wrong with it."""
+    if not _ISO_DATE.fullmatch(text):
+        raise ToolError(f"date {text!r} must be written YYYY-MM-DD")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ToolError(f"{text!r} is not a calendar date") from None
+
+
+def words(text: str) -> str:
+    """Lower case with single spaces: 'Dana  Ruiz ' and 'dana ruiz' name the same person."""
+    return " ".join(text.lower().split())
+
+
+def require(table: Table[R], key: str, refusal: str) -> R:
+    """The row under `key`, or a refusal that tells the agent what it named does not exist."""
+    record = table.get(key)
+    if record is None:
+        raise ToolError(refusal)
+    return record
+
+
+def record_view(record: BaseModel, **extra: Any) -> dict[str, Any]:
+    """A record as a tool shows it: its JSON form (amounts as '120.00', dates as text) plus
+    derived facts the agent should not have to work out."""
+    data: dict[str, Any] = record.model_dump(mode="json")
+    data.update(extra)
+    return data
+
+
+# -- generators ----------------------------------------------------------------------------
+
+
+def unique(used: set[H], draw: Callable[[], H]) -> H:
+    """Call `draw` until it gives a value not in `used`, record it and return it.
+
+    Generators use it for emails, phones and card digits. Only membership is asked of the
+    set, so its iteration order can never reach a snapshot.
+    """
+    while True:
+        value = draw()
+        if value not in used:
+            used.add(value)
+            return value
+
+
+@dataclass(frozen=True)
+class PeoplePools:
+    """What one database of a split domain draws its people from. Giving each database its
+    own family names, zip codes, phone area codes and email domains keeps every personal
+    identifier out of the other database."""
+
+    last_names: tuple[str, ...]
+    zip_codes: tuple[str, ...]
+    area_codes: tuple[str, ...]
+    email_domains: tuple[str, ...]

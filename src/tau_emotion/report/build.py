@@ -1,0 +1,189 @@
+"""From run directories to `ReportData`: every analysis, per run, over stored episodes only.
+
+Numbers that `evaluation` already defines (Avg@k, Pass^k, CIs) come from
+`evaluation.metrics`; everything else comes from `tau_emotion.analysis`. With
+`exclude_user_hallucinations`, failed episodes where the simulated user invented a fact are
+left out of every figure (and counted) before anything else is computed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from tau_emotion.analysis.empathy import EmpathyReport, empathy_analysis, judge_empathy
+from tau_emotion.analysis.failures import FailureReport, failure_analysis
+from tau_emotion.analysis.hallucination import (
+    HallucinationReport,
+    exclude_false_failures,
+    hallucination_analysis,
+)
+from tau_emotion.analysis.paired import PairedReport, paired_for_runs, twins_from_tasks
+from tau_emotion.analysis.policy import PolicyReport, policy_analysis
+from tau_emotion.analysis.runs import Run, RunDirError, TaskKey, load_runs, task_index
+from tau_emotion.analysis.tooluse import ToolUseReport, tool_use_analysis
+from tau_emotion.data import Task
+from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics, task_outcomes
+from tau_emotion.models.base import ChatModel
+from tau_emotion.report.episodes import EpisodeView, episode_view, index_by_key, task_for
+
+
+class HeatCell(BaseModel):
+    """Mean task success (Avg@k) in one domain x emotion family cell."""
+
+    value: float = Field(description="Mean over tasks of the per-task success rate.")
+    tasks: int = Field(description="Tasks in the cell.")
+    episodes: int = Field(description="Episodes in the cell.")
+
+
+class RunSection(BaseModel):
+    """Everything the report shows about one run."""
+
+    label: str = Field(description="Run label (folder name).")
+    path: str = Field(description="Run directory.")
+    agent: str = Field(description="Agent strategy / model.")
+    user: str = Field(description="User simulator / model.")
+    split: str | None = Field(description="Task split.")
+    code_version: str = Field(description="Code version the run recorded.")
+    no_emotion: bool = Field(description="All episodes neutral (e.g. a --no-emotion run).")
+    metrics: MetricsReport = Field(description="Avg@k, Pass^k, pass@k with CIs.")
+    cells: dict[str, dict[str, HeatCell]] = Field(description="Domain -> family -> success.")
+    paired: PairedReport | None = Field(description="Emotional vs neutral, when emotional.")
+    tool_use: ToolUseReport = Field(description="Tool use vs follow-ups.")
+    empathy: EmpathyReport = Field(description="Success with / without empathy.")
+    policy: PolicyReport = Field(description="Policy violations.")
+    failures: FailureReport = Field(description="Failure taxonomy.")
+    hallucinations: HallucinationReport = Field(description="User hallucination check.")
+
+
+class ReportData(BaseModel):
+    """The whole report; `tau-emotion report --json` writes it, the HTML renders it."""
+
+    title: str = Field(description="Report title.")
+    generated_at: str = Field(description="ISO-8601 UTC time of the build.")
+    judge: str | None = Field(description="Judge model name, when one was used.")
+    excluded_user_hallucinations: bool = Field(
+        description="Failed episodes with user hallucination flags were left out."
+    )
+    runs: list[RunSection] = Field(description="One section per run, in the order given.")
+    episodes: list[EpisodeView] = Field(description="Every episode, for the browser.")
+    system_prompts: dict[str, str] = Field(description="System prompt texts by key.")
+
+
+def heat_cells(run: Run) -> dict[str, dict[str, HeatCell]]:
+    """Per-task success from `evaluation.metrics.task_outcomes`, averaged per cell."""
+    grouped: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
+    for t in task_outcomes(run.episodes):
+        grouped[(t.domain, t.groups["family"])].append((t.c / t.n, t.n))
+    cells: dict[str, dict[str, HeatCell]] = defaultdict(dict)
+    for (domain, family), rows in sorted(grouped.items()):
+        cells[domain][family] = HeatCell(
+            value=sum(v for v, _ in rows) / len(rows),
+            tasks=len(rows),
+            episodes=sum(n for _, n in rows),
+        )
+    return dict(cells)
+
+
+async def build_report(
+    paths: Sequence[Path],
+    judge: ChatModel | None = None,
+    exclude_user_hallucinations: bool = False,
+    title: str | None = None,
+    seed: int = 0,
+) -> ReportData:
+    """Load the runs, run every analysis per run, and collect the episode views."""
+    runs = load_runs(paths)
+    for run in runs:
+        if not run.episodes:
+            raise RunDirError(f"{run.path} holds no episodes")
+    tasks: dict[TaskKey, Task] = {}
+    for run in runs:
+        domains = {e.domain for e in run.episodes}
+        for key, task in task_index(domains, run.split).items():
+            tasks.setdefault(key, task)
+    halluc = {r.label: await hallucination_analysis(r.episodes, tasks, judge) for r in runs}
+    originals = runs
+    if exclude_user_hallucinations:
+        runs = [
+            dataclasses.replace(r, episodes=exclude_false_failures(r.episodes, halluc[r.label]))
+            for r in runs
+        ]
+        for run in runs:
+            if not run.episodes:
+                raise RunDirError(f"{run.label}: every episode was excluded as a hallucination")
+    paired = paired_for_runs(runs, twins_from_tasks(tasks.values()), seed)
+
+    sections: list[RunSection] = []
+    views: list[EpisodeView] = []
+    prompts: dict[str, str] = {}
+    for run, original in zip(runs, originals, strict=True):
+        episodes = run.episodes
+        judged = await judge_empathy(episodes, judge) if judge is not None else None
+        empathy = empathy_analysis(episodes, judged)
+        policy = policy_analysis(episodes)
+        tool_use = tool_use_analysis(episodes)
+        failures = await failure_analysis(
+            original.episodes,
+            tasks,
+            judge=judge,
+            hallucinations=halluc[run.label],
+            empathy=empathy,
+            policy=policy,
+            exclude_hallucinated=exclude_user_hallucinations,
+        )
+        sections.append(
+            RunSection(
+                label=run.label,
+                path=str(run.path),
+                agent=run.agent,
+                user=run.user,
+                split=run.split,
+                code_version=run.code_version,
+                no_emotion=run.no_emotion,
+                metrics=compute_metrics(episodes, seed),
+                cells=heat_cells(run),
+                paired=paired.get(run.label),
+                tool_use=tool_use,
+                empathy=empathy,
+                policy=policy,
+                failures=failures,
+                hallucinations=halluc[run.label],
+            )
+        )
+        notes_tool = index_by_key(tool_use.trajectories)
+        notes_empathy = index_by_key(empathy.episodes)
+        notes_policy = index_by_key(policy.episodes)
+        notes_failure = index_by_key(failures.labels)
+        notes_halluc = index_by_key(halluc[run.label].episodes)
+        for e in episodes:
+            violations = notes_policy.get(e.key)
+            flags = notes_halluc.get(e.key)
+            views.append(
+                episode_view(
+                    len(views),
+                    run.label,
+                    e,
+                    task_for(tasks, e),
+                    prompts,
+                    tool_use=notes_tool.get(e.key),
+                    empathy=notes_empathy.get(e.key),
+                    violations=violations.violations if violations else (),
+                    failure=notes_failure.get(e.key),
+                    hallucinations=flags.flags if flags else (),
+                )
+            )
+    return ReportData(
+        title=title or "tau-emotion report: " + ", ".join(r.label for r in runs),
+        generated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        judge=judge.name if judge is not None else None,
+        excluded_user_hallucinations=exclude_user_hallucinations,
+        runs=sections,
+        episodes=views,
+        system_prompts=prompts,
+    )

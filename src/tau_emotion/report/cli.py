@@ -1,0 +1,105 @@
+"""The `report` and `view` commands, mounted on the main app with `register(app)`.
+
+Heavy imports (numpy, the analyses, rich rendering) live inside the commands so that
+`tau-emotion --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    return typer.Exit(code=2)
+
+
+def report(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run directories (one or more).")],
+    out: Annotated[Path, typer.Option(help="HTML file to write.")] = Path("report.html"),
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the report data as JSON here.")
+    ] = None,
+    title: Annotated[str | None, typer.Option(help="Report title.")] = None,
+    judge_model: Annotated[
+        str | None,
+        typer.Option(help="LLM judge for failures, empathy and user hallucinations (optional)."),
+    ] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="Judge endpoint base URL.")] = None,
+    judge_api_key_env: Annotated[
+        str, typer.Option(help="Env var with the judge API key.")
+    ] = "OPENAI_API_KEY",
+    exclude_user_hallucinations: Annotated[
+        bool,
+        typer.Option(help="Leave out failed episodes where the simulated user invented facts."),
+    ] = False,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+) -> None:
+    """Build a self-contained HTML report (charts, analyses, episode browser) from runs."""
+    import asyncio
+
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.models.base import ChatModel
+    from tau_emotion.report.build import build_report
+    from tau_emotion.report.html import render
+
+    judge: ChatModel | None = None
+    if judge_model:
+        from tau_emotion.models.factory import make_model
+        from tau_emotion.models.openai_compat import ModelConfig
+
+        judge = make_model(
+            ModelConfig(
+                model=judge_model,
+                base_url=judge_base_url,
+                api_key_env=judge_api_key_env,
+                temperature=0.0,
+            )
+        )
+    try:
+        data = asyncio.run(
+            build_report(run_dirs, judge, exclude_user_hallucinations, title=title, seed=seed)
+        )
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render(data), encoding="utf-8")
+    if json_out is not None:
+        json_out.write_text(data.model_dump_json(indent=1), encoding="utf-8")
+    typer.echo(f"wrote {out} ({len(data.runs)} runs, {len(data.episodes)} episodes)")
+
+
+def view(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    domain: Annotated[str | None, typer.Option(help="Only this domain.")] = None,
+    failed: Annotated[bool, typer.Option("--failed", help="Only failed episodes.")] = False,
+    show: Annotated[
+        str | None,
+        typer.Option(help="Show one episode: its index, or [domain/]task-id[#trial]."),
+    ] = None,
+    limit: Annotated[int, typer.Option(help="Rows in the list.")] = 50,
+    full: Annotated[bool, typer.Option("--full", help="Do not shorten tool results.")] = False,
+) -> None:
+    """Browse a run's episodes in the terminal: list them, or show one conversation."""
+    import sys
+
+    from rich.console import Console
+
+    from tau_emotion.analysis.runs import load_run
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.report import viewer
+
+    console = Console(width=None if sys.stdout.isatty() else 140, highlight=False)
+    try:
+        viewer.view(load_run(run_dir), console, domain, failed, show, limit, full)
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add `report` and `view` to the main app."""
+    app.command("report")(report)
+    app.command("view")(view)

@@ -1,0 +1,166 @@
+"""The report's outcome sections: run cards, leaderboard, per-domain bars, Pass^k curve,
+domain x family heatmap and paired emotional-vs-neutral deltas.
+
+Each function takes the run sections and returns HTML; `html.render` puts them in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from tau_emotion.analysis.stats import rate
+from tau_emotion.report import charts
+from tau_emotion.report.build import RunSection
+from tau_emotion.report.charts import pct
+from tau_emotion.report.fmt import card, est, families, grid, iv, legend, section, swatch, table
+
+
+def kpis(runs: Sequence[RunSection]) -> str:
+    out = []
+    for i, r in enumerate(runs):
+        g, k = r.metrics.overall_equal, r.metrics.k
+        out.append(
+            f'<div class="kpi"><div class="name">{swatch(i)}{escape(r.label)}</div>'
+            f'<div class="agent">{escape(r.agent)} · user {escape(r.user)}</div>'
+            f'<div class="big">{pct(g.avg.value)}</div>'
+            f'<div class="sub">Avg@{k} · Pass^{k} {pct(g.pass_hat[k].value)} · '
+            f"walked away {pct(g.dissatisfied_rate)} · {g.episodes} episodes</div></div>"
+        )
+    return "".join(out)
+
+
+def leaderboard(runs: Sequence[RunSection]) -> str:
+    order = sorted(range(len(runs)), key=lambda i: -runs[i].metrics.overall_equal.avg.value)
+    rows = []
+    for rank, i in enumerate(order, start=1):
+        r = runs[i]
+        g, k = r.metrics.overall_equal, r.metrics.k
+        walked = rate(round(g.dissatisfied_rate * g.episodes), g.episodes)
+        meter = f'<span class="meter"><i style="width:{g.avg.value * 100:.0f}%"></i></span>'
+        rows.append(
+            [
+                str(rank),
+                f"{swatch(i)} <b>{escape(r.label)}</b>",
+                escape(r.agent),
+                escape(r.user),
+                str(g.tasks),
+                str(g.episodes),
+                str(k),
+                pct(g.avg.value) + meter + est(g.avg, block=True).split(" ", 1)[1],
+                est(g.pass_hat[k], block=True),
+                est(g.pass_at[k], block=True),
+                est(walked, block=True),
+                str(g.infra_errors),
+            ]
+        )
+    head = ["#", "run", "agent", "user", "tasks", "episodes", "k", "Avg@k", "Pass^k", "pass@k"]
+    head += ["walked away", "infra errors"]
+    lead = (
+        "Runs ranked by Avg@k (mean success over the k trials of each task, domains weighted "
+        "equally). Pass^k: all k trials of a task succeed; pass@k: at least one does. Brackets: "
+        "95% bootstrap intervals over tasks (a Wilson interval for the walk-away rate)."
+    )
+    body = f'<div class="card leaderboard">{table(head, rows, numeric_from=4)}</div>'
+    return section("leaderboard", "Leaderboard", lead, body)
+
+
+def domains(runs: Sequence[RunSection]) -> str:
+    names = sorted({d for r in runs for d in r.metrics.domains})
+    series = [
+        (
+            r.label,
+            [iv(r.metrics.domains[d].avg) if d in r.metrics.domains else None for d in names],
+        )
+        for r in runs
+    ]
+    chart = charts.grouped_bars(names, series, "Avg@k per domain")
+    lead = "Mean task success per domain, with 95% bootstrap intervals over the domain's tasks."
+    body = f'<div class="card">{legend([r.label for r in runs])}{chart}</div>'
+    return section("domains", "Success per domain", lead, body)
+
+
+def pass_curve(runs: Sequence[RunSection]) -> str:
+    series = [
+        (r.label, [(k, iv(e)) for k, e in sorted(r.metrics.overall_equal.pass_hat.items())])
+        for r in runs
+    ]
+    chart = charts.line_chart(series, "Pass^k against k", "k (trials that must all succeed)")
+    lead = (
+        "Reliability: the chance that k trials of a task all succeed. A steep fall means an agent "
+        "that succeeds sometimes rather than reliably. Shaded: 95% intervals."
+    )
+    body = f'<div class="card">{legend([r.label for r in runs])}{chart}</div>'
+    return section("passk", "Pass^k against k", lead, body)
+
+
+def heatmaps(runs: Sequence[RunSection]) -> str:
+    cards = []
+    for i, r in enumerate(runs):
+        cols = families({f for fams in r.cells.values() for f in fams})
+        cells = {
+            (d, f): (c.value, f"{d} · {f}: {pct(c.value)} over {c.tasks} tasks, {c.episodes} ep.")
+            for d, fams in r.cells.items()
+            for f, c in fams.items()
+        }
+        title = f"{r.label}: success by domain and emotion family"
+        cards.append(card(r.label, charts.heatmap(sorted(r.cells), cols, cells, title), i))
+    lead = (
+        "Mean task success in each domain × emotion family cell ('none' is a neutral customer). "
+        "Hover a cell for its task and episode counts."
+    )
+    return section("heatmap", "Domain × emotion family", lead, grid(cards, "No episodes."))
+
+
+def paired(runs: Sequence[RunSection]) -> str:
+    cards = []
+    for i, r in enumerate(runs):
+        p = r.paired
+        if p is None:
+            continue
+        if p.overall is None:
+            text = (
+                f"No neutral counterpart was found for any of the {len(p.unpaired)} emotional "
+                "tasks. Run the same tasks with <code>--no-emotion</code> and the same agent, or "
+                "use tasks with neutral twins, and pass both run directories."
+            )
+            cards.append(card(r.label, f'<p class="empty">{text}</p>', i))
+            continue
+        order = families(set(p.by_family))
+        rows = [("all pairs", iv(p.overall.delta), f"n={p.overall.pairs}")]
+        rows += [
+            (f"family: {f}", iv(p.by_family[f].delta), f"n={p.by_family[f].pairs}") for f in order
+        ]
+        rows += [(f"domain: {d}", iv(g.delta), f"n={g.pairs}") for d, g in p.by_domain.items()]
+        worst = sorted(p.pairs, key=lambda t: t.delta)[:15]
+        drops = table(
+            ["emotional task", "neutral", "emotion", "emotional", "neutral", "Δ"],
+            [
+                [
+                    escape(f"{t.domain}/{t.task_id}"),
+                    escape(t.neutral_task_id),
+                    escape(t.emotion),
+                    pct(t.emotional_success),
+                    pct(t.neutral_success),
+                    f"{t.delta * 100:+.0f} pp",
+                ]
+                for t in worst
+            ],
+            numeric_from=3,
+        )
+        body = charts.forest(rows, f"{r.label}: emotional minus neutral success")
+        body += f"<details><summary>Largest drops ({len(worst)} of {len(p.pairs)} pairs)</summary>"
+        body += f"{drops}</details>"
+        if p.unpaired:
+            body += (
+                f'<p class="note">{len(p.unpaired)} emotional tasks had no neutral counterpart '
+                "and are not in these figures.</p>"
+            )
+        cards.append(card(r.label, body, i))
+    lead = (
+        "Per task: success with the emotional customer minus success on the same task with a "
+        "neutral one (its neutral twin, or the same task in a <code>--no-emotion</code> run of "
+        "the same agent), in percentage points. Whiskers: paired bootstrap 95% intervals."
+    )
+    body = grid(cards, "No run has emotional episodes.")
+    return section("paired", "Emotional vs neutral (paired)", lead, body)

@@ -1,0 +1,354 @@
+"""The training commands: ``collect``, ``mix``, ``export`` and ``train sft``.
+
+`register` mounts them on the main ``tau-emotion`` app. Only typer is imported here; every
+command imports what it needs when it runs, so ``tau-emotion --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_MIXES_DIR = Path("runs/mixes")
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    return typer.Exit(code=2)
+
+
+def collect(
+    out: Annotated[
+        Path | None, typer.Option(help="Collection directory [default: runs/collect-<UTC time>].")
+    ] = None,
+    domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
+    split: Annotated[str, typer.Option(help="Task split; collections use train.")] = "train",
+    num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
+    task_id: Annotated[
+        list[str] | None, typer.Option(help="Only this task id (repeatable).")
+    ] = None,
+    trials: Annotated[int, typer.Option(help="Rollouts per task.")] = 1,
+    agent: Annotated[str, typer.Option(help="tool-calling, react, act or oracle.")] = (
+        "tool-calling"
+    ),
+    agent_model: Annotated[
+        str, typer.Option(help="Agent model: 'local', or a model name at --agent-base-url.")
+    ] = "local",
+    agent_base_url: Annotated[str | None, typer.Option(help="Agent endpoint base URL.")] = None,
+    agent_api_key_env: Annotated[str, typer.Option(help="Env var with the agent API key.")] = (
+        "OPENAI_API_KEY"
+    ),
+    agent_temperature: Annotated[float, typer.Option(help="Agent temperature.")] = 0.0,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            help="scripted, llm, react, verify or reflection [default: llm with "
+            "--user-model, else scripted]."
+        ),
+    ] = None,
+    user_model: Annotated[str | None, typer.Option(help="User simulator model.")] = None,
+    user_base_url: Annotated[str | None, typer.Option(help="User endpoint base URL.")] = None,
+    user_api_key_env: Annotated[str, typer.Option(help="Env var with the user API key.")] = (
+        "OPENAI_API_KEY"
+    ),
+    user_temperature: Annotated[float, typer.Option(help="User temperature.")] = 0.0,
+    user_exit: Annotated[
+        bool,
+        typer.Option(help="Let the user walk away dissatisfied; --no-user-exit disables it."),
+    ] = True,
+    max_steps: Annotated[int, typer.Option(help="Interaction steps (messages) per rollout.")] = 50,
+    concurrency: Annotated[int, typer.Option(help="Rollouts in flight at once.")] = 8,
+    executor: Annotated[str, typer.Option(help="local or ray.")] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster address ('auto'); default: a local Ray.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
+    cache_dir: Annotated[Path | None, typer.Option(help="Request cache folder.")] = None,
+    cache_mode: Annotated[str, typer.Option(help="record, replay or auto.")] = "auto",
+    resume: Annotated[bool, typer.Option(help="Finish an interrupted collection.")] = False,
+    retry_errors: Annotated[
+        bool, typer.Option(help="With --resume, also re-run rollouts that recorded errors.")
+    ] = False,
+) -> None:
+    """Run every train task (once by default) and classify each rollout: success, failed,
+    dissatisfied. Writes the run files plus outcomes.jsonl and collect_summary.json."""
+    from pydantic import ValidationError
+
+    from tau_emotion.cli.tables import make_console
+    from tau_emotion.domains import resolve_domains
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.models.openai_compat import ModelConfig
+    from tau_emotion.runner.config import RunConfig
+    from tau_emotion.runner.progress import progress_bar
+    from tau_emotion.training.collect import SUMMARY_FILE
+    from tau_emotion.training.collect import collect as run_collection
+    from tau_emotion.training.report import print_collect_summary
+
+    console = make_console()
+    if out is None:
+        from datetime import UTC, datetime
+
+        out = Path("runs") / datetime.now(UTC).strftime("collect-%Y%m%d-%H%M%S")
+    try:
+        config = RunConfig(
+            domains=resolve_domains(domain),
+            split=split,
+            num_tasks=num_tasks,
+            task_ids=task_id or None,
+            trials=trials,
+            agent=agent,
+            agent_model=ModelConfig(
+                model=agent_model,
+                base_url=agent_base_url,
+                api_key_env=agent_api_key_env,
+                temperature=agent_temperature,
+            )
+            if agent != "oracle"
+            else None,
+            user=user or ("llm" if user_model else "scripted"),
+            user_model=ModelConfig(
+                model=user_model,
+                base_url=user_base_url,
+                api_key_env=user_api_key_env,
+                temperature=user_temperature,
+            )
+            if user_model
+            else None,
+            user_exit=user_exit,
+            max_steps=max_steps,
+            concurrency=concurrency,
+            executor=executor,
+            ray_address=ray_address,
+            seed=seed,
+            out=out,
+            cache_dir=cache_dir,
+            cache_mode=cache_mode,
+        )
+        with progress_bar(console) as hook:
+            summary = run_collection(
+                config, resume=resume, progress=hook, retry_errors=retry_errors
+            )
+    except ValidationError as exc:
+        raise _fail(
+            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        ) from None
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    print_collect_summary(summary, console)
+    console.print(f"results: {out}/results.jsonl   summary: {out}/{SUMMARY_FILE}")
+
+
+def mix(
+    names: Annotated[
+        list[str], typer.Argument(help="Mix names: built-in (high, low) or from --spec.")
+    ],
+    source: Annotated[
+        list[Path], typer.Option("--from", help="A collection directory (repeatable).")
+    ],
+    spec: Annotated[Path | None, typer.Option(help="YAML or JSON file declaring mixes.")] = None,
+    out: Annotated[Path, typer.Option(help="Mixes folder; each mix goes in OUT/<name>.")] = (
+        DEFAULT_MIXES_DIR
+    ),
+    size: Annotated[int | None, typer.Option(help="Override the mix size.")] = None,
+    per_domain_cap: Annotated[int | None, typer.Option(help="Override the per-domain cap.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Override the mix seed.")] = None,
+) -> None:
+    """Draw named training mixes from the successes of one or more collections."""
+    from pydantic import ValidationError
+
+    from tau_emotion.cli.tables import make_console
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.training.collect import load_run
+    from tau_emotion.training.mixes import MixSpec, build_mix, resolve_spec, write_mix
+    from tau_emotion.training.report import print_composition
+
+    console = make_console()
+    try:
+        episodes = [e for s in source for e in load_run(s)[1]]
+        for name in names:
+            base = resolve_spec(name, spec)
+            overrides = {"size": size, "per_domain_cap": per_domain_cap, "seed": seed}
+            resolved = MixSpec.model_validate(
+                base.model_dump() | {k: v for k, v in overrides.items() if v is not None}
+            )
+            selected, composition = build_mix(resolved, episodes, [str(s) for s in source])
+            folder = write_mix(out, selected, composition)
+            print_composition(composition, console)
+            console.print(f"mix: {folder}")
+    except ValidationError as exc:
+        raise _fail(str(exc)) from None
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+
+
+def export(
+    source: Annotated[
+        Path, typer.Argument(help="A mix folder, a collection directory or an episodes JSONL.")
+    ],
+    fmt: Annotated[str, typer.Option("--format", help="trl, sharegpt or all.")] = "all",
+    out: Annotated[
+        Path | None, typer.Option(help="Output folder [default: the source folder].")
+    ] = None,
+    reasoning: Annotated[
+        bool, typer.Option(help="Keep the agent's reasoning content (--no-reasoning drops it).")
+    ] = True,
+    name: Annotated[
+        str | None,
+        typer.Option(help="Dataset name in dataset_info.json [default: tau_emotion_<source>]."),
+    ] = None,
+) -> None:
+    """Export successful rollouts as TRL tool-calling rows and/or LLaMA-Factory sharegpt."""
+    from tau_emotion.cli.tables import make_console
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.training.export import TRL_FILE, export_sharegpt, export_trl, load_source
+    from tau_emotion.training.report import print_export
+
+    if fmt not in ("trl", "sharegpt", "all"):
+        raise _fail(f"--format must be trl, sharegpt or all, not {fmt!r}")
+    console = make_console()
+    try:
+        episodes, source_name = load_source(source)
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    folder = out or (source if source.is_dir() else source.parent)
+    if fmt in ("trl", "all"):
+        print_export(export_trl(episodes, folder / TRL_FILE, reasoning), console)
+    if fmt in ("sharegpt", "all"):
+        dataset = name or f"tau_emotion_{source_name}"
+        print_export(export_sharegpt(episodes, folder, dataset, reasoning), console)
+
+
+train_app = typer.Typer(help="Fine-tune models on exported mixes.", no_args_is_help=True)
+
+
+def _training_data(mix_ref: str, mixes_dir: Path, reasoning: bool) -> Path:
+    """TRL rows for --mix: a file, a mix folder, or a mix name under --mixes-dir.
+
+    A mix folder without ``trl.jsonl`` is exported first, so ``mix`` then ``train sft`` work
+    without a separate ``export``.
+    """
+    from tau_emotion.training.export import TRL_FILE, export_trl, load_source
+    from tau_emotion.training.mixes import EPISODES_FILE, MixError
+
+    path = Path(mix_ref)
+    if path.is_file():
+        return path
+    folder = path if path.is_dir() else mixes_dir / mix_ref
+    if (folder / TRL_FILE).exists():
+        return folder / TRL_FILE
+    if (folder / EPISODES_FILE).exists():
+        episodes, _ = load_source(folder)
+        export_trl(episodes, folder / TRL_FILE, reasoning)
+        return folder / TRL_FILE
+    raise MixError(
+        f"no mix {mix_ref!r}: not a file, and no {TRL_FILE} or {EPISODES_FILE} in {folder}; "
+        "run `tau-emotion mix` first"
+    )
+
+
+@train_app.command("sft")
+def train_sft(
+    mix_ref: Annotated[
+        str, typer.Option("--mix", help="Mix name (under --mixes-dir), mix folder or trl.jsonl.")
+    ],
+    base_model: Annotated[str, typer.Option(help="Local path or hub id of the base model.")],
+    out: Annotated[Path, typer.Option(help="Output directory for the trained model.")],
+    mixes_dir: Annotated[Path, typer.Option(help="Where named mixes live.")] = DEFAULT_MIXES_DIR,
+    reasoning: Annotated[
+        bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")
+    ] = True,
+    epochs: Annotated[float, typer.Option(help="Training epochs.")] = 3.0,
+    max_steps: Annotated[int | None, typer.Option(help="Stop after N optimizer steps.")] = None,
+    learning_rate: Annotated[
+        float | None, typer.Option(help="Default: 1e-5 full, 1e-4 LoRA.")
+    ] = None,
+    max_length: Annotated[int, typer.Option(help="Max tokens per sequence.")] = 16384,
+    batch_size: Annotated[int, typer.Option(help="Sequences per device step.")] = 1,
+    grad_accum: Annotated[int, typer.Option(help="Gradient accumulation steps.")] = 8,
+    warmup_ratio: Annotated[float, typer.Option(help="Warm-up share of steps.")] = 0.05,
+    assistant_only_loss: Annotated[
+        bool, typer.Option(help="Loss on assistant tokens only.")
+    ] = True,
+    packing: Annotated[bool, typer.Option(help="Pack sequences (FlashAttention).")] = False,
+    lora: Annotated[bool, typer.Option(help="Train a LoRA adapter (peft).")] = False,
+    lora_r: Annotated[int, typer.Option(help="LoRA rank.")] = 16,
+    lora_alpha: Annotated[int, typer.Option(help="LoRA alpha.")] = 32,
+    lora_dropout: Annotated[float, typer.Option(help="LoRA dropout.")] = 0.05,
+    lora_target: Annotated[str, typer.Option(help="LoRA target modules.")] = "all-linear",
+    merge_lora: Annotated[
+        bool, typer.Option(help="Save the merged model too (single process).")
+    ] = True,
+    gradient_checkpointing: Annotated[bool, typer.Option(help="Gradient checkpointing.")] = True,
+    bf16: Annotated[
+        bool | None, typer.Option("--bf16/--no-bf16", help="Default: on if the GPU has it.")
+    ] = None,
+    attn_implementation: Annotated[
+        str | None, typer.Option(help="e.g. flash_attention_2, sdpa.")
+    ] = None,
+    chat_template: Annotated[
+        Path | None, typer.Option(help="Jinja chat template file to train with.")
+    ] = None,
+    logging_steps: Annotated[int, typer.Option(help="Log every N steps.")] = 10,
+    save_strategy: Annotated[str, typer.Option(help="no, steps or epoch.")] = "epoch",
+    report_to: Annotated[str, typer.Option(help="none, wandb, tensorboard...")] = "none",
+    seed: Annotated[int, typer.Option(help="Training seed.")] = 0,
+) -> None:
+    """Supervised fine-tuning with TRL's SFTTrainer (assistant-only loss; LoRA optional).
+
+    Multi-GPU: accelerate launch --config_file CONFIG -m tau_emotion.training train sft ...
+    """
+    from pydantic import ValidationError
+
+    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.training.sft import SFTOptions
+    from tau_emotion.training.sft import train_sft as run_sft
+
+    try:
+        options = SFTOptions(
+            data=_training_data(mix_ref, mixes_dir, reasoning),
+            base_model=base_model,
+            out=out,
+            epochs=epochs,
+            max_steps=max_steps,
+            learning_rate=learning_rate,
+            max_length=max_length,
+            per_device_batch_size=batch_size,
+            gradient_accumulation_steps=grad_accum,
+            warmup_ratio=warmup_ratio,
+            assistant_only_loss=assistant_only_loss,
+            packing=packing,
+            lora=lora,
+            lora_r=lora_r,
+            lora_alpha=lora_alpha,
+            lora_dropout=lora_dropout,
+            lora_target=lora_target,
+            merge_lora=merge_lora,
+            gradient_checkpointing=gradient_checkpointing,
+            bf16=bf16,
+            attn_implementation=attn_implementation,
+            chat_template=chat_template,
+            logging_steps=logging_steps,
+            save_strategy=save_strategy,
+            report_to=report_to,
+            seed=seed,
+        )
+        summary = run_sft(options)
+    except ValidationError as exc:
+        raise _fail(str(exc)) from None
+    except TauEmotionError as exc:
+        raise _fail(str(exc)) from None
+    loss = f"{summary.train_loss:.4f}" if summary.train_loss is not None else "-"
+    typer.echo(
+        f"trained {summary.steps} steps on {summary.examples} rollouts "
+        f"(loss {loss}, {summary.runtime_s:.0f} s): model in {summary.model_dir}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Mount collect, mix, export and the train group on the main app."""
+    app.command("collect")(collect)
+    app.command("mix")(mix)
+    app.command("export")(export)
+    app.add_typer(train_app, name="train")

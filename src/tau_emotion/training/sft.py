@@ -1,0 +1,212 @@
+"""Supervised fine-tuning on an exported mix with TRL's SFTTrainer.
+
+Defaults follow common practice for fine-tuning on multi-turn tool-use trajectories:
+3 epochs; loss on assistant tokens only (the policy, the customer and the tool results are
+context, not targets); a long context (16k tokens: the policy and the tool schemas alone
+take several thousand); learning rate 1e-5 for full fine-tuning and 1e-4 with LoRA (rank 16,
+alpha 32, all linear layers); cosine schedule with 5% warm-up; gradient checkpointing; bf16
+where the GPU supports it. Everything is an option; docs/training.md gives the recipes.
+
+Multi-GPU runs go through ``accelerate launch`` (DDP, DeepSpeed ZeRO-2/3; example configs in
+``tau_emotion/training/configs/``); this module reads nothing of the launch, the Trainer does.
+torch, transformers, trl, datasets and peft are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_emotion.errors import TauEmotionError
+
+SUMMARY_FILE = "sft_summary.json"
+ADAPTER_DIR = "adapter"
+
+
+class SFTError(TauEmotionError):
+    """Training could not start: missing extras, data or model."""
+
+
+class SFTOptions(BaseModel):
+    """Everything that decides an SFT run; stored resolved in ``OUT/sft_summary.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    data: Path = Field(description="TRL rows (trl.jsonl) from `tau-emotion export`.")
+    base_model: str = Field(description="Local path or hub id of the model to fine-tune.")
+    out: Path = Field(description="Output directory for the model and checkpoints.")
+    epochs: float = Field(default=3.0, gt=0, description="Passes over the data.")
+    max_steps: int | None = Field(
+        default=None, ge=1, description="Stop after this many optimizer steps (smoke tests)."
+    )
+    learning_rate: float | None = Field(
+        default=None, gt=0, description="None: 1e-5 full fine-tuning, 1e-4 with LoRA."
+    )
+    max_length: int = Field(default=16384, ge=16, description="Tokens per sequence (truncated).")
+    per_device_batch_size: int = Field(default=1, ge=1, description="Sequences per device step.")
+    gradient_accumulation_steps: int = Field(
+        default=8, ge=1, description="Steps per optimizer update (x devices x batch = batch)."
+    )
+    warmup_ratio: float = Field(default=0.05, ge=0, lt=1, description="Linear warm-up share.")
+    lr_scheduler: str = Field(default="cosine", description="transformers scheduler name.")
+    weight_decay: float = Field(default=0.0, ge=0, description="AdamW weight decay.")
+    assistant_only_loss: bool = Field(default=True, description="Loss on assistant turns only.")
+    packing: bool = Field(
+        default=False, description="Pack sequences (needs FlashAttention for correctness)."
+    )
+    lora: bool = Field(default=False, description="Train a LoRA adapter instead of all weights.")
+    lora_r: int = Field(default=16, ge=1, description="LoRA rank.")
+    lora_alpha: int = Field(default=32, ge=1, description="LoRA alpha.")
+    lora_dropout: float = Field(default=0.05, ge=0, lt=1, description="LoRA dropout.")
+    lora_target: str = Field(default="all-linear", description="peft target_modules.")
+    merge_lora: bool = Field(
+        default=True, description="Also save the merged model in OUT (single process only)."
+    )
+    gradient_checkpointing: bool = Field(default=True, description="Trade compute for memory.")
+    bf16: bool | None = Field(default=None, description="None: on when the GPU supports it.")
+    attn_implementation: str | None = Field(
+        default=None, description="e.g. flash_attention_2 or sdpa; None: the model's default."
+    )
+    chat_template: Path | None = Field(
+        default=None, description="Jinja file to use instead of the tokenizer's chat template."
+    )
+    logging_steps: int = Field(default=10, ge=1, description="Log every N steps.")
+    save_strategy: str = Field(default="epoch", description="no, steps or epoch.")
+    report_to: str = Field(default="none", description="none, wandb, tensorboard...")
+    seed: int = Field(default=0, description="Training seed.")
+
+    @property
+    def resolved_learning_rate(self) -> float:
+        if self.learning_rate is not None:
+            return self.learning_rate
+        return 1e-4 if self.lora else 1e-5
+
+
+class SFTSummary(BaseModel):
+    """``OUT/sft_summary.json``: the options, the data size and how training went."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    options: SFTOptions
+    examples: int = Field(description="Training rows after preparation.")
+    steps: int = Field(description="Optimizer steps taken.")
+    train_loss: float | None = Field(default=None, description="Mean training loss.")
+    runtime_s: float = Field(description="Wall-clock seconds of training.")
+    model_dir: str = Field(description="Where the trained (merged) model is.")
+    adapter_dir: str | None = Field(default=None, description="The LoRA adapter, if any.")
+
+
+def optional_module(name: str, extra: str = "train") -> Any:
+    """Import an optional heavy module, untyped on purpose.
+
+    Loading it as ``Any`` keeps the type check of this package independent of which extras
+    happen to be installed where mypy runs; a missing extra becomes a clear `SFTError`.
+    """
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise SFTError(
+            f"training needs {name.split('.')[0]}: pip install 'tau-emotion[{extra}]' "
+            "(see docs/training.md)"
+        ) from None
+
+
+def build_trainer(options: SFTOptions) -> Any:
+    """An SFTTrainer ready to train; its ``train_dataset`` holds the tokenised labels."""
+    torch = optional_module("torch")
+    load_dataset = optional_module("datasets").load_dataset
+    auto_tokenizer = optional_module("transformers").AutoTokenizer
+    sft_config = optional_module("trl.trainer.sft_config").SFTConfig
+    sft_trainer = optional_module("trl.trainer.sft_trainer").SFTTrainer
+
+    if not options.data.exists():
+        raise SFTError(f"{options.data} does not exist; run `tau-emotion export` first")
+    dataset = load_dataset("json", data_files=str(options.data), split="train")
+    if len(dataset) == 0:
+        raise SFTError(f"{options.data} holds no rows; is the mix empty?")
+    tokenizer = auto_tokenizer.from_pretrained(options.base_model)
+    if options.chat_template is not None:
+        tokenizer.chat_template = options.chat_template.read_text(encoding="utf-8")
+    cuda = torch.cuda.is_available()
+    bf16 = options.bf16 if options.bf16 is not None else cuda and torch.cuda.is_bf16_supported()
+    model_init: dict[str, Any] = {"dtype": torch.bfloat16 if bf16 else torch.float32}
+    if options.attn_implementation is not None:
+        model_init["attn_implementation"] = options.attn_implementation
+    config = sft_config(
+        output_dir=str(options.out),
+        num_train_epochs=options.epochs,
+        max_steps=options.max_steps or -1,
+        learning_rate=options.resolved_learning_rate,
+        max_length=options.max_length,
+        per_device_train_batch_size=options.per_device_batch_size,
+        gradient_accumulation_steps=options.gradient_accumulation_steps,
+        warmup_steps=options.warmup_ratio,  # a float below 1 is a ratio of total steps
+        lr_scheduler_type=options.lr_scheduler,
+        weight_decay=options.weight_decay,
+        assistant_only_loss=options.assistant_only_loss,
+        packing=options.packing,
+        gradient_checkpointing=options.gradient_checkpointing,
+        bf16=bf16,
+        use_cpu=not cuda,
+        model_init_kwargs=model_init,
+        logging_steps=options.logging_steps,
+        save_strategy=options.save_strategy,
+        report_to=options.report_to,
+        seed=options.seed,
+    )
+    peft_config = None
+    if options.lora:
+        peft_config = optional_module("peft").LoraConfig(
+            r=options.lora_r,
+            lora_alpha=options.lora_alpha,
+            lora_dropout=options.lora_dropout,
+            target_modules=options.lora_target,
+            task_type="CAUSAL_LM",
+        )
+    return sft_trainer(
+        model=options.base_model,
+        args=config,
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        peft_config=peft_config,
+    )
+
+
+def train_sft(options: SFTOptions) -> SFTSummary:
+    """Train, save the model (and the LoRA adapter) in ``options.out``, write the summary."""
+    trainer = build_trainer(options)
+    started = time.perf_counter()
+    result = trainer.train()
+    runtime = time.perf_counter() - started
+    out = options.out
+    adapter_dir: Path | None = None
+    if options.lora:
+        adapter_dir = out / ADAPTER_DIR
+        trainer.save_model(str(adapter_dir))
+        # Merging needs the whole model in one process; under DeepSpeed / several processes
+        # only the adapter is saved (vLLM serves it with --enable-lora, see docs/training.md).
+        if options.merge_lora and trainer.accelerator.num_processes == 1:
+            merged = trainer.model.merge_and_unload()
+            merged.save_pretrained(str(out))
+            trainer.processing_class.save_pretrained(str(out))
+    else:
+        trainer.save_model(str(out))
+    summary = SFTSummary(
+        options=options,
+        examples=len(trainer.train_dataset),
+        steps=int(trainer.state.global_step),
+        train_loss=float(result.training_loss) if result.training_loss is not None else None,
+        runtime_s=runtime,
+        model_dir=str(out),
+        adapter_dir=str(adapter_dir) if adapter_dir is not None else None,
+    )
+    if trainer.accelerator.is_main_process:
+        (out / SUMMARY_FILE).write_text(
+            json.dumps(summary.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8"
+        )
+    return summary

@@ -1,0 +1,173 @@
+"""Helpers the domain tests share: a desk to call one environment's tools, an autouse fixture
+that gives every test a fresh state, and a conversation builder for policy-check tests.
+
+The generic properties every domain must have (schemas, oracle runs of the seed tasks,
+generator determinism, train/eval disjointness) are tested once, for all domains, in
+``tests/test_domains_contract.py``; a domain's own test file tests its tools and its checks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tau_emotion.data import Message, ToolCall
+from tau_emotion.domains import Domain, load_domain
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.tools import to_text
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+
+
+class Desk:
+    """One database of a domain and the calls tests make on it."""
+
+    def __init__(self, domain: str | Domain, variant: str = "main") -> None:
+        self.domain = load_domain(domain) if isinstance(domain, str) else domain
+        self.env = Environment(self.domain, variant)
+
+    @property
+    def db(self) -> Any:
+        """The pristine database (typed `Any` so a test can read its domain's tables)."""
+        return self.env.state.db
+
+    def call(self, name: str, /, **arguments: Any) -> Any:
+        """Run a tool; its result comes back as the tool returned it."""
+        return self.env.call(name, arguments)
+
+    def call_json(self, name: str, /, **arguments: Any) -> Any:
+        """Run a tool; a structured result comes back as the agent reads it (parsed JSON,
+        amounts as '120.00'), text as is."""
+        result = self.env.call(name, arguments)
+        return result if isinstance(result, str) else json.loads(to_text(result))
+
+    def refuses(self, match: str, name: str, /, **arguments: Any) -> str:
+        """Assert the tool refuses with a message matching the regex `match`, and that the
+        refusal left the state as it was (tools check everything before they write)."""
+        before = self.env.hash()
+        with pytest.raises(ToolError, match=match) as refusal:
+            self.env.call(name, arguments)
+        assert self.env.hash() == before, f"{name} changed the state before refusing"
+        return str(refusal.value)
+
+    def row(self, table: str, key: str) -> Any:
+        """A row as this episode's state holds it now."""
+        return self.env.state.table(table)[key]
+
+    def put(self, table: str, key: str, record: Any) -> None:
+        self.env.state.table(table).put(key, record)
+
+    def patch(self, table: str, key: str, **update: Any) -> None:
+        """Change one row of this episode's state, to reach a state the snapshot lacks."""
+        rows = self.env.state.table(table)
+        rows.put(key, rows[key].model_copy(update=update))
+
+    def new_rows(self, table: str) -> list[Any]:
+        """Rows written to a table in this episode."""
+        return list(self.env.state.changes().get(table, {}).values())
+
+
+def fresh_state(*envs: Environment) -> Callable[[], Iterator[None]]:
+    """An autouse fixture that resets the environments around every test of a module:
+    assign it to a module-level name (``fresh = fresh_state(ENV)``)."""
+
+    @pytest.fixture(autouse=True)
+    def fresh() -> Iterator[None]:
+        for env in envs:
+            env.reset()
+        yield
+        for env in envs:
+            env.reset()
+
+    return fresh
+
+
+class Conversation:
+    """A trajectory built message by message, for testing policy checks.
+
+    A tool call either runs for real on the environment (`run`) or gets a canned result
+    (`call`, `fail`), so a test can stage exactly the situation a check must catch.
+    """
+
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        self.domain = env.domain
+        self.messages: list[Message] = [Message(role="system", content="policy")]
+
+    def user(self, text: str) -> Conversation:
+        self.messages.append(Message(role="user", content=text))
+        return self
+
+    def agent(self, text: str) -> Conversation:
+        self.messages.append(Message(role="assistant", content=text))
+        return self
+
+    def confirm(self, yes: str = "Yes, please.") -> Conversation:
+        """The agent asks and the user agrees: the explicit yes a write needs."""
+        return self.agent("Shall I go ahead?").user(yes)
+
+    def run(self, name: str, /, **arguments: Any) -> Conversation:
+        """Call a tool on the environment; a refusal becomes an error result."""
+        call = self._ask(name, arguments)
+        self.messages.append(self.env.execute(call))
+        return self
+
+    def call(self, name: str, result: Any = None, /, **arguments: Any) -> Conversation:
+        """A successful call with a canned result (text, or anything JSON-able)."""
+        text = result if isinstance(result, str) else json.dumps({} if result is None else result)
+        return self._answer(self._ask(name, arguments), text, error=False)
+
+    def fail(self, name: str, message: str = "Error: refused", /, **arguments: Any) -> Conversation:
+        """A call the tool refused."""
+        return self._answer(self._ask(name, arguments), message, error=True)
+
+    def trajectory(self) -> Trajectory:
+        return Trajectory(self.messages, self.domain.tool_kinds)
+
+    def rules(self) -> set[str]:
+        """Ids of the rules this conversation broke."""
+        return {v.rule_id for v in run_checks(self.domain.checks, self.trajectory())}
+
+    def details(self, rule: str) -> list[str]:
+        """What broke one rule (empty when it held)."""
+        (check,) = [c for c in self.domain.checks if c.rule_id == rule]
+        return [v.detail for v in check.run(self.trajectory())]
+
+    def _ask(self, name: str, arguments: dict[str, Any]) -> ToolCall:
+        call = ToolCall(id=f"c{len(self.messages)}", name=name, arguments=arguments)
+        self.messages.append(Message(role="assistant", tool_calls=[call]))
+        return call
+
+    def _answer(self, call: ToolCall, text: str, *, error: bool) -> Conversation:
+        self.messages.append(
+            Message(role="tool", content=text, tool_call_id=call.id, name=call.name, error=error)
+        )
+        return self
+
+
+def conversation(env: Environment, *steps: tuple[Any, ...]) -> Conversation:
+    """A conversation from steps, run on a fresh state (and reset again afterwards):
+
+    ``("user", text)``, ``("agent", text)``, ``("call", name, arguments)`` (run on `env`),
+    ``("call", name, arguments, result)`` or ``("call", name, arguments, result, error)``
+    (canned).
+    """
+    env.reset()
+    talk = Conversation(env)
+    for step in steps:
+        kind = step[0]
+        if kind == "user":
+            talk.user(step[1])
+        elif kind in ("agent", "assistant"):
+            talk.agent(step[1])
+        elif len(step) == 3:
+            talk.run(step[1], **step[2])
+        elif len(step) == 5 and step[4]:
+            talk.fail(step[1], step[3], **step[2])
+        else:
+            talk.call(step[1], step[3], **step[2])
+    env.reset()
+    return talk

@@ -1,0 +1,156 @@
+"""The training commands, mounted on a fresh Typer app the way the main CLI mounts them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from tau_emotion.training.cli import _training_data, register
+from tau_emotion.training.export import TRL_FILE
+from tau_emotion.training.mixes import COMPOSITION_FILE, EPISODES_FILE, MixError
+
+runner = CliRunner()
+
+
+def make_app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """Test root."""
+
+    register(app)
+    return app
+
+
+def test_commands_are_registered() -> None:
+    result = runner.invoke(make_app(), ["--help"])
+    assert result.exit_code == 0
+    for command in ("collect", "mix", "export", "train"):
+        assert command in result.output
+    sft = runner.invoke(make_app(), ["train", "sft", "--help"])
+    assert sft.exit_code == 0 and "--base-model" in sft.output and "--lora" in sft.output
+
+
+def test_collect_mix_export_pipeline(tmp_path: Path) -> None:
+    app = make_app()
+    collection = tmp_path / "collect"
+    result = runner.invoke(
+        app,
+        [
+            "collect",
+            "--domain",
+            "movie,school",
+            "--num-tasks",
+            "3",
+            "--agent",
+            "oracle",
+            "--out",
+            str(collection),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "success" in result.output and "tool calls per successful rollout" in result.output
+    summary = json.loads((collection / "collect_summary.json").read_text())
+    assert summary["max_steps"] == 50 and summary["user_exit"] is True
+    assert summary["overall"]["success"] == summary["overall"]["total"] > 0
+
+    mixes = tmp_path / "mixes"
+    result = runner.invoke(
+        app,
+        ["mix", "high", "low", "--from", str(collection), "--out", str(mixes), "--size", "5"],
+    )
+    assert result.exit_code == 0, result.output
+    high = json.loads((mixes / "high" / COMPOSITION_FILE).read_text())
+    assert high["selected"] == 5 and high["spec"]["size"] == 5
+    low = json.loads((mixes / "low" / COMPOSITION_FILE).read_text())
+    assert (
+        low["selected"] == 0 and low["shortfall"] == 5
+    )  # the collection covered movie and school only
+
+    result = runner.invoke(app, ["export", str(mixes / "high"), "--no-reasoning"])
+    assert result.exit_code == 0, result.output
+    assert len((mixes / "high" / TRL_FILE).read_text().splitlines()) == 5
+    info = json.loads((mixes / "high" / "dataset_info.json").read_text())
+    assert "tau_emotion_high" in info
+
+
+def test_collect_with_no_user_exit_is_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "c"
+    result = runner.invoke(
+        make_app(),
+        [
+            "collect",
+            "--domain",
+            "school",
+            "--num-tasks",
+            "2",
+            "--agent",
+            "oracle",
+            "--no-user-exit",
+            "--max-steps",
+            "30",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "dissatisfied exit DISABLED" in result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["user_exit"] is False and manifest["config"]["max_steps"] == 30
+
+
+def test_bad_input_fails_cleanly(tmp_path: Path) -> None:
+    app = make_app()
+    result = runner.invoke(
+        app,
+        [
+            "collect",
+            "--split",
+            "test",
+            "--agent",
+            "oracle",
+            "--domain",
+            "movie",
+            "--out",
+            str(tmp_path / "x"),
+        ],
+    )
+    assert result.exit_code == 2 and "train" in result.output
+    result = runner.invoke(app, ["mix", "nope", "--from", str(tmp_path)])
+    assert result.exit_code == 2
+    result = runner.invoke(app, ["export", str(tmp_path / "missing")])
+    assert result.exit_code == 2
+
+
+def test_training_data_resolves_and_exports_a_mix_on_the_fly(tmp_path: Path) -> None:
+    from training_helpers import episode
+
+    folder = tmp_path / "mixes" / "m"
+    folder.mkdir(parents=True)
+    (folder / EPISODES_FILE).write_text(episode().model_dump_json() + "\n")
+    path = _training_data("m", tmp_path / "mixes", reasoning=True)
+    assert path == folder / TRL_FILE and len(path.read_text().splitlines()) == 1
+    assert _training_data(str(path), tmp_path, reasoning=True) == path
+    with pytest.raises(MixError, match="run `tau-emotion mix`"):
+        _training_data("absent", tmp_path / "mixes", reasoning=True)
+
+
+def test_help_stays_fast_and_imports_nothing_heavy() -> None:
+    code = (
+        "import sys, typer; from tau_emotion.training.cli import register; "
+        "register(typer.Typer()); "
+        "heavy = [m for m in ('torch', 'transformers', 'trl', 'datasets', 'ray', 'peft') "
+        "if m in sys.modules]; print(heavy)"
+    )
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    assert time.perf_counter() - started < 5  # generous: the real bar is `--help` under 1 s
