@@ -134,6 +134,12 @@ def run(
         "OPENAI_API_KEY"
     ),
     agent_temperature: Annotated[float, typer.Option(help="Agent temperature.")] = 0.0,
+    agent_send_reasoning: Annotated[
+        bool,
+        typer.Option(
+            help="Send earlier reasoning back as reasoning_content (if the backend needs it)."
+        ),
+    ] = False,
     few_shot_file: Annotated[
         Path | None, typer.Option(help="few-shot: JSONL of conversations ('messages').")
     ] = None,
@@ -159,6 +165,9 @@ def run(
     ] = True,
     no_emotion: Annotated[bool, typer.Option(help="Run tasks as their neutral twins.")] = False,
     concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 8,
+    max_retries: Annotated[
+        int, typer.Option(help="Retries per model call on 429 / 5xx / timeouts (backoff doubles).")
+    ] = 5,
     executor: Annotated[
         str, typer.Option(help="local (this process) or ray (spread over a Ray cluster).")
     ] = "local",
@@ -188,12 +197,15 @@ def run(
     from tau_emotion.cli.tables import make_console
     from tau_emotion.domains import resolve_domains
     from tau_emotion.errors import TauEmotionError
+    from tau_emotion.models.factory import is_local
     from tau_emotion.models.openai_compat import ModelConfig
     from tau_emotion.runner.config import RunConfig
     from tau_emotion.runner.progress import progress_bar
     from tau_emotion.runner.run import execute_run
 
     console = make_console()
+    if agent_base_url and is_local(agent_model):
+        raise _fail("--agent-base-url needs --agent-model (the model name that endpoint serves)")
     if out is None:
         from datetime import UTC, datetime
 
@@ -211,6 +223,8 @@ def run(
                 base_url=agent_base_url,
                 api_key_env=agent_api_key_env,
                 temperature=agent_temperature,
+                send_reasoning=agent_send_reasoning,
+                max_retries=max_retries,
             )
             if agent not in ("oracle", "human")
             else None,
@@ -222,6 +236,7 @@ def run(
                 base_url=user_base_url,
                 api_key_env=user_api_key_env,
                 temperature=user_temperature,
+                max_retries=max_retries,
             )
             if user_model
             else None,
