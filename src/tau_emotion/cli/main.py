@@ -39,6 +39,17 @@ def default_max_steps(agent: str, agent_model: str) -> int:
     return EMBEDDED_MAX_STEPS if model_agent and is_local(agent_model) else DEFAULT_MAX_STEPS
 
 
+def default_concurrency(
+    agent: str, agent_model: str, user: str | None, user_model: str | None
+) -> int:
+    """8 episodes in flight, or 1 with an embedded model or a human at the keyboard."""
+    from tau_emotion.models.factory import is_local
+
+    model_agent = agent not in ("oracle", "human")
+    embedded = (model_agent and is_local(agent_model)) or bool(user_model and is_local(user_model))
+    return 1 if embedded or agent == "human" or user == "human" else 8
+
+
 def _fail(message: str) -> typer.Exit:
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
     return typer.Exit(code=2)
@@ -164,7 +175,13 @@ def run(
         bool, typer.Option(help="Allow the user to walk away dissatisfied.")
     ] = True,
     no_emotion: Annotated[bool, typer.Option(help="Run tasks as their neutral twins.")] = False,
-    concurrency: Annotated[int, typer.Option(help="Episodes in flight at once.")] = 8,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            help="Episodes in flight at once [default: 8; 1 with an embedded local model, "
+            "which serves one call at a time and reuses its prompt cache only in sequence]."
+        ),
+    ] = None,
     max_retries: Annotated[
         int, typer.Option(help="Retries per model call on 429 / 5xx / timeouts (backoff doubles).")
     ] = 5,
@@ -243,7 +260,7 @@ def run(
             verify_attempts=verify_attempts,
             user_exit=user_exit,
             no_emotion=no_emotion,
-            concurrency=concurrency,
+            concurrency=concurrency or default_concurrency(agent, agent_model, user, user_model),
             executor=executor,
             ray_address=ray_address,
             max_steps=max_steps or default_max_steps(agent, agent_model),
