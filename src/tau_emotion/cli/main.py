@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
 from tau_emotion.report.cli import register as register_report
 from tau_emotion.training.cli import register as register_training
 
@@ -48,11 +49,6 @@ def default_concurrency(
     model_agent = agent not in ("oracle", "human")
     embedded = (model_agent and is_local(agent_model)) or bool(user_model and is_local(user_model))
     return 1 if embedded or agent == "human" or user == "human" else 8
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
-    return typer.Exit(code=2)
 
 
 @domains_app.callback(invoke_without_command=True)
@@ -97,7 +93,7 @@ def domains_generate(
     try:
         names = resolve_domains(name)
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     stale = []
     for n in names:
         d = load_domain(n)
@@ -214,19 +210,12 @@ def run(
     from tau_emotion.cli.tables import make_console
     from tau_emotion.domains import resolve_domains
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.models.factory import is_local
-    from tau_emotion.models.openai_compat import ModelConfig
     from tau_emotion.runner.config import RunConfig
     from tau_emotion.runner.progress import progress_bar
     from tau_emotion.runner.run import execute_run
 
     console = make_console()
-    if agent_base_url and is_local(agent_model):
-        raise _fail("--agent-base-url needs --agent-model (the model name that endpoint serves)")
-    if out is None:
-        from datetime import UTC, datetime
-
-        out = Path("runs") / datetime.now(UTC).strftime("run-%Y%m%d-%H%M%S")
+    out = out or timestamped_dir("run")
     try:
         config = RunConfig(
             domains=resolve_domains(domain),
@@ -234,29 +223,22 @@ def run(
             num_tasks=num_tasks,
             task_ids=task_id or None,
             trials=trials,
-            agent=agent,
-            agent_model=ModelConfig(
-                model=agent_model,
-                base_url=agent_base_url,
-                api_key_env=agent_api_key_env,
-                temperature=agent_temperature,
-                send_reasoning=agent_send_reasoning,
+            **participant_config(
+                agent=agent,
+                agent_model=agent_model,
+                agent_base_url=agent_base_url,
+                agent_api_key_env=agent_api_key_env,
+                agent_temperature=agent_temperature,
+                user=user,
+                user_model=user_model,
+                user_base_url=user_base_url,
+                user_api_key_env=user_api_key_env,
+                user_temperature=user_temperature,
                 max_retries=max_retries,
-            )
-            if agent not in ("oracle", "human")
-            else None,
+                agent_send_reasoning=agent_send_reasoning,
+            ),
             few_shot_file=few_shot_file,
             few_shot_k=few_shot_k,
-            user=user or ("llm" if user_model else "scripted"),
-            user_model=ModelConfig(
-                model=user_model,
-                base_url=user_base_url,
-                api_key_env=user_api_key_env,
-                temperature=user_temperature,
-                max_retries=max_retries,
-            )
-            if user_model
-            else None,
             verify_attempts=verify_attempts,
             user_exit=user_exit,
             no_emotion=no_emotion,
@@ -272,11 +254,9 @@ def run(
         with progress_bar(console) as hook:
             episodes = execute_run(config, resume=resume, progress=hook, retry_errors=retry_errors)
     except ValidationError as exc:
-        raise _fail(
-            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        ) from None
+        raise fail(validation_message(exc)) from None
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     _report(out, episodes, console)
 
 
@@ -308,10 +288,10 @@ def metrics(
 
     path = run_dir / RESULTS_FILE
     if not path.exists():
-        raise _fail(f"{path} does not exist; is {run_dir} a run directory?")
+        raise fail(f"{path} does not exist; is {run_dir} a run directory?")
     episodes = list(load_episodes(path).values())
     if not episodes:
-        raise _fail(f"{path} holds no episodes")
+        raise fail(f"{path} holds no episodes")
     report = compute_metrics(episodes)
     (json_out or run_dir / METRICS_FILE).write_text(report.model_dump_json(indent=2))
     print_metrics(report, make_console(), by)
@@ -329,14 +309,14 @@ def show(ref: Annotated[str, typer.Argument(help="domain/task-id, e.g. airline/s
     from tau_emotion.errors import TauEmotionError
 
     if "/" not in ref:
-        raise _fail(f"expected domain/task-id, got {ref!r}")
+        raise fail(f"expected domain/task-id, got {ref!r}")
     name, task_id = ref.split("/", 1)
     try:
         tasks = [t for t in load_domain(name).tasks() if t.id == task_id]
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     if not tasks:
-        raise _fail(f"no task {task_id!r} in domain {name}")
+        raise fail(f"no task {task_id!r} in domain {name}")
     console = Console()
     for t in tasks:
         lines = [

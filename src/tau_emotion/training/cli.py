@@ -11,12 +11,9 @@ from typing import Annotated
 
 import typer
 
+from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
+
 DEFAULT_MIXES_DIR = Path("runs/mixes")
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
-    return typer.Exit(code=2)
 
 
 def collect(
@@ -79,7 +76,6 @@ def collect(
     from tau_emotion.cli.tables import make_console
     from tau_emotion.domains import resolve_domains
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.models.openai_compat import ModelConfig
     from tau_emotion.runner.config import RunConfig
     from tau_emotion.runner.progress import progress_bar
     from tau_emotion.training.collect import SUMMARY_FILE
@@ -87,10 +83,7 @@ def collect(
     from tau_emotion.training.report import print_collect_summary
 
     console = make_console()
-    if out is None:
-        from datetime import UTC, datetime
-
-        out = Path("runs") / datetime.now(UTC).strftime("collect-%Y%m%d-%H%M%S")
+    out = out or timestamped_dir("collect")
     try:
         config = RunConfig(
             domains=resolve_domains(domain),
@@ -98,24 +91,18 @@ def collect(
             num_tasks=num_tasks,
             task_ids=task_id or None,
             trials=trials,
-            agent=agent,
-            agent_model=ModelConfig(
-                model=agent_model,
-                base_url=agent_base_url,
-                api_key_env=agent_api_key_env,
-                temperature=agent_temperature,
-            )
-            if agent != "oracle"
-            else None,
-            user=user or ("llm" if user_model else "scripted"),
-            user_model=ModelConfig(
-                model=user_model,
-                base_url=user_base_url,
-                api_key_env=user_api_key_env,
-                temperature=user_temperature,
-            )
-            if user_model
-            else None,
+            **participant_config(
+                agent=agent,
+                agent_model=agent_model,
+                agent_base_url=agent_base_url,
+                agent_api_key_env=agent_api_key_env,
+                agent_temperature=agent_temperature,
+                user=user,
+                user_model=user_model,
+                user_base_url=user_base_url,
+                user_api_key_env=user_api_key_env,
+                user_temperature=user_temperature,
+            ),
             user_exit=user_exit,
             max_steps=max_steps,
             concurrency=concurrency,
@@ -131,11 +118,9 @@ def collect(
                 config, resume=resume, progress=hook, retry_errors=retry_errors
             )
     except ValidationError as exc:
-        raise _fail(
-            "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        ) from None
+        raise fail(validation_message(exc)) from None
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     print_collect_summary(summary, console)
     console.print(f"results: {out}/results.jsonl   summary: {out}/{SUMMARY_FILE}")
 
@@ -178,9 +163,9 @@ def mix(
             print_composition(composition, console)
             console.print(f"mix: {folder}")
     except ValidationError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
 
 
 def export(
@@ -206,12 +191,12 @@ def export(
     from tau_emotion.training.report import print_export
 
     if fmt not in ("trl", "sharegpt", "all"):
-        raise _fail(f"--format must be trl, sharegpt or all, not {fmt!r}")
+        raise fail(f"--format must be trl, sharegpt or all, not {fmt!r}")
     console = make_console()
     try:
         episodes, source_name = load_source(source)
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     folder = out or (source if source.is_dir() else source.parent)
     if fmt in ("trl", "all"):
         print_export(export_trl(episodes, folder / TRL_FILE, reasoning), console)
@@ -336,9 +321,9 @@ def train_sft(
         )
         summary = run_sft(options)
     except ValidationError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     except TauEmotionError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     loss = f"{summary.train_loss:.4f}" if summary.train_loss is not None else "-"
     typer.echo(
         f"trained {summary.steps} steps on {summary.examples} rollouts "
