@@ -92,7 +92,9 @@ def pca(x: np.ndarray, dims: int) -> np.ndarray:
 
 
 def sif_weights(ids: list[int]) -> np.ndarray:
-    ranks = np.array([max(i - FIRST_WORD_ID + 1, 1) if i >= FIRST_WORD_ID else CHAR_RANK for i in ids])
+    ranks = np.array(
+        [max(i - FIRST_WORD_ID + 1, 1) if i >= FIRST_WORD_ID else CHAR_RANK for i in ids]
+    )
     zipf = 1.0 / (ranks + 1.0)
     proba = zipf / zipf.sum()
     return SIF_COEFFICIENT / (SIF_COEFFICIENT + proba)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
+from tau_emotion.emotions.cli import app as emotions_app
 from tau_emotion.report.cli import register as register_report
 from tau_emotion.training.cli import register as register_training
 
@@ -24,6 +25,7 @@ app = typer.Typer(
 )
 domains_app = typer.Typer(help="List domains, or regenerate their databases.")
 app.add_typer(domains_app, name="domains")
+app.add_typer(emotions_app, name="emotions")
 register_report(app)
 register_training(app)
 

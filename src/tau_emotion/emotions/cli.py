@@ -1,0 +1,387 @@
+"""`tau-emotion emotions ...`: list, map, train, eval, plot, and (re)generate anchors.
+
+Mounted by the main CLI with ``app.add_typer(emotions.cli.app, name="emotions")``. Heavy or
+optional imports (the mapper's arrays, openai, matplotlib, sentence-transformers) happen inside
+the commands, so `tau-emotion --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from tau_emotion.emotions.embedders import Embedder
+    from tau_emotion.emotions.mapper import Mapper
+
+app = typer.Typer(
+    help="The 594 emotion conditions, their anchors, and the text -> condition mapper.",
+    no_args_is_help=True,
+)
+
+EmbedderOpt = Annotated[
+    str, typer.Option("--embedder", help="static (default, numpy), minilm, or openai.")
+]
+EmbedModelOpt = Annotated[
+    str | None,
+    typer.Option("--embed-model", help="Model for --embedder openai (or a local ST model path)."),
+]
+BaseUrlOpt = Annotated[
+    str | None, typer.Option("--embed-base-url", help="Base URL for --embedder openai.")
+]
+KeyEnvOpt = Annotated[
+    str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
+]
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _embedder(kind: str, model: str | None, base_url: str | None, key_env: str) -> Embedder:
+    from tau_emotion.emotions.embedders import make_embedder
+
+    try:
+        return make_embedder(kind, model=model, base_url=base_url, api_key_env=key_env)
+    except (ValueError, ModuleNotFoundError) as exc:
+        raise _fail(str(exc)) from exc
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tau-emotion" / "emotions"
+
+
+def _mapper(
+    embedder: Embedder,
+    classifier: Path | None,
+    k: int,
+    seed: int,
+    anchors_path: Path | None = None,
+) -> Mapper:
+    """The mapper for an embedder: shipped artifact for static, else a trained-and-cached one."""
+    from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
+    from tau_emotion.emotions.classifier import Artifact
+    from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER, Mapper
+    from tau_emotion.emotions.training import train_artifact
+
+    anchors = default_anchor_set() if anchors_path is None else read_anchor_set(anchors_path)
+    if classifier is None and embedder.name == _static_name() and anchors_path is None:
+        classifier = DEFAULT_CLASSIFIER
+    if classifier is None:
+        # Embedding ~10k anchors through MiniLM or an API is slow or costs money: do it once.
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", embedder.name)
+        classifier = _cache_dir() / f"classifier-{slug}-{anchors.digest()}.npz"
+        if not classifier.exists():
+            typer.echo(
+                f"training a classifier for {embedder.name} (cached at {classifier})", err=True
+            )
+            train_artifact(embedder, anchors).save(classifier)
+    try:
+        artifact = Artifact.load(classifier)
+        if artifact.meta.get("anchors_digest") != anchors.digest():
+            # The instruction is sampled from the anchors the classifier voted with.
+            raise ValueError("it was trained on other anchors; pass the same file with --anchors")
+        return Mapper(embedder, artifact, anchors, k=k, seed=seed)
+    except (OSError, ValueError, KeyError) as exc:
+        raise _fail(f"cannot use classifier {classifier}: {exc}") from exc
+
+
+def _static_name() -> str:
+    from tau_emotion.emotions.embedders import default_embedder
+
+    return default_embedder().name
+
+
+@app.command("list")
+def list_conditions(
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+) -> None:
+    """Print the 594 conditions (ids, or JSON lines with their parts)."""
+    from tau_emotion.emotions.space import all_conditions
+
+    for c in all_conditions():
+        if as_json:
+            parts = {h: c.label(h) for h in ("family", "emotion", "politeness", "urgency", "trust")}
+            typer.echo(json.dumps({"condition_id": c.id, **parts}))
+        else:
+            typer.echo(c.id)
+
+
+def _read_feelings(path: Path) -> list[dict[str, Any]]:
+    """Parse a JSONL file of objects with a non-empty string `text`; name every bad line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise _fail(f"cannot read {path}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise _fail(f"{path} is not UTF-8 text: {exc}") from exc
+    records: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(
+                f"{path}, line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+            )
+            continue
+        if not isinstance(record, dict):
+            problems.append(
+                f"{path}, line {number}: expected a JSON object, got {type(record).__name__}"
+            )
+        elif "text" not in record:
+            problems.append(f"{path}, line {number}: missing the 'text' field")
+        elif not isinstance(record["text"], str) or not record["text"].strip():
+            problems.append(f"{path}, line {number}: 'text' must be a non-empty string")
+        else:
+            records.append(record)
+    if problems:
+        shown = "\n  ".join(problems[:20])
+        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise _fail(f"{len(problems)} bad line(s) in {path}, nothing written:\n  {shown}{more}")
+    return records
+
+
+@app.command("map")
+def map_command(
+    text: Annotated[str | None, typer.Argument(help="A free-text feeling to map.")] = None,
+    input_path: Annotated[
+        Path | None, typer.Option("--input", "-i", help="JSONL with a 'text' field per line.")
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Where to write JSONL (default stdout).")
+    ] = None,
+    k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
+    seed: Annotated[int, typer.Option(help="Seed for choosing the instruction.")] = 0,
+    embedder: EmbedderOpt = "static",
+    embed_model: EmbedModelOpt = None,
+    embed_base_url: BaseUrlOpt = None,
+    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    classifier: Annotated[
+        Path | None, typer.Option(help="Classifier artifact (default: shipped or cached).")
+    ] = None,
+    anchors: Annotated[
+        Path | None, typer.Option(help="Anchors the classifier was trained on (default: shipped).")
+    ] = None,
+) -> None:
+    """Map free text to a condition (+ confidences and a sampled instruction)."""
+    if (text is None) == (input_path is None):
+        raise _fail("give either a TEXT argument or --input FILE")
+    if k < 1:
+        raise _fail("--k must be at least 1")
+    records = [{"text": text}] if input_path is None else _read_feelings(input_path)
+    mapper = _mapper(
+        _embedder(embedder, embed_model, embed_base_url, api_key_env), classifier, k, seed, anchors
+    )
+    mapped = mapper.map([str(r["text"]) for r in records])
+    lines = [
+        json.dumps({**record, **m.model_dump()}, ensure_ascii=False)
+        for record, m in zip(records, mapped, strict=True)
+    ]
+    if output is None:
+        for line in lines:
+            typer.echo(line)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        typer.echo(f"wrote {len(lines)} line(s) to {output}", err=True)
+
+
+@app.command("train")
+def train_command(
+    anchors: Annotated[
+        Path | None, typer.Option(help="Anchor file (.json.gz); default: the shipped anchors.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Artifact to write; default: the shipped one for the static embedder."),
+    ] = None,
+    embedder: EmbedderOpt = "static",
+    embed_model: EmbedModelOpt = None,
+    embed_base_url: BaseUrlOpt = None,
+    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+) -> None:
+    """Train the classifier; with the defaults this reproduces the shipped artifact."""
+    from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
+    from tau_emotion.emotions.classifier import artifact_diff
+    from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER
+    from tau_emotion.emotions.training import train_artifact
+
+    emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
+    anchor_set = default_anchor_set() if anchors is None else read_anchor_set(anchors)
+    if out is None:
+        if embedder != "static":
+            raise _fail("--out is required for embedders other than static")
+        out = DEFAULT_CLASSIFIER
+    before = out.read_bytes() if out.exists() else None
+    previous = out.with_suffix(".previous.npz")
+    if before is not None:
+        previous.write_bytes(before)
+    train_artifact(emb, anchor_set).save(out)
+    after = out.read_bytes()
+    digest = hashlib.sha256(after).hexdigest()[:16]
+    if before is None:
+        typer.echo(f"wrote {out} (sha256 {digest})")
+    elif before == after:
+        typer.echo(f"wrote {out} (sha256 {digest}): byte-identical to the previous file")
+    else:
+        typer.echo(
+            f"wrote {out} (sha256 {digest}): differs from the previous file, "
+            f"largest array difference {artifact_diff(previous, out):.2e}"
+        )
+    if before is not None:
+        previous.unlink()
+
+
+@app.command("eval")
+def eval_command(
+    k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
+    embedder: EmbedderOpt = "static",
+    embed_model: EmbedModelOpt = None,
+    embed_base_url: BaseUrlOpt = None,
+    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
+) -> None:
+    """Accuracy per head on held-out plans/phrasings, and on the hand-written descriptions."""
+    from tau_emotion.emotions.training import (
+        confusion_text,
+        dump_json,
+        handwritten_evaluation,
+        heldout_evaluation,
+        report_text,
+    )
+
+    emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
+    heldout = heldout_evaluation(emb, k=k)
+    handwritten = handwritten_evaluation(_mapper(emb, None, k, 0))
+    typer.echo(report_text("held-out plans and phrase variants", heldout))
+    typer.echo(confusion_text(heldout))
+    typer.echo(report_text("hand-written descriptions", handwritten))
+    if json_out is not None:
+        dump_json({"heldout": heldout, "handwritten": handwritten}, json_out)
+
+
+@app.command("plot")
+def plot_command(
+    out: Annotated[Path, typer.Option(help="PNG file to write.")] = Path("anchors.png"),
+    classifier: Annotated[Path | None, typer.Option(help="Classifier artifact.")] = None,
+) -> None:
+    """2-D map (PCA of the learned space) of the anchors, coloured by family."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise _fail("plot needs matplotlib: pip install 'tau-emotion[plot]'") from exc
+    import numpy as np
+
+    from tau_emotion.emotions.classifier import Artifact
+    from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER
+    from tau_emotion.emotions.space import FAMILIES, all_conditions
+
+    artifact = Artifact.load(classifier or DEFAULT_CLASSIFIER)
+    vectors = artifact.anchor_vectors.astype(np.float64)
+    centred = vectors - vectors.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    xy = centred @ vt[:2].T
+    conditions = all_conditions()
+    families = np.array([conditions[i].family for i in artifact.anchor_conditions.astype(int)])
+    fig, ax = plt.subplots(figsize=(8, 7))
+    for family in FAMILIES:
+        mask = families == family
+        ax.scatter(xy[mask, 0], xy[mask, 1], s=3, alpha=0.5, label=family)
+    ax.set_title(f"{len(vectors)} anchors in the learned space (PCA)")
+    ax.legend(markerscale=4)
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=120)
+    typer.echo(f"wrote {out}")
+
+
+@app.command("anchors")
+def anchors_command(
+    model: Annotated[
+        str | None, typer.Option(help="Chat model; without it the template generator runs.")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1")
+    ] = None,
+    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    out: Annotated[
+        Path | None, typer.Option(help="Output .json.gz (default: the shipped anchors file).")
+    ] = None,
+    per_condition: Annotated[int, typer.Option(help="Anchors per condition.")] = 16,
+    only: Annotated[
+        list[str] | None,
+        typer.Option(help="Only conditions whose id starts with this (repeatable)."),
+    ] = None,
+    concurrency: Annotated[int, typer.Option(help="Parallel requests.")] = 4,
+    max_rounds: Annotated[int, typer.Option(help="Retry rounds for short conditions.")] = 4,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.9,
+    seed: Annotated[int, typer.Option(help="Seed of the template generator.")] = 0,
+    partial: Annotated[
+        bool, typer.Option(help="Write the file even if some conditions fall short.")
+    ] = False,
+) -> None:
+    """Regenerate the anchors: the deterministic template generator, or an LLM endpoint."""
+    from tau_emotion.emotions.anchors import DEFAULT_ANCHORS, write_anchor_set
+    from tau_emotion.emotions.space import all_conditions
+
+    conditions = [c for c in all_conditions() if not only or any(c.id.startswith(p) for p in only)]
+    if not conditions:
+        raise _fail(f"no condition id starts with {', '.join(only or [])}")
+    if model is None:
+        from tau_emotion.emotions.generator import generate_anchor_set
+
+        if only:
+            raise _fail("--only applies to LLM generation (--model)")
+        anchor_set = generate_anchor_set(per_condition, seed=seed)
+        target = out or DEFAULT_ANCHORS
+        write_anchor_set(anchor_set, target)
+        typer.echo(f"wrote {sum(len(v) for v in anchor_set.anchors.values())} anchors to {target}")
+        return
+    from tau_emotion.emotions.llm_anchors import generate_with_llm, openai_complete
+
+    if out is None:
+        raise _fail("--out is required with --model (the shipped file is template-generated)")
+    api_key = os.environ.get(api_key_env) or "EMPTY"
+    complete = openai_complete(model, base_url, api_key, temperature=temperature)
+
+    def progress(done: int, total: int) -> None:
+        print(f"\r  {done}/{total} conditions", end="", file=sys.stderr, flush=True)
+
+    try:
+        anchor_set, report = generate_with_llm(
+            complete,
+            conditions,
+            per_condition=per_condition,
+            max_rounds=max_rounds,
+            concurrency=concurrency,
+            source=f"llm:{model}",
+            progress=progress,
+        )
+    except Exception as exc:  # the endpoint's errors are many; report them as one line
+        raise _fail(f"generation failed: {type(exc).__name__}: {exc}", code=1) from exc
+    print(file=sys.stderr)
+    rejected = ", ".join(f"{n} {why}" for why, n in sorted(report.rejected.items())) or "none"
+    typer.echo(f"{report.requests} requests, {report.accepted} accepted; rejected: {rejected}")
+    if report.short and not partial:
+        raise _fail(
+            f"{len(report.short)} condition(s) below {per_condition} anchors "
+            f"(e.g. {', '.join(report.short[:5])}); nothing written (use --partial to keep them)",
+            code=1,
+        )
+    write_anchor_set(anchor_set, out)
+    typer.echo(f"wrote {report.accepted} anchors for {len(conditions)} conditions to {out}")

