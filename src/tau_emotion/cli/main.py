@@ -9,6 +9,7 @@ import typer
 
 from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
 from tau_emotion.emotions.cli import app as emotions_app
+from tau_emotion.tracer.cli import app as tracer_app
 from tau_emotion.report.cli import register as register_report
 from tau_emotion.training.cli import register as register_training
 
@@ -26,6 +27,7 @@ app = typer.Typer(
 domains_app = typer.Typer(help="List domains, or regenerate their databases.")
 app.add_typer(domains_app, name="domains")
 app.add_typer(emotions_app, name="emotions")
+app.add_typer(tracer_app, name="tracer")
 register_report(app)
 register_training(app)
 

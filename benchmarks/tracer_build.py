@@ -1,0 +1,69 @@
+"""Time the whole offline Tracer pipeline and check it regenerates the shipped sets.
+
+    python benchmarks/tracer_build.py                # build into a temp folder, time it, compare
+    python benchmarks/tracer_build.py --out DIR      # keep the build folder
+    python benchmarks/tracer_build.py --install      # also write the sets into the domains
+
+The figure to reach: the shipped test and train sets in 30 minutes or less on 2 cores,
+byte-identical to the committed files (every stage is seeded). Not a test: it takes minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+from tau_emotion.domains import domain_names, load_domain
+from tau_emotion.tracer.build import BuildConfig, run_build
+from tau_emotion.tracer.stats import write_stats
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def compare(final: Path) -> list[str]:
+    """Files of the build that differ from the ones committed in the domain folders."""
+    differ: list[str] = []
+    for name in domain_names():
+        root = load_domain(name).root
+        pairs = [
+            (final / name / "test.jsonl", root / "tasks" / "test.jsonl"),
+            (final / name / "train.jsonl", root / "tasks" / "train.jsonl"),
+            (final / name / "test_neutral.jsonl", root / "tracer" / "test_neutral.jsonl"),
+        ]
+        for built, shipped in pairs:
+            if not shipped.exists() or built.read_bytes() != shipped.read_bytes():
+                differ.append(str(shipped))
+    return differ
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--install", action="store_true")
+    args = parser.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="tracer-build-"))
+    config = BuildConfig(domains=domain_names(), seed=args.seed, workers=args.workers)
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    final = run_build(config, out, install=args.install, show=False)
+    wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
+    stats = write_stats(out)
+    test = sum(s.splits["test"].selected for s in stats if "test" in s.splits)
+    train = sum(s.splits["train"].selected for s in stats if "train" in s.splits)
+    print(f"build folder: {out}")
+    print(f"selected: {test} test tasks (+ twins), {train} train tasks")
+    print(f"wall time: {wall / 60:.1f} min; CPU time (all processes): {cpu / 60:.1f} min")
+    differ = compare(final)
+    print("identical to the shipped sets" if not differ else "differs: " + ", ".join(differ))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,199 @@
+"""All stages end to end: graph -> walks -> ground -> feel -> validate -> select -> export.
+
+Per domain and split, walks are grounded in waves (sized from the acceptance rate so far)
+until enough tasks pass validation; every stage appends to its own file in the output
+folder, so a killed build resumes where it stopped. Test tasks come from the first test
+walks, train tasks only from train walks (the walk stage keeps the two pools' tool
+sequences apart). The test set then gets full emotion coverage, and the selection is
+written as task files (and, with ``install``, into the domain folders).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_emotion.data import Split, Task
+from tau_emotion.domains import load_domain
+from tau_emotion.domains.base import write_tasks
+from tau_emotion.tracer.coverage import enforce_coverage
+from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
+from tau_emotion.tracer.graph import load_graph
+from tau_emotion.tracer.ground import run_ground, worker_pool
+from tau_emotion.tracer.jsonl import read_jsonl
+from tau_emotion.tracer.records import GroundResult, Verdict, Walk
+from tau_emotion.tracer.validate import run_validate
+from tau_emotion.tracer.walks import WalkConfig, run_walks
+
+TEST_TARGETS: Mapping[str, int] = {
+    "airline": 70,
+    "retail": 70,
+    "telecom": 70,
+    "telehealth": 70,
+}
+DEFAULT_TEST = 50
+
+
+class BuildConfig(BaseModel):
+    """Everything a build depends on (stored as ``manifest.json`` in the output folder)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    domains: list[str] = Field(description="Domains to build.")
+    splits: list[Split] = Field(default=["test", "train"], description="Splits to build.")
+    seed: int = Field(default=7, description="Seed of every stage.")
+    test_targets: dict[str, int] = Field(
+        default_factory=dict, description="Test tasks per domain (default 70/50 by domain)."
+    )
+    train_total: int = Field(default=7600, description="Train tasks over all domains.")
+    walk_samples: int = Field(default=4000, description="Walk samples per domain, first round.")
+    test_walks: int = Field(default=400, description="Distinct walks reserved for test.")
+    workers: int = Field(default=2, description="Processes for grounding.")
+    run_oracle: bool = Field(default=True, description="Validate with an oracle episode.")
+    intents: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().intents))
+    lengths: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().lengths))
+
+    def test_target(self, domain: str) -> int:
+        return self.test_targets.get(domain, TEST_TARGETS.get(domain, DEFAULT_TEST))
+
+
+StageName = Literal["walks", "ground", "feel", "validate"]
+
+
+def stage_path(out: Path, domain: str, stage: StageName, split: Split | None = None) -> Path:
+    suffix = f"-{split}" if split else ""
+    return out / domain / f"{stage}{suffix}.jsonl"
+
+
+def accepted(out: Path, domain: str, split: Split) -> list[Verdict]:
+    return [
+        v for v in read_jsonl(stage_path(out, domain, "validate", split), Verdict) if v.accepted
+    ]
+
+
+def _grounded_ids(out: Path, domain: str, split: Split) -> set[str]:
+    return {r.walk_id for r in read_jsonl(stage_path(out, domain, "ground", split), GroundResult)}
+
+
+def build_split(
+    config: BuildConfig,
+    out: Path,
+    domain: str,
+    split: Split,
+    target: int,
+    mapper: FeelingMapper,
+    show: bool = True,
+) -> int:
+    """Ground, feel and validate walks of one split in waves until `target` tasks pass."""
+    graph = load_graph(domain)
+    walk_config = WalkConfig(intents=config.intents, lengths=config.lengths)
+    walks_path = stage_path(out, domain, "walks")
+    samples = config.walk_samples
+    walks = run_walks(graph, walks_path, samples, config.seed, config.test_walks, walk_config, show)
+    done = _grounded_ids(out, domain, split)
+    kept = len(accepted(out, domain, split))
+    while kept < target:
+        pool = [w for w in walks if w.split == split and w.id not in done]
+        if not pool:
+            if split == "test" or samples >= config.walk_samples * 8:
+                break  # the test pool is fixed; train stops after a few extensions
+            samples *= 2
+            walks = run_walks(
+                graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
+            )
+            continue
+        rate = max(kept / len(done), 0.1) if done else 0.4
+        size = max(40, int((target - kept) / rate * 1.15))
+        batch = {w.id for w in pool[:size]}
+        ground = stage_path(out, domain, "ground", split)
+        run_ground(walks_path, ground, config.seed, config.workers, split, only=batch, show=show)
+        felt = stage_path(out, domain, "feel", split)
+        run_feel(ground, felt, config.seed, mapper, show)
+        run_validate(
+            felt, stage_path(out, domain, "validate", split), config.run_oracle, None, show
+        )
+        done |= batch
+        kept = len(accepted(out, domain, split))
+    return kept
+
+
+Selection = tuple[list[Task], list[Task], dict[str, str]]
+
+
+def select(out: Path, domain: str, split: Split, target: int) -> Selection:
+    """The first `target` accepted tasks in walk order, their neutral twins, and their gold
+    hashes."""
+    order = {w.id: i for i, w in enumerate(read_jsonl(stage_path(out, domain, "walks"), Walk))}
+    verdicts = sorted(accepted(out, domain, split), key=lambda v: order.get(v.walk_id, 10**9))
+    chosen = [v.candidate for v in verdicts[:target] if v.candidate is not None]
+    twins = [v.twin for v in verdicts[:target] if v.twin is not None]
+    return [c.task for c in chosen], twins, {c.task.id: c.final_hash for c in chosen}
+
+
+def _build_all(config: BuildConfig, out: Path, mapper: FeelingMapper, show: bool) -> dict[str, int]:
+    """Build every domain and split; returns the train target each domain ended with."""
+    share = -(-config.train_total // len(config.domains))
+    targets = {d: share for d in config.domains}
+    kept: dict[str, int] = {}
+    for domain in config.domains:
+        for split in config.splits:
+            target = config.test_target(domain) if split == "test" else targets[domain]
+            got = build_split(config, out, domain, split, target, mapper, show)
+            if split == "train":
+                kept[domain] = got
+    if "train" in config.splits:
+        # Domains that ran short of walks leave a gap; the others fill it.
+        short = config.train_total - sum(min(k, targets[d]) for d, k in kept.items())
+        full = [d for d in config.domains if kept.get(d, 0) >= targets[d]]
+        for domain in full if short > 0 else []:
+            targets[domain] += -(-short // len(full))
+            build_split(config, out, domain, "train", targets[domain], mapper, show)
+    return targets
+
+
+def run_build(config: BuildConfig, out: Path, install: bool = False, show: bool = True) -> Path:
+    """The whole pipeline; returns the folder with the selected task files."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "manifest.json").write_text(config.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    mapper = default_mapper(config.seed)
+    with worker_pool(config.workers):
+        targets = _build_all(config, out, mapper, show)
+    selected: dict[tuple[str, Split], Selection] = {}
+    for domain in config.domains:
+        for split in config.splits:
+            target = config.test_target(domain) if split == "test" else targets[domain]
+            selected[(domain, split)] = select(out, domain, split, target)
+    test = [t for (_, s), (ts, _, _) in sorted(selected.items()) if s == "test" for t in ts]
+    covered = {t.id: t for t in enforce_coverage(test, mapper, config.seed)}
+    final = out / "tasks"
+    for (domain, split), (tasks, twins, hashes) in sorted(selected.items()):
+        tasks = [covered.get(t.id, t) if split == "test" else t for t in tasks]
+        write_tasks(final / domain / f"{split}.jsonl", tasks)
+        if split == "test":
+            write_tasks(final / domain / "test_neutral.jsonl", twins)
+        if install:
+            install_tasks(domain, split, tasks, twins, hashes)
+    (out / "mapper.json").write_text(json.dumps({"mapper": mapper.name}) + "\n", encoding="utf-8")
+    return final
+
+
+def install_tasks(
+    domain: str, split: Split, tasks: list[Task], twins: list[Task], hashes: dict[str, str]
+) -> None:
+    """Write the selection into the domain folder: tasks/<split>.jsonl, the test twins in
+    tracer/test_neutral.jsonl (outside tasks/, so a plain test run holds only the emotional
+    tasks; `tau-emotion run --no-emotion` runs the same tasks neutral), and each task's gold
+    hash in tracer/hashes.json (the shipped-set tests replay against it)."""
+    root = load_domain(domain).root
+    write_tasks(root / "tasks" / f"{split}.jsonl", tasks)
+    if split == "test":
+        write_tasks(root / "tracer" / "test_neutral.jsonl", twins)
+    path = root / "tracer" / "hashes.json"
+    known: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+    known = {k: v for k, v in known.items() if not k.startswith(f"{split}/")}
+    known.update({f"{split}/{k}": v for k, v in hashes.items()})
+    path.write_text(json.dumps(dict(sorted(known.items())), indent=0) + "\n", encoding="utf-8")

@@ -1,0 +1,237 @@
+"""`tau-emotion tracer ...`: each stage as a command over files, and the whole build.
+
+Heavy imports live inside the commands so that `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from tau_emotion.data import Split
+    from tau_emotion.models.base import ChatModel
+
+app = typer.Typer(
+    help="Build tasks from the domains' tools: graph, walks, grounding, feelings, validation.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+DomainOpt = Annotated[str, typer.Option("--domain", help="Domain name.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Build folder (one subfolder per domain).")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the stage.")]
+SplitOpt = Annotated[str, typer.Option("--split", help="test or train.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
+
+
+def _split(value: str) -> Split:
+    if value == "test":
+        return "test"
+    if value == "train":
+        return "train"
+    raise typer.BadParameter("split must be test or train")
+
+
+def _model(name: str | None, base_url: str | None) -> ChatModel | None:
+    if name is None:
+        return None
+    from tau_emotion.models.factory import make_model
+    from tau_emotion.models.openai_compat import ModelConfig
+
+    return make_model(ModelConfig(model=name, base_url=base_url))
+
+
+@app.command("graph")
+def graph_cmd(
+    domain: Annotated[str, typer.Option("--domain", help="Domain name, comma list or 'all'.")],
+    check: Annotated[
+        bool, typer.Option("--check", help="Only compare with the committed graph.")
+    ] = False,
+    model: Annotated[str | None, typer.Option("--model", help="Let a model propose edges.")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="Its endpoint.")] = None,
+) -> None:
+    """Build, review, render and commit a domain's tool graph (domains/<name>/tracer/)."""
+    from tau_emotion.domains import resolve_domains
+    from tau_emotion.tracer.graph import (
+        build_graph,
+        graph_diff,
+        graph_path,
+        load_graph,
+        policy_problems,
+        save_graph,
+    )
+    from tau_emotion.tracer.profile import load_profile
+    from tau_emotion.tracer.render import write_renderings
+
+    failed = False
+    for name in resolve_domains(domain):
+        fresh = build_graph(name)
+        chat = _model(model, base_url)
+        if chat is not None:
+            from tau_emotion.tracer.llm import propose_graph
+
+            fresh = propose_graph(chat, fresh)
+        problems = policy_problems(fresh)
+        if check:
+            diff = (
+                graph_diff(load_graph(name), fresh)
+                if graph_path(load_profile(name)).exists()
+                else ["not committed"]
+            )
+            failed |= bool(diff or problems)
+            typer.echo(f"{name}: " + ("; ".join(diff + problems) or "committed graph is current"))
+            continue
+        path = save_graph(fresh)
+        written = write_renderings(fresh, path.parent)
+        typer.echo(
+            f"{name}: {len(fresh.nodes)} tools, {len(fresh.edges)} edges -> "
+            + ", ".join(str(p) for p in [path, *written])
+        )
+        for p in problems:
+            typer.echo(f"  policy problem: {p}")
+        failed |= bool(problems)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("walk")
+def walk_cmd(
+    domain: DomainOpt,
+    out: OutOpt = Path("tracer-out"),
+    n: Annotated[int, typer.Option("--n", help="Walks to sample.")] = 5000,
+    seed: SeedOpt = 7,
+    test_walks: Annotated[int, typer.Option("--test-walks", help="Distinct walks for test.")] = 500,
+    quiet: QuietOpt = False,
+) -> None:
+    """Sample walks over the committed graph; repeated tool sequences are dropped."""
+    from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.graph import load_graph
+    from tau_emotion.tracer.walks import run_walks
+
+    walks = run_walks(
+        load_graph(domain), stage_path(out, domain, "walks"), n, seed, test_walks, show=not quiet
+    )
+    test = sum(w.split == "test" for w in walks)
+    typer.echo(f"{domain}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")
+
+
+@app.command("ground")
+def ground_cmd(
+    domain: DomainOpt,
+    split: SplitOpt = "test",
+    out: OutOpt = Path("tracer-out"),
+    seed: SeedOpt = 7,
+    limit: Annotated[int | None, typer.Option("--limit", help="First N walks only.")] = None,
+    workers: Annotated[int, typer.Option("--workers", help="Processes.")] = 1,
+    quiet: QuietOpt = False,
+) -> None:
+    """Ground walks on the split's database: gold actions, final hash, the customer's side."""
+    from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.ground import run_ground
+
+    results = run_ground(
+        stage_path(out, domain, "walks"),
+        stage_path(out, domain, "ground", _split(split)),
+        seed,
+        workers,
+        split,
+        limit,
+        show=not quiet,
+    )
+    ok = sum(r.candidate is not None for r in results)
+    typer.echo(f"{domain}/{split}: {ok} of {len(results)} walks grounded")
+
+
+@app.command("feel")
+def feel_cmd(
+    domain: DomainOpt,
+    split: SplitOpt = "test",
+    out: OutOpt = Path("tracer-out"),
+    seed: SeedOpt = 7,
+    quiet: QuietOpt = False,
+) -> None:
+    """Write each candidate's feeling and map it to an emotion condition (twins for test)."""
+    from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.feel import default_mapper, run_feel
+
+    mapper = default_mapper(seed)
+    felt = run_feel(
+        stage_path(out, domain, "ground", _split(split)),
+        stage_path(out, domain, "feel", _split(split)),
+        seed,
+        mapper,
+        show=not quiet,
+    )
+    typer.echo(
+        f"{domain}/{split}: {sum(f.candidate is not None for f in felt)} felt ({mapper.name})"
+    )
+
+
+@app.command("validate")
+def validate_cmd(
+    domain: DomainOpt,
+    split: SplitOpt = "test",
+    out: OutOpt = Path("tracer-out"),
+    oracle: Annotated[bool, typer.Option(help="Also run the oracle episode.")] = True,
+    judge: Annotated[str | None, typer.Option("--judge-model", help="LLM judge.")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="Its endpoint.")] = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Keep candidates that pass every check; record why the others failed."""
+    from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.validate import run_validate
+
+    verdicts = run_validate(
+        stage_path(out, domain, "feel", _split(split)),
+        stage_path(out, domain, "validate", _split(split)),
+        oracle,
+        _model(judge, base_url),
+        show=not quiet,
+    )
+    typer.echo(f"{domain}/{split}: {sum(v.accepted for v in verdicts)} of {len(verdicts)} accepted")
+
+
+@app.command("build")
+def build_cmd(
+    domains: Annotated[str, typer.Option("--domains", help="Name, comma list or 'all'.")] = "all",
+    split: Annotated[str, typer.Option("--split", help="test, train or both.")] = "both",
+    out: OutOpt = Path("tracer-out"),
+    seed: SeedOpt = 7,
+    workers: Annotated[int, typer.Option("--workers", help="Processes for grounding.")] = 2,
+    train_total: Annotated[int, typer.Option(help="Train tasks over all domains.")] = 7600,
+    install: Annotated[bool, typer.Option(help="Write the task files into the domains.")] = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Every stage end to end; writes OUT/tasks/<domain>/{test,test_neutral,train}.jsonl."""
+    from tau_emotion.domains import resolve_domains
+    from tau_emotion.tracer.build import BuildConfig, run_build
+    from tau_emotion.tracer.stats import write_stats
+
+    splits: list[Split] = ["test", "train"] if split == "both" else [_split(split)]
+    config = BuildConfig(
+        domains=resolve_domains(domains),
+        splits=splits,
+        seed=seed,
+        workers=workers,
+        train_total=train_total,
+    )
+    final = run_build(config, out, install=install, show=not quiet)
+    write_stats(out)
+    typer.echo(f"tasks in {final}; statistics in {out / 'stats.md'}")
+
+
+@app.command("stats")
+def stats_cmd(
+    out: Annotated[Path, typer.Argument(help="A build folder.")],
+    markdown: Annotated[Path | None, typer.Option("--markdown", help="Also write here.")] = None,
+) -> None:
+    """Per-domain statistics of a build (Markdown + JSON in the folder)."""
+    from tau_emotion.tracer.stats import write_stats
+
+    stats = write_stats(out, markdown)
+    for d in stats:
+        parts = [f"{s}: {x.selected} selected of {x.candidates}" for s, x in d.splits.items()]
+        typer.echo(f"{d.domain}: {d.nodes} tools, {d.distinct_traces} traces; " + "; ".join(parts))

@@ -1,0 +1,254 @@
+"""How a customer plausibly feels, written offline from the request alone (never the database).
+
+The text is in the second person ("You have to cancel your order, and you feel let down"),
+like the conditions' own descriptions, so the mapper reads it in its own terms.
+
+The kind of request sets the likely emotions: losing something (a cancellation, a refund, a
+dispute) brings frustration or disappointment; a disrupted or lost thing brings anxiety; a
+complaint about quality brings distaste; a new booking or an upgrade brings excitement; an
+urgent change brings nervousness. A seeded choice picks one, and the wording varies: an
+emotion phrase, the situation in the customer's words, and cues for how polite, hurried and
+trusting they are.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+# Request kinds: which words in a tool name or an argument value signal them.
+KIND_WORDS: Mapping[str, tuple[str, ...]] = {
+    "grief": ("bereavement", "family_emergency", "funeral"),
+    "alarm": ("lost", "stolen", "fraud", "unauthorized", "suspend", "freeze", "emergency"),
+    "complaint": (
+        "complaint",
+        "incident",
+        "damaged",
+        "quality",
+        "wrong",
+        "late_delivery",
+        "dispute",
+        "not_received",
+    ),
+    "loss": (
+        "cancel",
+        "refund",
+        "return",
+        "reverse",
+        "waive",
+        "claim",
+        "compensation",
+        "credit",
+        "drop",
+        "release",
+    ),
+    "handoff": ("transfer_to_human",),
+    "money": ("pay", "payment_plan", "transfer_funds", "autopay", "limit"),
+    "gain": (
+        "book",
+        "buy",
+        "purchase",
+        "register",
+        "enroll",
+        "upgrade",
+        "add",
+        "order",
+        "waitlist",
+        "insurance",
+        "voucher",
+        "pass",
+        "create",
+        "place",
+    ),
+    "fix": (
+        "change",
+        "modify",
+        "update",
+        "correct",
+        "reschedule",
+        "exchange",
+        "move",
+        "reactivate",
+        "reset",
+        "unlock",
+        "swap",
+        "replace",
+        "report",
+        "open_ticket",
+        "set",
+    ),
+}
+KIND_ORDER = ("grief", "alarm", "complaint", "handoff", "loss", "money", "gain", "fix")
+
+KIND_EMOTIONS: Mapping[str, tuple[str, ...]] = {
+    "grief": ("sorrow", "hopelessness", "helplessness", "discouragement"),
+    "alarm": ("anxiety", "dread", "desperation", "nervousness", "frustration"),
+    "complaint": ("distaste", "dislike", "aversion", "repugnance", "annoyance", "bitterness"),
+    "loss": (
+        "frustration",
+        "disappointment",
+        "annoyance",
+        "exasperation",
+        "discouragement",
+        "bitterness",
+        "argumentativeness",
+        "relief",
+    ),
+    "handoff": (
+        "exasperation",
+        "desperation",
+        "hopelessness",
+        "argumentativeness",
+        "frustration",
+        "aversion",
+    ),
+    "money": ("anxiety", "helplessness", "relief", "nervousness", "peace", "pride"),
+    "gain": ("excitement", "pride", "peace", "relief", "nervousness"),
+    "fix": ("annoyance", "nervousness", "anxiety", "frustration", "peace", "dislike", "relief"),
+}
+
+# Ways to say each emotion without naming the label itself (the mapper should read the
+# feeling, not a keyword): how it feels, and what goes through the customer's head.
+EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
+    "annoyance": ("irritated by the hassle", "mildly put out", "bothered by a petty nuisance"),
+    "frustration": (
+        "stuck and blocked at every turn",
+        "worn down by going in circles",
+        "thwarted after trying again and again",
+    ),
+    "exasperation": ("at the end of your rope", "completely fed up", "out of patience entirely"),
+    "argumentativeness": (
+        "ready to dispute every point",
+        "set on proving the rules wrong",
+        "combative and keen to contest the decision",
+    ),
+    "bitterness": (
+        "resentful and let down",
+        "cheated and still holding a grudge",
+        "sour about how you were treated",
+    ),
+    "nervousness": ("jittery and on edge", "uneasy and a little shaky", "tense about a small risk"),
+    "anxiety": (
+        "worried sick about what might go wrong",
+        "tense and fearing the worst",
+        "unable to stop worrying",
+    ),
+    "dread": (
+        "afraid of the bad news that is coming",
+        "filled with a heavy sense of doom",
+        "bracing for something terrible",
+    ),
+    "desperation": (
+        "desperate for help with no other option left",
+        "pleading, as this is your last chance",
+        "frantic to get this saved",
+    ),
+    "dislike": (
+        "unimpressed and put off",
+        "not fond of how this was handled",
+        "mildly averse to the whole thing",
+    ),
+    "aversion": (
+        "eager to keep away from this company",
+        "recoiling from dealing with it again",
+        "wanting nothing more to do with it",
+    ),
+    "distaste": (
+        "put off by something unpleasant",
+        "left with a bad taste",
+        "mildly disgusted by what happened",
+    ),
+    "repugnance": ("revolted by what happened", "sickened and appalled", "disgusted to the core"),
+    "disappointment": (
+        "let down because it fell short of what you hoped",
+        "deflated by a broken promise",
+        "crestfallen",
+    ),
+    "discouragement": (
+        "losing heart",
+        "worn out and ready to give up trying",
+        "dispirited after too many setbacks",
+    ),
+    "helplessness": (
+        "powerless to fix this on your own",
+        "out of your depth and dependent on help",
+        "unable to do anything about it yourself",
+    ),
+    "hopelessness": (
+        "sure that nothing will improve",
+        "without any hope it will work out",
+        "resigned to a bad outcome",
+    ),
+    "sorrow": ("grieving and heartbroken", "weighed down by a loss", "deeply sad"),
+    "relief": (
+        "relieved that the worry is finally over",
+        "glad the scare has passed",
+        "easing up now that a fix is in sight",
+    ),
+    "peace": ("calm and at ease", "serene and unhurried", "content and settled"),
+    "pride": (
+        "proud of what you achieved",
+        "pleased with yourself for a job well done",
+        "satisfied with your own accomplishment",
+    ),
+    "excitement": ("thrilled and eager", "buzzing with anticipation", "can hardly wait"),
+}
+
+POLITENESS_CUES: Mapping[str, tuple[str, ...]] = {
+    "warm": ("speak kindly and thank the agent", "stay friendly and courteous"),
+    "neutral": ("keep it matter-of-fact", "speak plainly, without small talk"),
+    "cold": ("are curt and skip the pleasantries", "answer in short, cold sentences"),
+}
+URGENCY_CUES: Mapping[str, tuple[str, ...]] = {
+    "low": ("have plenty of time", "are in no rush at all"),
+    "moderate": ("want it done today", "would like it handled soon"),
+    "high": ("need it sorted right now", "are in a hurry and every minute counts"),
+}
+TRUST_CUES: Mapping[str, tuple[str, ...]] = {
+    "trusting": ("expect the agent to get it right", "believe what the company tells you"),
+    "cautious": ("want to double-check what is done", "are careful about the details"),
+    "skeptical": ("doubt the company will get it right", "suspect you will be shortchanged"),
+}
+
+
+OPENERS = (
+    "You have to {situation}",
+    "You need to {situation}",
+    "You are calling to {situation}",
+    "You want to {situation}",
+)
+
+
+def request_kind(tools: Sequence[str], values: Sequence[str]) -> str:
+    """The dominant kind of a task's requests, from its goal tools and argument values."""
+    words = " ".join([*tools, *values]).lower()
+    for kind in KIND_ORDER:
+        if any(w in words for w in KIND_WORDS[kind]):
+            return kind
+    return "fix"
+
+
+def write_feeling(
+    name: str,
+    situation: str,
+    kind: str,
+    rng: random.Random,
+    emotion: str | None = None,
+    dims: tuple[str, str, str] | None = None,
+) -> tuple[str, str, tuple[str, str, str]]:
+    """A feeling text, and the emotion and (politeness, urgency, trust) it was written for."""
+    emotion = emotion or rng.choice(KIND_EMOTIONS[kind])
+    if dims is None:
+        dims = (
+            rng.choice(("warm", "neutral", "neutral", "cold")),
+            rng.choice(("low", "moderate", "moderate", "high")),
+            rng.choice(("trusting", "cautious", "cautious", "skeptical")),
+        )
+    politeness, urgency, trust = dims
+    opener = rng.choice(OPENERS).format(situation=situation)
+    text = (
+        f"{opener}, and you feel {rng.choice(EMOTION_PHRASES[emotion])}. "
+        f"You {rng.choice(URGENCY_CUES[urgency])}, "
+        f"{rng.choice(POLITENESS_CUES[politeness])}, and {rng.choice(TRUST_CUES[trust])}."
+    )
+    return text, emotion, dims

@@ -1,0 +1,361 @@
+"""Stage 1: the tool dependency graph of a domain.
+
+Nodes are the task-relevant tools. An edge A -> B says B may legitimately follow A, for one
+of three kinds of reason, each recorded on the edge:
+
+- interface: an output of A feeds a parameter of B (keys in A's sample results, replayed
+  from the seed tasks on the real database, match B's parameter names);
+- behaviour: a public catalogue read (no entity needed) may come at any point, and a
+  transfer may follow any look into the case;
+- policy: identity lookups come first and nothing precedes them; a write only follows a
+  tool that showed the entity it acts on; nothing follows a transfer.
+
+`requires` adds the policy's ordering rules (quote before a plan change, read a booking
+before changing it): for each tool, the tools that precede it in every seed task that uses
+it, since seed tasks are gold trajectories that pass the policy checks.
+
+The graph is derived, then reviewed: `REVIEW` holds the reviewer's edits per domain, and
+the result is committed as ``domains/<name>/tracer/graph.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tau_emotion.domains.tools import ToolSpec
+from tau_emotion.tracer.profile import Profile, load_profile
+from tau_emotion.tracer.records import Edge, NodeRole, ToolGraph, ToolNode
+from tau_emotion.tracer.values import observe, param_matches, tool_noun
+
+ID_SUFFIXES = ("_id", "_ids", "_code", "_number")
+LITERAL_CODES = frozenset({"zip_code", "postal_code", "phone_number"})
+"""Named like ids, but the customer states them (an address, a phone)."""
+
+
+def is_entity_param(param: str) -> bool:
+    """Whether a parameter names an entity the agent must have seen (an id or a code)."""
+    return param.endswith(ID_SUFFIXES) and param not in LITERAL_CODES
+
+
+MIN_SEED_USES = 2
+"""A tool's policy order is read off the seeds only when at least this many use it."""
+
+# The reviewer's edits: (action, a, b, why). 'drop'/'add' remove or insert the edge a -> b;
+# 'unrequire' drops b from a's seed-derived order; 'require_any' gives a (a tool, or '*write'
+# for every other write) alternatives b ('x+y|z': x and y, or z); 'limit' caps a at int(b) calls.
+REVIEW: Mapping[str, Sequence[tuple[str, str, str, str]]] = {
+    "airline": (
+        (
+            "limit",
+            "issue_compensation_certificate",
+            "1",
+            "policy: at most one certificate per conversation",
+        ),
+    ),
+    "bank": (
+        (
+            "unrequire",
+            "reverse_fee",
+            "verify_identity",
+            "the one-time code verifies as well; covered by require_any",
+        ),
+        (
+            "unrequire",
+            "set_card_limit",
+            "send_verification_code",
+            "the identity check verifies as well; covered by require_any",
+        ),
+        (
+            "unrequire",
+            "set_card_limit",
+            "verify_one_time_code",
+            "the identity check verifies as well; covered by require_any",
+        ),
+        (
+            "require_any",
+            "*write",
+            "verify_identity|send_verification_code+verify_one_time_code",
+            "policy: strong verification before any write but a card freeze",
+        ),
+        ("require_any", "freeze_card", "", "policy: a freeze needs no strong verification"),
+    ),
+}
+
+
+def graph_path(profile: Profile) -> Path:
+    return profile.domain.root / "tracer" / "graph.json"
+
+
+def _params(spec: ToolSpec) -> dict[str, Any]:
+    props: dict[str, Any] = spec.schema["parameters"].get("properties", {})
+    return props
+
+
+def _required(spec: ToolSpec) -> list[str]:
+    req: list[str] = spec.schema["parameters"].get("required", [])
+    return req
+
+
+def _needs(spec: ToolSpec, profile: Profile, role: NodeRole) -> list[str]:
+    """Required parameters that name an entity: the agent must have seen its id."""
+    if role == "auth":
+        return []
+    return [
+        p
+        for p in _required(spec)
+        if is_entity_param(p) or p in profile.known_codes or p == profile.customer_param
+    ]
+
+
+def _object_items(schema: dict[str, Any]) -> list[str] | None:
+    """Required keys of an array-of-objects parameter (e.g. flights: flight_number, date)."""
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(items, dict) and "properties" in items:
+        required: list[str] = items.get("required") or list(items["properties"])
+        return required
+    return None
+
+
+def _is_catalogue_map(schema: dict[str, Any]) -> bool:
+    """An id -> quantity object (a basket): filled from a priced list of items."""
+    return schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict)
+
+
+def produced_params(
+    tool: str, results: Sequence[Any], params: Mapping[str, dict[str, Any]]
+) -> list[str]:
+    """Parameters (of any tool) that values in these results can fill."""
+    found: set[str] = set()
+    for result in results:
+        obs = observe(result, 0, tool_noun(tool))
+        keysets = [set(o.context) for o in obs if o.context is not None and o.group]
+        for param, schema in params.items():
+            item_keys = _object_items(schema)
+            if item_keys is not None:
+                if any(set(item_keys) <= ks for ks in keysets):
+                    found.add(param)
+            elif _is_catalogue_map(schema):
+                if any(("id" in ks or "item_id" in ks) and "price" in ks for ks in keysets):
+                    found.add(param)
+            elif any(param_matches(param, o) for o in obs):
+                found.add(param)
+    return sorted(found)
+
+
+def _all_params(profile: Profile) -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
+    for spec in profile.domain.toolset.specs.values():
+        for p, schema in _params(spec).items():
+            merged.setdefault(p, schema)
+    return merged
+
+
+def _nodes(profile: Profile) -> list[ToolNode]:
+    params = _all_params(profile)
+    nodes: list[ToolNode] = []
+    for name, spec in profile.domain.toolset.specs.items():
+        if name in profile.utilities:
+            continue
+        role: NodeRole = "auth" if name in profile.auth_tools else spec.kind
+        produces = produced_params(name, profile.samples.get(name, []), params)
+        if role == "auth":
+            produces = sorted({*produces, profile.customer_param})
+        nodes.append(
+            ToolNode(
+                name=name,
+                kind=spec.kind,
+                role=role,
+                params=list(_params(spec)),
+                needs=_needs(spec, profile, role),
+                produces=produces,
+            )
+        )
+    return nodes
+
+
+def _edge(a: ToolNode, b: ToolNode, profile: Profile) -> Edge | None:
+    """Why b may follow a, or None."""
+    if b.role == "auth" or a.role == "terminal":
+        return None  # policy: identity first, and a transfer ends the conversation
+    cust = profile.customer_param
+    knowable = {cust, *profile.known_codes}
+    if a.role == "auth":
+        if b.role == "read" and set(b.needs) <= knowable:
+            reasons = [f"policy: authentication first; {a.name} identifies {cust}"]
+            return Edge(source=a.name, target=b.name, reasons=reasons, weight=2.0)
+        if b.role == "terminal":
+            return Edge(
+                source=a.name,
+                target=b.name,
+                reasons=["policy: transfer when the customer asks for a human"],
+                weight=0.3,
+            )
+        return None  # a write needs its entity read first
+    fed = [p for p in b.params if p in a.produces and p != cust]
+    # Every record echoes the customer id; only the customer's own record (a lookup that
+    # needs nothing else) hands it on as such.
+    account_read = a.role == "read" and set(a.needs) <= {cust}
+    if cust in b.needs and cust in a.produces and account_read and (not fed or b.needs == [cust]):
+        fed.append(cust)
+    if fed:
+        reasons = [f"interface: {a.name} output feeds {p}" for p in fed]
+        return Edge(source=a.name, target=b.name, reasons=reasons, weight=1.0 + 2.0 * len(fed))
+    if b.role == "read" and set(b.needs) <= knowable:
+        return Edge(
+            source=a.name,
+            target=b.name,
+            reasons=["behaviour: a lookup that needs only what the customer says"],
+            weight=0.5,
+        )
+    if b.role == "terminal":
+        return Edge(
+            source=a.name,
+            target=b.name,
+            reasons=["behaviour: transfer after looking into the case"],
+            weight=0.3,
+        )
+    return None
+
+
+def _requires(profile: Profile, names: set[str]) -> dict[str, list[str]]:
+    """Tools that precede a tool in every seed trace that uses it (auth excluded)."""
+    before: dict[str, list[set[str]]] = {}
+    for traces in profile.seed_traces.values():
+        for trace in traces:
+            for i, name in enumerate(trace):
+                earlier = {t for t in trace[:i] if t in names and t not in profile.auth_tools}
+                earlier.discard(name)
+                before.setdefault(name, []).append(earlier)
+    out: dict[str, list[str]] = {}
+    for name, sets in sorted(before.items()):
+        # Reads order themselves through the data they need; the policy orders actions.
+        if profile.domain.tool_kinds.get(name) == "read":
+            continue
+        if name in names and len(sets) >= MIN_SEED_USES:
+            common = set.intersection(*sets)
+            if common:
+                out[name] = sorted(common)
+    return out
+
+
+def derive_graph(name: str) -> ToolGraph:
+    """The graph the rules give, before review."""
+    profile = load_profile(name)
+    nodes = _nodes(profile)
+    edges = [e for a in nodes for b in nodes if (e := _edge(a, b, profile)) is not None]
+    entries = [n.name for n in nodes if n.role == "auth"]
+    reachable = set(entries) | {e.target for e in edges}
+    excluded = dict(profile.utilities)
+    for n in nodes:
+        if n.name not in reachable:
+            excluded[n.name] = "unreachable: no tool output the agent can see feeds " + (
+                ", ".join(n.needs) or "it"
+            )
+    kept = [n for n in nodes if n.name not in excluded]
+    names = {n.name for n in kept}
+    edges = [e for e in edges if e.source in names and e.target in names]
+    return ToolGraph(
+        domain=name,
+        nodes=kept,
+        edges=sorted(edges, key=lambda e: (e.source, e.target)),
+        entries=entries,
+        requires=_requires(profile, names),
+        excluded=dict(sorted(excluded.items())),
+    )
+
+
+def review_graph(graph: ToolGraph, edits: Sequence[tuple[str, str, str, str]]) -> ToolGraph:
+    """Apply the reviewer's edits and record them as notes."""
+    edges = {(e.source, e.target): e for e in graph.edges}
+    requires = {k: list(v) for k, v in graph.requires.items()}
+    requires_any = {k: [list(x) for x in v] for k, v in graph.requires_any.items()}
+    limits = dict(graph.limits)
+    notes = list(graph.review)
+    for action, a, b, why in edits:
+        if action == "drop":
+            edges.pop((a, b), None)
+        elif action == "add":
+            edges[(a, b)] = Edge(source=a, target=b, reasons=[f"review: {why}"])
+        elif action == "unrequire":
+            requires[a] = [t for t in requires.get(a, []) if t != b]
+        elif action == "require_any":
+            requires_any[a] = [alt.split("+") for alt in b.split("|")] if b else []
+        elif action == "limit":
+            limits[a] = int(b)
+        else:
+            raise ValueError(f"unknown review action {action!r}")
+        notes.append(f"{action} {a} {b}: {why}".replace("  ", " "))
+    return graph.model_copy(
+        update={
+            "edges": [edges[k] for k in sorted(edges)],
+            "requires": {k: v for k, v in sorted(requires.items()) if v},
+            "requires_any": dict(sorted(requires_any.items())),
+            "limits": dict(sorted(limits.items())),
+            "review": notes,
+        }
+    )
+
+
+def build_graph(name: str) -> ToolGraph:
+    """Derived and reviewed."""
+    graph = review_graph(derive_graph(name), REVIEW.get(name, ()))
+    return graph.model_copy(
+        update={"review": [*graph.review, "reviewed: edges, entries and requires read and kept"]}
+    )
+
+
+@cache
+def load_graph(name: str) -> ToolGraph:
+    """The committed graph, or the freshly built one when none is committed yet."""
+    path = graph_path(load_profile(name))
+    if path.exists():
+        return ToolGraph.model_validate_json(path.read_text(encoding="utf-8"))
+    return build_graph(name)
+
+
+def save_graph(graph: ToolGraph) -> Path:
+    path = graph_path(load_profile(graph.domain))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(graph.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    load_graph.cache_clear()
+    return path
+
+
+def graph_diff(committed: ToolGraph, fresh: ToolGraph) -> list[str]:
+    """What differs between two graphs, one line per node or edge."""
+    lines: list[str] = []
+    a = {n.name for n in committed.nodes}
+    b = {n.name for n in fresh.nodes}
+    lines += [f"node only in committed: {n}" for n in sorted(a - b)]
+    lines += [f"node only in fresh: {n}" for n in sorted(b - a)]
+    ea = {(e.source, e.target) for e in committed.edges}
+    eb = {(e.source, e.target) for e in fresh.edges}
+    lines += [f"edge only in committed: {s} -> {t}" for s, t in sorted(ea - eb)]
+    lines += [f"edge only in fresh: {s} -> {t}" for s, t in sorted(eb - ea)]
+    if committed.requires != fresh.requires:
+        lines.append("requires differ")
+    return lines
+
+
+def policy_problems(graph: ToolGraph) -> list[str]:
+    """Rules every graph must keep (the tests run this on every committed graph)."""
+    roles = {n.name: n.role for n in graph.nodes}
+    problems: list[str] = []
+    for e in graph.edges:
+        if roles.get(e.target) == "auth":
+            problems.append(f"{e.source} -> {e.target}: nothing may precede authentication")
+        if roles.get(e.source) == "terminal":
+            problems.append(f"{e.source} -> {e.target}: nothing may follow a transfer")
+        if roles.get(e.target) == "write" and roles.get(e.source) == "auth":
+            problems.append(f"{e.source} -> {e.target}: a write needs its entity read first")
+        if roles.get(e.target) == "write" and not any(
+            r.startswith(("interface:", "review:")) for r in e.reasons
+        ):
+            problems.append(f"{e.source} -> {e.target}: a write edge must carry data")
+    for entry in graph.entries:
+        if roles.get(entry) != "auth":
+            problems.append(f"entry {entry} is not an identity lookup")
+    return problems

@@ -1,0 +1,196 @@
+"""Stage 3: grounding. Each walk becomes a task on real entities, or a recorded rejection.
+
+For a walk: pick customers of the walk's split (seeded), screen each for whether it can
+carry the walk's writes, and search argument values for the first few that pass (see
+`search`). The result is the reference trajectory (gold actions and the final state hash)
+plus the customer's side, written offline by `writer` (or by an LLM, see `llm`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+from multiprocessing import get_context
+from multiprocessing.pool import Pool
+from pathlib import Path
+
+from tau_emotion.data import Task
+from tau_emotion.environment import Environment
+from tau_emotion.tracer.arguments import TERMINAL_STATES
+from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
+from tau_emotion.tracer.profile import Profile, db_pools, load_profile
+from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
+from tau_emotion.tracer.screen import CANDIDATES, SCREEN_CUSTOMERS, can_write, screen_customer
+from tau_emotion.tracer.search import ground_calls, new_scene
+from tau_emotion.tracer.writer import write_task_text
+
+SEARCHES_PER_WALK = 2
+"""Customers whose full search is tried before a walk is given up."""
+FALLBACK_SEARCHES = 1
+"""Searches run anyway when no customer passes the screen (the screen can be wrong)."""
+
+
+@cache
+def _env(domain: str, variant: str) -> Environment:
+    return Environment(domain, variant)
+
+
+def ground_walk(walk: Walk, seed: int) -> GroundResult:
+    """Ground one walk: a candidate task, or why not."""
+    profile = load_profile(walk.domain)
+    variant = profile.domain.variant_for(walk.split)
+    env = _env(walk.domain, variant)
+    pools = db_pools(walk.domain, variant)
+    rng = random.Random(f"tracer/ground/{seed}/{walk.id}")
+    customers = profile.customers(walk.split)
+    tools = [t for intent in walk.intents for t in intent]
+    intent_of = [k for k, intent in enumerate(walk.intents) for _ in intent]
+    drawn = rng.sample(customers, min(CANDIDATES, len(customers)))
+    # Customers with open business (a scheduled visit, a pending order) first: records in a
+    # final state rarely take another action.
+    drawn.sort(key=lambda c: -activity(profile, variant, c))
+    writes = sorted({t for t in tools if profile.domain.tool_kinds[t] == "write"})
+    order: list[str] = []
+    for customer in drawn:
+        probe = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/can")
+        if all(can_write(probe, env, w) for w in writes):
+            order.append(customer)
+            if len(order) >= SCREEN_CUSTOMERS:
+                break
+    searched = 0
+    passed: list[str] = []
+    outcome = None
+    for index, customer in enumerate(order):
+        scene = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/{index}")
+        if not screen_customer(tools, scene, env):
+            continue
+        passed.append(customer)
+        outcome = ground_calls(tools, scene, env, intent_of)
+        searched += 1
+        if outcome.ok or searched >= SEARCHES_PER_WALK:
+            break
+    if outcome is None:
+        for index, customer in enumerate(drawn[:FALLBACK_SEARCHES]):
+            scene = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/f{index}")
+            outcome = ground_calls(tools, scene, env, intent_of)
+            if outcome.ok:
+                break
+    env.reset()
+    if outcome is None or not outcome.ok:
+        reason = outcome.reason if outcome is not None else "screen"
+        detail = outcome.detail if outcome is not None else "no customer can carry the writes"
+        if outcome is not None and not passed:
+            reason, detail = "screen", f"no customer passed the screen; then {outcome.reason}"
+        return GroundResult(
+            walk_id=walk.id, rejection=Rejection(stage="ground", reason=reason, detail=detail)
+        )
+    facts = scene.facts
+    written = write_task_text(
+        profile,
+        scene.customer_id,
+        facts,
+        outcome.calls,
+        outcome.results,
+        outcome.choices,
+        intent_of,
+        frozenset(str(o.value) for o in scene.codes),
+    )
+    task = Task(
+        id=walk.id,
+        domain=walk.domain,
+        split=walk.split,
+        user_id=scene.customer_id,
+        instruction=written.instruction,
+        known_facts=written.known_facts,
+        intents=written.intents,
+        provenance=f"tracer:{seed}",
+    )
+    candidate = Candidate(
+        walk_id=walk.id,
+        trace=trace_key([name for name, _ in outcome.calls]),
+        variant=variant,
+        final_hash=outcome.final_hash,
+        mentions=written.mentions,
+        task=task,
+    )
+    return GroundResult(walk_id=walk.id, candidate=candidate)
+
+
+_ACTIVITY: dict[tuple[str, str, str], int] = {}
+
+
+def activity(profile: Profile, variant: str, customer: str) -> int:
+    """How many of the customer's records are in a state that can still change."""
+    key = (profile.name, variant, customer)
+    if key not in _ACTIVITY:
+        _ACTIVITY[key] = sum(
+            1
+            for _, record in profile.scope(variant, customer)
+            if getattr(record, "status", None) not in (None, *TERMINAL_STATES)
+        )
+    return _ACTIVITY[key]
+
+
+def _ground_one(job: tuple[Walk, int]) -> GroundResult:
+    return ground_walk(*job)
+
+
+_POOL: list[Pool] = []
+
+
+@contextmanager
+def worker_pool(workers: int) -> Iterator[None]:
+    """Keep one pool of grounding processes for a whole build: their caches (screens,
+    lookups, each customer's records) stay warm from one wave to the next."""
+    if workers <= 1:
+        yield
+        return
+    with get_context("fork").Pool(workers) as pool:
+        _POOL.append(pool)
+        try:
+            yield
+        finally:
+            _POOL.remove(pool)
+
+
+def map_walks(walks: Sequence[Walk], seed: int, workers: int) -> Iterator[GroundResult]:
+    """Ground walks in order, on `workers` processes (each result depends only on its walk
+    and the seed, so the output is the same for any number of workers)."""
+    jobs = [(w, seed) for w in walks]
+    if workers <= 1 or len(jobs) < 8:
+        for job in jobs:
+            yield _ground_one(job)
+        return
+    if _POOL:
+        yield from _POOL[-1].imap(_ground_one, jobs, chunksize=4)
+        return
+    with get_context("fork").Pool(workers) as pool:
+        yield from pool.imap(_ground_one, jobs, chunksize=4)
+
+
+def run_ground(
+    walks_path: Path,
+    out: Path,
+    seed: int,
+    workers: int = 1,
+    split: str | None = None,
+    limit: int | None = None,
+    only: set[str] | None = None,
+    show: bool = True,
+) -> list[GroundResult]:
+    """The ground stage over files: ground the walks `out` does not hold yet (of one split,
+    the first `limit`, or the ids in `only`)."""
+    walks = [w for w in read_jsonl(walks_path, Walk) if split is None or w.split == split]
+    if only is not None:
+        walks = [w for w in walks if w.id in only]
+    if limit is not None:
+        walks = walks[:limit]
+    have = done_keys(out, "walk_id")
+    todo = [w for w in walks if w.id not in have]
+    with appender(out) as add, progress(f"ground {out.stem}", len(todo), show) as tick:
+        for result in map_walks(todo, seed, workers):
+            add(result)
+            tick()
+    return read_jsonl(out, GroundResult)

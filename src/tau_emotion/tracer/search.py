@@ -1,0 +1,286 @@
+"""Grounding search: fill a walk's calls with real values and run them until every call works.
+
+A depth-first search over argument choices: each call gets a few ranked argument sets; the
+first one the tool accepts (and, for a write, that changes the state) is kept and the search
+moves on; when a later call cannot be made to work, it backs up and tries the next set of an
+earlier call (restoring the state by replaying the kept prefix). A budget of tool calls bounds
+the search. At the end, the trajectory the oracle would produce must pass the policy checks.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tau_emotion.data import Action
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.tools import ToolSpec, to_text
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+from tau_emotion.tracer.arguments import argument_sets, rank, recent_values
+from tau_emotion.tracer.fill import param_choices
+from tau_emotion.tracer.oracle import oracle_messages
+from tau_emotion.tracer.scene import Choice, Scene, is_id_param, required_params, schema_props
+from tau_emotion.tracer.values import observe, parse_result, tool_noun
+
+ATTEMPTS_PER_CALL = 6
+
+WRITE_ATTEMPTS = 12
+
+CALL_BUDGET = 60
+
+
+@dataclass
+class Outcome:
+    """The result of grounding one walk for one customer."""
+
+    ok: bool
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+    choices: list[dict[str, Choice]] = field(default_factory=list)
+    final_hash: str = ""
+    reason: str = ""
+    detail: str = ""
+    depth: int = -1
+
+
+READ_CACHE_LIMIT = 50_000
+
+_READS: dict[tuple[str, str, str, str], str | ToolError] = {}
+
+
+def call_text(env: Environment, tool: str, args: Mapping[str, Any]) -> str:
+    """Run a tool and render its result. A read's answer depends only on its arguments and
+    the state, so it is remembered by (tool, arguments, state hash): grounding asks the same
+    lookups again and again, and some domain lookups are slow."""
+    if env.kind(tool) != "read":
+        return to_text(env.call(tool, dict(args)))
+    key = (env.domain.name, tool, json.dumps(args, sort_keys=True, default=str), env.hash())
+    cached = _READS.get(key)
+    if cached is None:
+        try:
+            cached = to_text(env.call(tool, dict(args)))
+        except ToolError as exc:
+            cached = exc
+        if len(_READS) < READ_CACHE_LIMIT:
+            _READS[key] = cached
+    if isinstance(cached, ToolError):
+        raise cached
+    return cached
+
+
+def _entities(tool: str, args: Mapping[str, Any], scene: Scene) -> set[str]:
+    """The records a write acts on; the customer's account when it names no other."""
+    cust = scene.profile.customer_param
+    found = {
+        repr(v)
+        for p, v in args.items()
+        if p != cust
+        and (p in scene.profile.known_codes or is_id_param(p, scene.profile))
+        and not isinstance(v, list | dict)
+        and not p.endswith("method_id")
+    }
+    return found or {repr(scene.customer_id)}
+
+
+def _clash(tool: str, args: Mapping[str, Any], scene: Scene) -> str:
+    """Writes in one task act on distinct things: the same action never twice on one record,
+    and nothing more on a record once it is cancelled (or before cancelling it)."""
+    kinds = scene.profile.domain.tool_kinds
+    if kinds[tool] != "write":
+        return ""
+    mine = _entities(tool, args, scene)
+    if tool.startswith(("cancel", "refund")):
+        made = {
+            repr(o.value)
+            for o in scene.obs
+            if 0 <= o.step < len(scene.calls) and kinds[scene.calls[o.step][0]] == "write"
+        }
+        if mine & made:
+            return f"{tool} on a record this task just created"
+    for name, earlier in scene.calls:
+        if kinds[name] != "write":
+            continue
+        shared = mine & _entities(name, earlier, scene)
+        if not shared:
+            continue
+        if name == tool:
+            return f"{tool} twice on the same record"
+        if name.startswith("cancel") or tool.startswith("cancel"):
+            return f"{tool} and {name} on the same record"
+    return ""
+
+
+def _push(
+    scene: Scene, tool: str, args: dict[str, Any], result: Any, chosen: dict[str, Choice]
+) -> None:
+    scene.calls.append((tool, args))
+    scene.results.append((tool, result))
+    scene.add_obs(observe(result, scene.step - 1, tool_noun(tool)))
+
+
+def _pop(scene: Scene) -> None:
+    scene.calls.pop()
+    scene.results.pop()
+    step = scene.step
+    keep = next((i for i, o in enumerate(scene.obs) if o.step >= step), len(scene.obs))
+    scene.truncate_obs(keep)
+
+
+PROBE_CANDIDATES = 12
+
+PROBE_VIABLE = 3
+
+
+def _primary(tool: str, spec: ToolSpec, scene: Scene) -> tuple[str, list[Choice]] | None:
+    """The entity parameter a read picks among several (which order, which reservation)."""
+    props = schema_props(spec)
+    for param in required_params(spec):
+        if param == scene.profile.customer_param:
+            continue
+        if is_id_param(param, scene.profile) or param in scene.profile.known_codes:
+            cands = param_choices(tool, param, props[param], scene, {})
+            if len(cands) > 1:
+                return param, rank(cands, {}, scene, recent_values(scene), True)
+    return None
+
+
+def probe(
+    tools: list[str], i: int, scene: Scene, env: Environment, restore: Any
+) -> dict[str, list[Any]]:
+    """Before a read picks its entity, try each candidate as far as the next write: run the
+    read with it, then the write with its first argument sets. Entities the write accepts are
+    preferred, so the search does not wander through delivered orders to cancel one."""
+    specs = scene.profile.domain.toolset.specs
+    kinds = scene.profile.domain.tool_kinds
+    tool = tools[i]
+    later = next((t for t in tools[i + 1 :] if kinds[t] == "write"), None)
+    if kinds[tool] != "read" or later is None:
+        return {}
+    found = _primary(tool, specs[tool], scene)
+    if found is None:
+        return {}
+    param, cands = found
+    viable: list[Any] = []
+    for cand in cands[:PROBE_CANDIDATES]:
+        first = next(iter(argument_sets(tool, specs[tool], scene, 1, {param: [cand.value]})))
+        if isinstance(first, str) or first[0].get(param) != cand.value:
+            continue
+        args, chosen = first
+        try:
+            text = call_text(env, tool, args)
+        except ToolError:
+            continue
+        _push(scene, tool, args, parse_result(text), chosen)
+        ok = False
+        for item in argument_sets(later, specs[later], scene, 2):
+            if isinstance(item, str):
+                break
+            try:
+                env.call(later, dict(item[0]))
+            except ToolError:
+                continue
+            ok = True
+            break
+        _pop(scene)
+        if ok:
+            restore()
+            viable.append(cand.value)
+            if len(viable) >= PROBE_VIABLE:
+                break
+    return {param: viable} if viable else {}
+
+
+def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list[int]) -> Outcome:
+    """Search argument choices until every call of the walk succeeds and the policy holds."""
+    specs = scene.profile.domain.toolset.specs
+    kinds = scene.profile.domain.tool_kinds
+    checks = scene.profile.domain.checks
+    budget = [CALL_BUDGET]
+    texts: list[str] = []
+    picked: list[dict[str, Choice]] = []
+    worst = Outcome(ok=False, reason="budget", detail="search budget spent")
+    env.reset()
+
+    def fail(depth: int, reason: str, detail: str) -> None:
+        if depth >= worst.depth:
+            worst.depth, worst.reason, worst.detail = depth, reason, detail
+
+    def restore() -> None:
+        env.reset()
+        for name, args in scene.calls:
+            env.call(name, dict(args))
+
+    def dfs(i: int) -> bool:
+        if i == len(tools):
+            actions = [Action(name=n, arguments=a) for n, a in scene.calls]
+            messages = oracle_messages(actions, texts, kinds, intents)
+            violations = run_checks(checks, Trajectory(messages, kinds))
+            if violations:
+                fail(i, f"policy:{violations[0].rule_id}", violations[0].detail)
+                return False
+            return True
+        tool = tools[i]
+        prefer = probe(tools, i, scene, env, restore)
+        attempts = WRITE_ATTEMPTS if kinds[tool] == "write" else ATTEMPTS_PER_CALL
+        for item in argument_sets(tool, specs[tool], scene, attempts, prefer):
+            if isinstance(item, str):
+                fail(i, f"no_value:{tool}.{item}", "nothing the agent has seen fills it")
+                return False
+            if budget[0] <= 0:
+                fail(i, "budget", "search budget spent")
+                return False
+            budget[0] -= 1
+            args, chosen = item
+            clash = _clash(tool, args, scene)
+            if clash:
+                fail(i, "entity_clash", clash)
+                continue
+            before = env.hash() if kinds[tool] == "write" else ""
+            try:
+                text = call_text(env, tool, args)
+            except ToolError as exc:
+                fail(i, f"tool_refused:{tool}", str(exc)[:200])
+                continue
+            if kinds[tool] == "write" and env.hash() == before:
+                fail(i, f"no_change:{tool}", "the write left the state as it was")
+                restore()
+                continue
+            _push(scene, tool, args, parse_result(text), chosen)
+            texts.append(text)
+            picked.append(chosen)
+            if dfs(i + 1):
+                return True
+            _pop(scene)
+            texts.pop()
+            picked.pop()
+            if kinds[tool] == "write":
+                restore()
+        return False
+
+    if dfs(0):
+        return Outcome(
+            ok=True,
+            calls=list(scene.calls),
+            results=list(texts),
+            choices=list(picked),
+            final_hash=env.hash(),
+        )
+    return worst
+
+
+def new_scene(profile: Any, variant: str, customer_id: str, pools: Any, seed: str) -> Scene:
+    from tau_emotion.tracer.customers import customer_codes
+
+    return Scene(
+        profile=profile,
+        variant=variant,
+        customer_id=customer_id,
+        facts=profile.customer_facts(variant, customer_id),
+        pools=pools,
+        rng=random.Random(seed),
+        codes=customer_codes(profile, variant, customer_id),
+    )

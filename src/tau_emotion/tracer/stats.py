@@ -1,0 +1,143 @@
+"""The statistics report of a build: per domain, what each stage made and dropped, and why.
+
+Graph size, distinct traces, candidates (grounded walks), rejections by reason (each
+rejected candidate counted once, under its first failed check), accepted and selected tasks,
+the distributions of gold-action length and intents per task, and the emotions of the
+selected test tasks. Written as JSON and as Markdown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from tau_emotion.domains.base import load_tasks
+from tau_emotion.tracer.graph import load_graph
+from tau_emotion.tracer.jsonl import read_jsonl
+from tau_emotion.tracer.records import Verdict, Walk
+
+
+class SplitStats(BaseModel):
+    walks: int = Field(description="Distinct walks (tool sequences) in the split's pool.")
+    candidates: int = Field(description="Walks grounding was run on.")
+    accepted: int = Field(description="Candidates that passed every check.")
+    selected: int = Field(description="Tasks shipped.")
+    rejections: dict[str, int] = Field(description="Reason -> rejected candidates.")
+    gold_length: dict[int, int] = Field(description="Gold actions per task -> tasks.")
+    intents: dict[int, int] = Field(description="Intents per task -> tasks.")
+    emotions: dict[str, int] = Field(description="Emotion -> selected tasks.")
+    families: dict[str, int] = Field(description="Emotion family -> selected tasks.")
+
+
+class DomainStats(BaseModel):
+    domain: str
+    nodes: int = Field(description="Tools in the graph.")
+    edges: int = Field(description="Edges in the graph.")
+    distinct_traces: int = Field(description="Distinct walks over both splits.")
+    splits: dict[str, SplitStats]
+
+
+def _reason(v: Verdict) -> str:
+    """The first failed check: each rejected candidate counts once."""
+    return v.reasons[0].reason if v.reasons else "unknown"
+
+
+def split_stats(out: Path, domain: str, split: str) -> SplitStats:
+    root = out / domain
+    walks = [w for w in read_jsonl(root / "walks.jsonl", Walk) if w.split == split]
+    verdicts = read_jsonl(root / f"validate-{split}.jsonl", Verdict)
+    task_file = out / "tasks" / domain / f"{split}.jsonl"
+    tasks = load_tasks(task_file) if task_file.exists() else []
+    rejections = Counter(_reason(v) for v in verdicts if not v.accepted)
+    emotions = Counter(t.emotion.emotion for t in tasks if t.emotion is not None)
+    families = Counter(t.emotion.family for t in tasks if t.emotion is not None)
+    return SplitStats(
+        walks=len(walks),
+        candidates=len(verdicts),
+        accepted=sum(v.accepted for v in verdicts),
+        selected=len(tasks),
+        rejections=dict(rejections.most_common()),
+        gold_length=dict(sorted(Counter(len(t.gold_actions) for t in tasks).items())),
+        intents=dict(sorted(Counter(len(t.intents) for t in tasks).items())),
+        emotions=dict(emotions.most_common()),
+        families=dict(families.most_common()),
+    )
+
+
+def domain_stats(out: Path, domain: str) -> DomainStats:
+    graph = load_graph(domain)
+    walks = read_jsonl(out / domain / "walks.jsonl", Walk)
+    splits = {
+        s: split_stats(out, domain, s)
+        for s in ("test", "train")
+        if (out / domain / f"validate-{s}.jsonl").exists()
+    }
+    return DomainStats(
+        domain=domain,
+        nodes=len(graph.nodes),
+        edges=len(graph.edges),
+        distinct_traces=len({w.trace for w in walks}),
+        splits=splits,
+    )
+
+
+def build_stats(out: Path) -> list[DomainStats]:
+    domains = sorted(p.name for p in out.iterdir() if (p / "walks.jsonl").exists())
+    return [domain_stats(out, d) for d in domains]
+
+
+def _dist(d: dict[int, int] | dict[str, int]) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in d.items()) or "-"
+
+
+def to_markdown(stats: list[DomainStats]) -> str:
+    lines = ["# Tracer statistics", ""]
+    lines += [
+        "| domain | graph (nodes/edges) | distinct traces | split | candidates | accepted "
+        "| selected |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for d in stats:
+        for name, s in d.splits.items():
+            lines.append(
+                f"| {d.domain} | {d.nodes}/{d.edges} | {d.distinct_traces} | {name} "
+                f"| {s.candidates} | {s.accepted} | {s.selected} |"
+            )
+    totals: Counter[str] = Counter()
+    for d in stats:
+        for name, s in d.splits.items():
+            totals[name] += s.selected
+    lines += ["", "Selected in all: " + ", ".join(f"{k} {v}" for k, v in sorted(totals.items()))]
+    for d in stats:
+        lines += ["", f"## {d.domain}", ""]
+        for name, s in d.splits.items():
+            lines += [
+                f"**{name}**: {s.walks} walks in the pool, {s.candidates} grounded, "
+                f"{s.accepted} accepted, {s.selected} selected.",
+                "",
+                f"- rejections: {_dist(s.rejections)}",
+                f"- gold actions per task: {_dist(s.gold_length)}",
+                f"- intents per task: {_dist(s.intents)}",
+            ]
+            if s.emotions:
+                lines.append(f"- emotion families: {_dist(s.families)}")
+                lines.append(f"- emotions: {_dist(s.emotions)}")
+            lines.append("")
+    text = "\n".join(lines)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text.rstrip() + "\n"
+
+
+def write_stats(out: Path, markdown: Path | None = None) -> list[DomainStats]:
+    stats = build_stats(out)
+    (out / "stats.json").write_text(
+        "[\n" + ",\n".join(s.model_dump_json() for s in stats) + "\n]\n", encoding="utf-8"
+    )
+    text = to_markdown(stats)
+    (out / "stats.md").write_text(text, encoding="utf-8")
+    if markdown is not None:
+        markdown.write_text(text, encoding="utf-8")
+    return stats

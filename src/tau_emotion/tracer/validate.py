@@ -1,0 +1,245 @@
+"""Stage 5: validation. A task is kept only if every check passes; each failure is recorded.
+
+Deterministic checks, cheapest first:
+
+- ``no_concrete_goal``: an intent changes nothing and tells nothing, or has no request;
+- ``missing_emotion`` / ``twin_mismatch``: the condition or the neutral twin is missing or
+  differs from the task in more than the emotion;
+- ``id_leak``: an internal id appears in the instruction, a request, the feeling or the
+  emotion instruction;
+- ``underivable:<tool>.<param>``: a gold argument can be derived neither from what the
+  customer says (instruction, facts) nor from tool outputs the agent sees earlier (an id used
+  in a write must also be described in the instruction, so the agent knows which one);
+- ``gold_refused`` / ``replay_mismatch``: the gold actions fail, or two replays do not both
+  reach the recorded hash;
+- ``policy:<rule>``: the oracle's conversation breaks a policy check;
+- ``oracle_failed``: the oracle agent with the scripted user (no emotion) does not reach
+  reward 1.0.
+
+An LLM judge (`llm.judge`) runs last, only when configured, for what no check decides: whether
+the instruction reads as one coherent customer's goal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from tau_emotion.data import Task
+from tau_emotion.domains import load_domain
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
+from tau_emotion.tracer.oracle import replay_task
+from tau_emotion.tracer.profile import internal_ids, load_profile
+from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
+from tau_emotion.tracer.scene import FREE_TEXT
+from tau_emotion.tracer.values import humanize, looks_like_id
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@cache
+def _env(domain: str, variant: str) -> Environment:
+    return Environment(domain, variant)
+
+
+def leaked_ids(texts: Iterable[str], ids: frozenset[str]) -> list[str]:
+    """Internal ids found in customer-facing text."""
+    found: list[str] = []
+    for text in texts:
+        for token in _TOKEN.findall(text):
+            if token in ids and token not in found:
+                found.append(token)
+    return found
+
+
+def _leaves(value: Any) -> Iterable[Any]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    elif value is not None and not isinstance(value, bool):
+        yield value
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(n) for n in _NUMBER.findall(text.replace(",", ""))}
+
+
+def underivable(candidate: Candidate, results: Sequence[str]) -> list[str]:
+    """Gold arguments nobody in the conversation could have come up with."""
+    task = candidate.task
+    profile = load_profile(task.domain)
+    kinds = profile.domain.tool_kinds
+    said = " ".join(
+        [task.instruction, *task.known_facts.values(), *(i.request for i in task.intents)]
+    ).lower()
+    said_numbers = _numbers(said)
+    problems: list[str] = []
+    seen = ""
+    seen_numbers: set[float] = set()
+    for action, result in zip(task.gold_actions, results, strict=True):
+        for param, value in action.arguments.items():
+            if param in FREE_TEXT:
+                continue
+            whole = candidate.mentions.get(repr(value), "")
+            if isinstance(value, dict | list) and whole and whole.lower() in said:
+                continue  # a basket or a list the instruction describes as a whole
+            for leaf in _leaves(value):
+                if _derivable(leaf, said, said_numbers, seen, seen_numbers, candidate):
+                    continue
+                if param == profile.customer_param and str(leaf) in seen:
+                    continue
+                if kinds[action.name] == "read" and str(leaf) in seen:
+                    continue
+                problems.append(f"{action.name}.{param}")
+                break
+        seen += " " + result
+        seen_numbers |= _numbers(result)
+    return problems
+
+
+def _derivable(
+    leaf: Any,
+    said: str,
+    said_numbers: set[float],
+    seen: str,
+    seen_numbers: set[float],
+    candidate: Candidate,
+) -> bool:
+    if isinstance(leaf, int | float):
+        return float(leaf) in said_numbers or float(leaf) in seen_numbers
+    text = str(leaf)
+    if text.lower() in said or humanize(text).lower() in said:
+        return True
+    if text in seen:
+        # Seen in an output: the customer must still say which one (by its description).
+        if not looks_like_id(text):
+            return True
+        desc = candidate.mentions.get(text, "")
+        return bool(desc) and desc.lower() in said
+    return False
+
+
+def _twin_problem(task: Task, twin: Task | None) -> str:
+    if twin is None:
+        return "the test task has no neutral twin"
+    strip = {"id", "emotion", "feeling", "neutral_twin_id"}
+    if task.model_dump(exclude=strip) != twin.model_dump(exclude=strip):
+        return "the twin differs in more than the emotion"
+    if twin.emotion is not None or twin.neutral_twin_id != task.id:
+        return "the twin carries an emotion or does not point back"
+    if task.neutral_twin_id != twin.id:
+        return "the task does not point to its twin"
+    return ""
+
+
+def oracle_reward(task: Task) -> float:
+    """Reward of the oracle agent with the scripted user, the task run without emotion."""
+    from tau_emotion.simulation.agents import OracleAgent
+    from tau_emotion.simulation.loop import run_episode
+    from tau_emotion.simulation.participants import EpisodeSetup
+    from tau_emotion.simulation.users.scripted import ScriptedUser
+
+    neutral = task.model_copy(update={"emotion": None})
+    domain = load_domain(task.domain)
+    env = _env(task.domain, domain.variant_for(task.split))
+    setup = EpisodeSetup(task=neutral, domain=domain, seed=0, trial=0)
+    episode = asyncio.run(run_episode(setup, OracleAgent(setup), ScriptedUser(setup), env))
+    return episode.reward
+
+
+def check(felt: Felt, run_oracle: bool = True) -> list[Rejection]:
+    """Every failed check of one candidate (empty: keep it)."""
+    candidate = felt.candidate
+    if candidate is None:
+        return [felt.rejection or Rejection(stage="validate", reason="no_candidate")]
+    task = candidate.task
+
+    def fail(reason: str, detail: str = "") -> Rejection:
+        return Rejection(stage="validate", reason=reason, detail=detail)
+
+    out: list[Rejection] = []
+    kinds = load_domain(task.domain).tool_kinds
+    for n, intent in enumerate(task.intents):
+        acts = [a for a in intent.actions if kinds.get(a.name) != "read"]
+        if not intent.request.strip() or not (acts or intent.outputs):
+            out.append(fail("no_concrete_goal", f"intent {n} changes and tells nothing"))
+    if task.emotion is None:
+        out.append(fail("missing_emotion"))
+    if task.split == "test":
+        problem = _twin_problem(task, felt.twin)
+        if problem:
+            out.append(fail("twin_mismatch", problem))
+    texts = [task.instruction, *(i.request for i in task.intents), task.feeling or ""]
+    if task.emotion is not None:
+        texts.append(task.emotion.instruction)
+    leaks = leaked_ids(texts, internal_ids(task.domain, candidate.variant))
+    if leaks:
+        out.append(fail("id_leak", ", ".join(leaks[:5])))
+    env = _env(task.domain, candidate.variant)
+    try:
+        messages, digest = replay_task(task, env)
+        _, again = replay_task(task, env)
+    except ToolError as exc:
+        return [*out, fail("gold_refused", str(exc)[:200])]
+    if digest != candidate.final_hash or again != digest:
+        out.append(fail("replay_mismatch", f"{digest[:12]} vs {candidate.final_hash[:12]}"))
+    results = [m.content or "" for m in messages if m.role == "tool"]
+    for problem in underivable(candidate, results):
+        out.append(fail(f"underivable:{problem}"))
+    violations = run_checks(load_domain(task.domain).checks, Trajectory(messages, kinds))
+    for v in violations[:3]:
+        out.append(fail(f"policy:{v.rule_id}", v.detail))
+    if run_oracle and not out and oracle_reward(task) != 1.0:
+        out.append(fail("oracle_failed", "the oracle with the scripted user did not succeed"))
+    return out
+
+
+def run_validate(
+    felt_path: Path,
+    out: Path,
+    run_oracle: bool = True,
+    judge: Any = None,
+    show: bool = True,
+) -> list[Verdict]:
+    """The validate stage over files: one verdict per candidate (and per earlier rejection)."""
+    felts = read_jsonl(felt_path, Felt)
+    have = done_keys(out, "walk_id")
+    todo = [f for f in felts if f.walk_id not in have]
+    with appender(out) as add, progress(f"validate {out.stem}", len(todo), show) as tick:
+        for felt in todo:
+            reasons = check(felt, run_oracle)
+            if not reasons and judge is not None and felt.candidate is not None:
+                from tau_emotion.tracer.llm import judge_task
+
+                verdict = judge_task(judge, felt.candidate.task)
+                if verdict:
+                    reasons = [Rejection(stage="validate", reason="judge", detail=verdict)]
+            accepted = not reasons
+            add(
+                Verdict(
+                    walk_id=felt.walk_id,
+                    accepted=accepted,
+                    reasons=reasons,
+                    candidate=felt.candidate if accepted else None,
+                    twin=felt.twin if accepted else None,
+                )
+            )
+            tick()
+    return read_jsonl(out, Verdict)
+
+
+def dumps(verdict: Verdict) -> str:
+    return json.dumps([r.reason for r in verdict.reasons])

@@ -1,0 +1,475 @@
+"""Stage 3b: the customer's side of a grounded trace, written offline from templates.
+
+The instruction states the goal of each intent and the preferences the gold actions satisfy
+(which card pays, how many bags, which showing), names no tool, and holds no internal id:
+an id becomes what the customer knows about it ("your Visa ending 1234", "your line
+number 702-555-3744"); receipt codes stay as they are. Alongside come the structured
+`known_facts` the scripted user answers with, and one natural request per intent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tau_emotion.data import Action, Intent
+from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.phrases import PHRASES, TRANSFER
+from tau_emotion.tracer.profile import FACT_KEYS, Profile
+from tau_emotion.tracer.scene import FREE_TEXT, Choice, is_id_param
+from tau_emotion.tracer.values import humanize, looks_like_id, parse_result
+
+_SUFFIX = re.compile(r"_(id|ids|code|number)$")
+_NOUNS = {"txn": "transaction", "addon": "add-on", "new_plan": "plan", "pass": "season pass"}
+_PAY = {
+    "payment_method_id": "paying with your {d}",
+    "refund_method_id": "with the refund going to your {d}",
+    "guarantee_payment_method_id": "holding the booking with your {d}",
+    "certificate_id": "using your {d}",
+}
+_CODE_NOUNS = {"member_id": "member id"}
+_DETAIL = {"to_account_id": "into {d}", "payee_id": "to {d}"}
+_LABELS = {"line1": "street", "line2": "address line 2", "street": "street"}
+_IDENTITY = {
+    "email": "email address",
+    "phone": "phone number",
+    "phone_number": "phone number",
+    "zip_code": "zip code",
+    "date_of_birth": "date of birth",
+    "full_name": "full name",
+    "first_name": "full name",
+    "last_name": "full name",
+    "ssn_last4": "last four digits of your social security number",
+    "verification_code": "one-time code texted to you",
+}
+# Result keys that hold what the customer wants to hear, best first.
+_OUTPUT_KEYS = (
+    "total_refund",
+    "refund_amount",
+    "refunded",
+    "refund",
+    "credit_amount",
+    "credit",
+    "waived_amount",
+    "payout",
+    "fare_difference",
+    "price_difference",
+    "amount_paid",
+    "charged",
+    "total_charged",
+    "patient_pays",
+    "deposit_refund",
+    "deposit",
+    "prorated_charge",
+    "amount",
+    "total",
+    "price",
+)
+_MOVED = (
+    "total_refund",
+    "refund_amount",
+    "refunded",
+    "credit_amount",
+    "waived_amount",
+    "payout",
+    "fare_difference",
+    "price_difference",
+    "charged",
+    "total_charged",
+    "prorated_charge",
+    "fee_charged",
+)
+_OUTPUT_WORDS = {
+    "refund": "how much is refunded",
+    "credit": "how much credit you get",
+    "waived": "how much is waived",
+    "payout": "how much the claim pays out",
+    "difference": "the price difference",
+    "paid": "how much is paid",
+    "charge": "how much is charged",
+    "pays": "how much you pay",
+    "deposit": "the deposit",
+    "amount": "the amount",
+    "total": "the total",
+    "price": "the price",
+}
+
+
+@dataclass
+class Written:
+    """The customer's side of one task."""
+
+    instruction: str
+    known_facts: dict[str, str]
+    intents: list[Intent]
+    mentions: dict[str, str]
+    """Gold values the text names by a description -> that description."""
+
+
+def slot(param: str, codes: Mapping[str, str]) -> str:
+    """The template slot of a parameter: an id parameter without its suffix (new_plan_id ->
+    new_plan), a receipt code or anything else as it is (voucher_code, zip_code)."""
+    if param in codes or not is_entity_param(param):
+        return param
+    return _SUFFIX.sub("", param)
+
+
+def noun(param: str) -> str:
+    base = _SUFFIX.sub("", param)
+    for prefix in ("new_", "from_", "to_", "other_"):
+        base = base.removeprefix(prefix)
+    return _NOUNS.get(base, base.replace("_", " "))
+
+
+def _owned(
+    choice: Choice, calls: Sequence[tuple[str, Mapping[str, Any]]], public: set[str]
+) -> bool:
+    """Whether the value came from the customer's own records, not a public catalogue (a
+    lookup that needs no entity: the plan list, a flight search)."""
+    if choice.source == "code":
+        return True
+    if 0 <= choice.step < len(calls):
+        return calls[choice.step][0] not in public
+    return True
+
+
+class Writer:
+    """Writes one task's text from its grounded calls."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        customer_id: str,
+        facts: Mapping[str, str],
+        calls: Sequence[tuple[str, dict[str, Any]]],
+        choices: Sequence[Mapping[str, Choice]],
+        results: Sequence[str] = (),
+        held: frozenset[str] = frozenset(),
+    ) -> None:
+        self.results = list(results) or [""] * len(calls)
+        self.public = public_lookups(profile)
+        self.held = held
+        """Codes the customer holds before the conversation."""
+        self.profile = profile
+        self.customer_id = customer_id
+        self.facts = facts
+        self.calls = calls
+        self.choices = choices
+        self.known: dict[str, str] = {}
+        self.mentions: dict[str, str] = {}
+
+    # --- one value ---------------------------------------------------------------------------
+    def _code_fact(self, key: str, value: str) -> str:
+        """The known_facts key for a code; a second one of a kind gets an 'other_' key."""
+        for k, v in self.known.items():
+            if v == value:
+                return k
+        name, n = key, 1
+        while name in self.known:
+            n += 1
+            name = f"other_{key}" if n == 2 else f"{key}_{n}"
+        self.known[name] = value
+        return name
+
+    def render(self, param: str, choice: Choice, pos: str) -> str:
+        """How the customer names one argument value."""
+        value = choice.value
+        if choice.fact is not None and param in self.profile.known_codes:
+            if self._created(choice):
+                return f"the new {noun(param)}"
+            self._code_fact(choice.fact, str(value))
+            return f"{pos} {_CODE_NOUNS.get(param, noun(param))} {value}"
+        if choice.fact is not None:
+            self.known.setdefault(FACT_KEYS.get(choice.fact, choice.fact), str(value))
+            return humanize(value)
+        if isinstance(value, list):
+            return self._render_list(param, choice)
+        if isinstance(value, dict):
+            self.mentions[repr(value)] = choice.describe
+            return choice.describe or ", ".join(f"{q} x {k}" for k, q in value.items())
+        if is_id_param(param, self.profile) or looks_like_id(value):
+            desc = choice.describe
+            if desc:
+                self.mentions[str(value)] = desc
+                if param in _PAY:
+                    return desc
+                if _owned(choice, self.calls, self.public):
+                    return f"{pos} {noun(param)} ({desc})"
+                return desc
+            return str(value)
+        return humanize(value)
+
+    def _created(self, choice: Choice) -> bool:
+        """Whether a code first appeared in the result of a write of this task (a booking
+        just made): the customer cannot know it in advance."""
+        value = str(choice.value)
+        if value in self.held or choice.step < 0:
+            return False
+        for (name, _), text in zip(self.calls, self.results, strict=True):
+            if value in text:
+                return self.profile.domain.tool_kinds[name] == "write"
+        return False
+
+    def _render_list(self, param: str, choice: Choice) -> str:
+        items = choice.value
+        if all(isinstance(i, dict) for i in items):
+            return "; ".join(_render_object(i) for i in items)
+        if choice.describe:
+            for v in items:
+                self.mentions[str(v)] = choice.describe
+            return choice.describe
+        return ", ".join(humanize(v) for v in items)
+
+    # --- one action --------------------------------------------------------------------------
+    def _entity(self, action: Action, chosen: Mapping[str, Choice]) -> str | None:
+        for param in action.arguments:
+            if param in self.profile.known_codes and param in chosen:
+                return param
+        for param in action.arguments:
+            if param in _PAY or param == self.profile.customer_param:
+                continue
+            if is_id_param(param, self.profile):
+                return param
+        return None
+
+    def clause(self, step: int, mine: bool) -> str:
+        """The goal ('you' form) or request ('I' form) of one write or transfer."""
+        name, args = self.calls[step]
+        chosen = self.choices[step]
+        pos = "my" if mine else "your"
+        action = Action(name=name, arguments=args)
+        if self.profile.domain.tool_kinds[name] == "terminal":
+            return (TRANSFER[1] if mine else TRANSFER[0]).format(about=self._about(step, pos))
+        goal, request = PHRASES.get(self.profile.name, {}).get(name, self._fallback(name))
+        template = request if mine else goal
+        slots: dict[str, str] = {}
+        entity = self._entity(action, chosen)
+        for param, choice in chosen.items():
+            if param == self.profile.customer_param or param in FREE_TEXT:
+                continue
+            key = slot(param, self.profile.known_codes)
+            slots[key] = self.render(param, choice, pos)
+            if param == entity:
+                slots["entity"] = slots[key]
+        used = set(re.findall(r"\{(\w+)\}", template))
+        text = template.format_map(_Slots(slots))
+        details = []
+        for param in chosen:
+            key = slot(param, self.profile.known_codes)
+            if param == self.profile.customer_param or param in FREE_TEXT or key in used:
+                continue
+            if param == entity and "entity" in used:
+                continue
+            if slots.get(key, "").strip():
+                details.append(self._detail(param, slots[key], pos))
+        return text + ("" if not details else ", " + ", ".join(details))
+
+    def _detail(self, param: str, rendered: str, pos: str) -> str:
+        if param in _PAY:
+            return _PAY[param].format(d=rendered).replace("your", pos)
+        if param in _DETAIL:
+            return _DETAIL[param].format(d=rendered)
+        label = noun(param) if is_id_param(param, self.profile) else _LABELS.get(param, param)
+        return f"{label.replace('_', ' ')}: {rendered}"
+
+    def _about(self, step: int, pos: str) -> str:
+        """What a transfer is about: the last record of the customer's own that the
+        conversation looked at (a receipt code first), else their account."""
+        owned: list[tuple[str, Choice]] = []
+        for earlier in range(step - 1, -1, -1):
+            for param, choice in self.choices[earlier].items():
+                if param == self.profile.customer_param or param in _PAY:
+                    continue
+                if param in self.profile.known_codes and choice.fact is not None:
+                    return self.render(param, choice, pos)
+                described = is_id_param(param, self.profile) and choice.describe
+                if described and _owned(choice, self.calls, self.public):
+                    owned.append((param, choice))
+        if owned:
+            return self.render(*owned[0], pos)
+        return f"{pos} account"
+
+    @staticmethod
+    def _fallback(name: str) -> tuple[str, str]:
+        words = name.replace("_", " ")
+        return (f"have the agent {words}", f"ask you to {words}")
+
+    # --- outputs -----------------------------------------------------------------------------
+    @staticmethod
+    def outputs(result: str) -> tuple[list[str], str]:
+        """What the agent must tell the customer after a write, and how to ask for it. From a
+        whole record (a booking echoed back) only money that moved counts, not its totals."""
+        data = parse_result(result)
+        if not isinstance(data, dict):
+            return [], ""
+        keys = _OUTPUT_KEYS if len(data) <= 8 else _MOVED
+        for key in keys:
+            value = data.get(key)
+            if isinstance(value, bool) or value is None:
+                continue
+            if isinstance(value, int | float) or (
+                isinstance(value, str) and re.fullmatch(r"-?\d+(\.\d+)?", value)
+            ):
+                words = next((w for k, w in _OUTPUT_WORDS.items() if k in key), "the amount")
+                return [str(value).lstrip("-")], words
+        return [], ""
+
+
+def _render_object(item: Mapping[str, Any]) -> str:
+    """A person as 'Ana Lee (born 1990-01-02)', a flight as 'LK101 on 2025-06-20'."""
+    name = item.get("full_name") or " ".join(
+        str(item[k]) for k in ("first_name", "last_name") if item.get(k)
+    )
+    if name:
+        born = item.get("date_of_birth")
+        return f"{name} (born {born})" if born else str(name)
+    if "flight_number" in item:
+        return f"{item['flight_number']} on {item.get('date', '')}".strip()
+    return ", ".join(humanize(v) for v in item.values())
+
+
+def public_lookups(profile: Profile) -> set[str]:
+    """Reads that need no entity: catalogues and searches anyone may run."""
+    from tau_emotion.tracer.graph import load_graph
+
+    return {n.name for n in load_graph(profile.name).nodes if n.role == "read" and not n.needs}
+
+
+class _Slots(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "it"
+
+
+def _sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    return text[0].upper() + text[1:] if text else text
+
+
+def write_task_text(
+    profile: Profile,
+    customer_id: str,
+    facts: Mapping[str, str],
+    calls: Sequence[tuple[str, dict[str, Any]]],
+    results: Sequence[str],
+    choices: Sequence[Mapping[str, Choice]],
+    intent_of: Sequence[int],
+    held: frozenset[str] = frozenset(),
+) -> Written:
+    """Instruction, known facts and intents (requests, gold actions, outputs) of one task."""
+    writer = Writer(profile, customer_id, facts, calls, choices, results, held)
+    kinds = profile.domain.tool_kinds
+    n_intents = max(intent_of) + 1
+    name = facts.get("full_name", "a customer")
+    writer.known["full_name"] = name
+    goals: list[str] = []
+    intents: list[Intent] = []
+    for k in range(n_intents):
+        steps = [i for i, x in enumerate(intent_of) if x == k]
+        acts = [i for i in steps if kinds[calls[i][0]] != "read"]
+        you = [writer.clause(i, mine=False) for i in acts]
+        me = [writer.clause(i, mine=True) for i in acts]
+        outputs: list[str] = []
+        asks: list[str] = []
+        for i in acts:
+            said, words = Writer.outputs(results[i])
+            outputs += said
+            if words and words not in asks:
+                asks.append(words)
+        goal = " and to ".join(you)
+        if asks:
+            goal += f", and you want to know {' and '.join(asks)}"
+        goals.append(goal)
+        opener = "Hi, I'd like to" if k == 0 else "Also, I'd like to"
+        request = f"{opener} {' and '.join(me)}."
+        intents.append(
+            Intent(
+                request=_sentence(request),
+                actions=[Action(name=calls[i][0], arguments=calls[i][1]) for i in steps],
+                outputs=outputs,
+            )
+        )
+    _identity_facts(writer, calls, choices, profile)
+    parts = [f"You are {name}."]
+    if len(goals) == 1:
+        parts.append(f"You want to {goals[0]}.")
+    else:
+        order = ["First", "Then", "Finally"] if len(goals) == 3 else ["First", "Then"]
+        for word, goal in zip(order, goals, strict=True):
+            parts.append(f"{word}, you want to {goal}.")
+    parts += _lookups(writer, " ".join(parts), intent_of)
+    parts.append(_identity_sentence(writer.known))
+    parts.append("You agree to exactly these changes when the agent asks you to confirm.")
+    return Written(
+        instruction=" ".join(_sentence(p) for p in parts if p),
+        known_facts=dict(writer.known),
+        intents=intents,
+        mentions=dict(writer.mentions),
+    )
+
+
+def _lookups(writer: Writer, text: str, intent_of: Sequence[int]) -> list[str]:
+    """Sentences for what the customer asks about along the way: a lookup's arguments that
+    the goals do not already state (a route they also want to see, a second booking)."""
+    profile = writer.profile
+    kinds = profile.domain.tool_kinds
+    said = text.lower()
+    out: list[str] = []
+    for step, (name, args) in enumerate(writer.calls):
+        if kinds[name] != "read" or name in profile.auth_tools:
+            continue
+        bits: list[str] = []
+        codes_only = True
+        for param, choice in writer.choices[step].items():
+            value = args.get(param)
+            if param == profile.customer_param or param in FREE_TEXT or value is None:
+                continue
+            if choice.source in ("fact", "customer"):
+                continue  # identity details the customer gives when asked
+            if isinstance(value, list | dict) or is_id_param(param, profile):
+                if param not in profile.known_codes or str(value).lower() in said:
+                    continue
+            elif str(value).lower() in said or humanize(value).lower() in said:
+                continue
+            text = writer.render(param, choice, "your")
+            literal = not (param in profile.known_codes or is_id_param(param, profile))
+            bits.append(
+                f"{_LABELS.get(param, param).replace('_', ' ')} {text}" if literal else text
+            )
+            codes_only = codes_only and param in profile.known_codes
+            said += " " + str(value).lower()
+        if bits and codes_only:
+            out.append(f"You also want to check on {' and '.join(bits)}.")
+        elif bits:
+            topic = name.split("_", 1)[-1].replace("_", " ")
+            out.append(f"You also want to know about {topic} ({', '.join(bits)}).")
+    return out
+
+
+def _identity_facts(
+    writer: Writer,
+    calls: Sequence[tuple[str, dict[str, Any]]],
+    choices: Sequence[Mapping[str, Choice]],
+    profile: Profile,
+) -> None:
+    """Facts the customer gave to be identified or verified (email, date of birth...)."""
+    for (_, args), chosen in zip(calls, choices, strict=True):
+        for param, choice in chosen.items():
+            if choice.source != "fact" or choice.fact is None:
+                continue
+            key = FACT_KEYS.get(choice.fact, choice.fact)
+            if key in ("first_name", "last_name"):
+                continue
+            writer.known.setdefault(key, str(args[param]))
+
+
+def _identity_sentence(known: Mapping[str, str]) -> str:
+    said = [
+        f"your {_IDENTITY[k]} is {v}"
+        for k, v in known.items()
+        if k in _IDENTITY and k not in ("full_name", "first_name", "last_name")
+    ]
+    if not said:
+        return ""
+    return "If the agent asks, " + "; ".join(said) + "."

@@ -1,0 +1,104 @@
+"""Stage 1: the tool graphs keep the policy, and the committed ones are current."""
+
+from __future__ import annotations
+
+import pytest
+
+from tau_emotion.domains import domain_names
+from tau_emotion.tracer.graph import (
+    build_graph,
+    graph_diff,
+    graph_path,
+    load_graph,
+    policy_problems,
+    review_graph,
+)
+from tau_emotion.tracer.profile import load_profile
+from tau_emotion.tracer.records import Edge
+from tau_emotion.tracer.render import to_markdown
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_committed_graph_keeps_the_policy_and_covers_the_tools(name: str) -> None:
+    profile = load_profile(name)
+    assert graph_path(profile).exists(), f"run `tau-emotion tracer graph --domain {name}`"
+    committed = load_graph(name)
+    assert policy_problems(committed) == []
+    # The committed graph is a reviewed snapshot: its edges may lag the seeds, but it must
+    # know every tool the domain has now (`tracer graph --check` shows the full difference).
+    known = {n.name for n in committed.nodes} | set(committed.excluded)
+    assert known == set(profile.domain.toolset.specs)
+    assert (graph_path(profile).parent / "graph.md").exists()
+
+
+def test_a_fresh_derivation_matches_a_committed_graph() -> None:
+    assert graph_diff(load_graph("airline"), build_graph("airline")) == []
+
+
+def test_identity_lookups_come_first_and_nothing_follows_a_transfer() -> None:
+    graph = build_graph("airline")
+    roles = {n.name: n.role for n in graph.nodes}
+    assert set(graph.entries) == {n for n, r in roles.items() if r == "auth"}
+    for e in graph.edges:
+        assert roles[e.target] != "auth"
+        assert roles[e.source] != "terminal"
+    # A write never follows the lookup directly: its entity is read first.
+    assert not [e for e in graph.edges if roles[e.source] == "auth" and roles[e.target] == "write"]
+
+
+def test_write_edges_carry_data_from_outputs_to_parameters() -> None:
+    graph = build_graph("airline")
+    edge = next(
+        e
+        for e in graph.edges
+        if e.source == "get_reservation_details" and e.target == "cancel_reservation"
+    )
+    assert any("feeds reservation_code" in r for r in edge.reasons)
+    node = graph.node("cancel_reservation")
+    assert "reservation_code" in node.needs
+    assert "reservation_code" in graph.node("get_user_details").produces
+
+
+def test_policy_order_comes_from_the_seeds_and_the_review() -> None:
+    assert "quote_plan_change" in build_graph("telecom").requires["change_plan"]
+    bank = build_graph("bank")
+    assert ["verify_identity"] in bank.requires_any["*write"]
+    assert bank.requires_any["freeze_card"] == []
+    assert build_graph("airline").limits["issue_compensation_certificate"] == 1
+
+
+def test_review_drops_and_adds_edges_and_notes_them() -> None:
+    graph = build_graph("retail")
+    first = graph.edges[0]
+    reviewed = review_graph(
+        graph,
+        [("drop", first.source, first.target, "not plausible"), ("limit", "get_order", "2", "x")],
+    )
+    assert (first.source, first.target) not in {(e.source, e.target) for e in reviewed.edges}
+    assert reviewed.limits["get_order"] == 2
+    assert any("not plausible" in note for note in reviewed.review)
+
+
+def test_policy_problems_flag_bad_edges() -> None:
+    graph = build_graph("retail")
+    bad = graph.model_copy(
+        update={
+            "edges": [
+                *graph.edges,
+                Edge(source="get_order", target="find_customer_by_email", reasons=["x"]),
+                Edge(source="transfer_to_human_agents", target="get_order", reasons=["x"]),
+                Edge(source="find_customer_by_email", target="request_return", reasons=["x"]),
+            ]
+        }
+    )
+    problems = " ".join(policy_problems(bad))
+    assert "precede authentication" in problems
+    assert "follow a transfer" in problems
+    assert "entity read first" in problems
+
+
+def test_markdown_rendering_lists_every_tool() -> None:
+    graph = build_graph("telecom")
+    text = to_markdown(graph)
+    for node in graph.nodes:
+        assert f"`{node.name}`" in text

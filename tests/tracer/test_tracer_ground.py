@@ -1,0 +1,89 @@
+"""Stage 3: grounding emits only executable traces, and writes the customer's side."""
+
+from __future__ import annotations
+
+import pytest
+
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.tools import to_text
+from tau_emotion.environment import Environment
+from tau_emotion.tracer.graph import build_graph
+from tau_emotion.tracer.ground import ground_walk
+from tau_emotion.tracer.oracle import replay_task
+from tau_emotion.tracer.profile import internal_ids
+from tau_emotion.tracer.records import GroundResult, Walk
+from tau_emotion.tracer.validate import leaked_ids
+from tau_emotion.tracer.walks import walk_domain
+
+
+@pytest.fixture(scope="module")
+def grounded() -> list[GroundResult]:
+    out: list[GroundResult] = []
+    for name in ("telecom", "airline", "bank"):
+        walks = [w for w in walk_domain(build_graph(name), 60, 5, 0) if w.split == "train"]
+        out += [ground_walk(w, 5) for w in walks[:12]]
+    return out
+
+
+def test_every_candidate_replays_and_keeps_the_policy(grounded: list[GroundResult]) -> None:
+    candidates = [r.candidate for r in grounded if r.candidate is not None]
+    assert len(candidates) >= 8
+    for c in candidates:
+        env = Environment(c.task.domain, c.variant)
+        messages, digest = replay_task(c.task, env)  # raises ToolError on a refused action
+        assert digest == c.final_hash
+        kinds = env.domain.tool_kinds
+        assert run_checks(env.domain.checks, Trajectory(messages, kinds)) == []
+        assert c.trace == ">".join(a.name for a in c.task.gold_actions)
+
+
+def test_failures_are_recorded_with_a_reason(grounded: list[GroundResult]) -> None:
+    for r in grounded:
+        assert (r.candidate is None) != (r.rejection is None)
+        if r.rejection is not None:
+            assert r.rejection.stage == "ground" and r.rejection.reason
+
+
+def test_the_customer_side_names_no_tool_and_no_internal_id(
+    grounded: list[GroundResult],
+) -> None:
+    for r in grounded:
+        if r.candidate is None:
+            continue
+        task = r.candidate.task
+        tools = set(Environment(task.domain, r.candidate.variant).domain.toolset.specs)
+        texts = [task.instruction, *(i.request for i in task.intents)]
+        for text in texts:
+            assert not any(t in text for t in tools), text
+        leaks = leaked_ids(texts, internal_ids(task.domain, r.candidate.variant))
+        # An id nothing describes is left as it is; validation then rejects the task.
+        assert all(leak in r.candidate.task.instruction for leak in leaks)
+        assert task.known_facts["full_name"] in task.instruction
+        assert all(i.request and i.actions for i in task.intents)
+
+
+def test_an_impossible_walk_is_rejected_not_forced() -> None:
+    # Reactivating a line twice in one task acts twice on one record: never groundable.
+    walk = Walk(
+        id="telecom-wx",
+        domain="telecom",
+        split="train",
+        intents=[["find_customer_by_email", "get_customer_details", "unlock_device"]],
+    )
+    result = ground_walk(walk, 1)
+    assert result.candidate is None and result.rejection is not None
+
+
+def test_outputs_come_from_the_write_results(grounded: list[GroundResult]) -> None:
+    for r in grounded:
+        if r.candidate is None:
+            continue
+        task = r.candidate.task
+        env = Environment(task.domain, r.candidate.variant)
+        env.reset()
+        said = ""
+        for action in task.gold_actions:
+            said += to_text(env.call(action.name, dict(action.arguments)))
+        env.reset()
+        for output in task.required_outputs:
+            assert output in said

@@ -1,0 +1,108 @@
+"""The shipped task sets: counts, coverage, disjoint traces, replays, policy, and the oracle."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from tau_emotion.data import Task
+from tau_emotion.domains import domain_names, load_domain
+from tau_emotion.domains.base import load_tasks
+from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.emotions import EMOTIONS
+from tau_emotion.environment import Environment
+from tau_emotion.simulation.agents import OracleAgent
+from tau_emotion.simulation.loop import run_episode
+from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.users.scripted import ScriptedUser
+from tau_emotion.tracer.build import DEFAULT_TEST, TEST_TARGETS
+from tau_emotion.tracer.coverage import COMBOS
+from tau_emotion.tracer.oracle import replay_task
+
+TRAIN_MINIMUM = 7500
+
+
+def _tracer(tasks: list[Task]) -> list[Task]:
+    return [t for t in tasks if t.provenance.startswith("tracer")]
+
+
+@cache
+def shipped(name: str) -> tuple[list[Task], list[Task], list[Task], dict[str, str]]:
+    domain = load_domain(name)
+    root = domain.root
+    test = _tracer(domain.tasks("test"))
+    train = _tracer(domain.tasks("train"))
+    twins_path = root / "tracer" / "test_neutral.jsonl"
+    twins = load_tasks(twins_path) if twins_path.exists() else []
+    hashes_path = root / "tracer" / "hashes.json"
+    hashes = json.loads(hashes_path.read_text()) if hashes_path.exists() else {}
+    return test, train, twins, hashes
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_counts_and_twins(name: str) -> None:
+    test, _, twins, _ = shipped(name)
+    assert len(test) == TEST_TARGETS.get(name, DEFAULT_TEST)
+    assert all(t.emotion is not None and t.feeling for t in test)
+    by_id = {t.id: t for t in twins}
+    strip = {"id", "emotion", "feeling", "neutral_twin_id"}
+    for t in test:
+        twin = by_id[t.neutral_twin_id or ""]
+        assert twin.emotion is None and twin.neutral_twin_id == t.id
+        assert twin.model_dump(exclude=strip) == t.model_dump(exclude=strip)
+
+
+def test_train_size_and_test_coverage() -> None:
+    test = [t for n in domain_names() for t in shipped(n)[0]]
+    train = [t for n in domain_names() for t in shipped(n)[1]]
+    assert len(test) == sum(TEST_TARGETS.get(n, DEFAULT_TEST) for n in domain_names())
+    assert len(train) >= TRAIN_MINIMUM
+    emotions = Counter(t.emotion.emotion for t in test if t.emotion)
+    combos = {(t.emotion.politeness, t.emotion.urgency, t.emotion.trust) for t in test if t.emotion}
+    assert set(emotions) == set(EMOTIONS)
+    assert combos == set(COMBOS)
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_test_and_train_share_no_trace(name: str) -> None:
+    test, train, _, _ = shipped(name)
+    seed_test = [t for t in load_domain(name).tasks("test") if t.provenance == "seed"]
+
+    def trace(t: Task) -> str:
+        return ">".join(a.name for a in t.gold_actions)
+
+    held = {trace(t) for t in test} | {trace(t) for t in seed_test}
+    assert not [t.id for t in train if trace(t) in held]
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_task_replays_to_its_hash_and_keeps_the_policy(name: str) -> None:
+    test, train, _, hashes = shipped(name)
+    domain = load_domain(name)
+    for split, tasks in (("test", test), ("train", train)):
+        env = Environment(domain, domain.variant_for(split))  # type: ignore[arg-type]
+        for task in tasks:
+            messages, digest = replay_task(task, env)
+            assert digest == hashes[f"{split}/{task.id}"], f"{task.id} replays to another state"
+            violations = run_checks(domain.checks, Trajectory(messages, domain.tool_kinds))
+            assert violations == [], (task.id, violations[:1])
+
+
+def test_the_oracle_solves_the_test_set_without_emotion() -> None:
+    tasks = [t for n in domain_names() for t in shipped(n)[0]]
+    solved = 0
+    envs: dict[tuple[str, str], Environment] = {}
+    for task in tasks:
+        neutral = task.model_copy(update={"emotion": None})
+        domain = load_domain(task.domain)
+        env = envs.setdefault(
+            (task.domain, "test"), Environment(domain, domain.variant_for("test"))
+        )
+        setup = EpisodeSetup(task=neutral, domain=domain, seed=0, trial=0)
+        episode = asyncio.run(run_episode(setup, OracleAgent(setup), ScriptedUser(setup), env))
+        solved += episode.reward == 1.0
+    assert solved >= 0.99 * len(tasks), f"{solved} of {len(tasks)}"

@@ -1,0 +1,59 @@
+"""Stage 3b: the customer's side is written from the gold calls, in the customer's words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tau_emotion.domains import domain_names
+from tau_emotion.tracer.phrases import PHRASES
+from tau_emotion.tracer.profile import load_profile
+from tau_emotion.tracer.values import describe, humanize, observe, param_matches
+from tau_emotion.tracer.writer import Writer, slot
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_write_has_a_phrase_whose_slots_are_its_parameters(name: str) -> None:
+    profile = load_profile(name)
+    phrases = PHRASES[name]
+    for tool, spec in profile.domain.toolset.specs.items():
+        if spec.kind != "write":
+            continue
+        assert tool in phrases, f"{name}.{tool} has no phrase"
+        params = spec.schema["parameters"]["properties"]
+        allowed = {"entity"} | {slot(p, profile.known_codes) for p in params}
+        for template in phrases[tool]:
+            assert set(re.findall(r"\{(\w+)\}", template)) <= allowed, (tool, template)
+
+
+def test_ids_are_described_the_way_the_customer_knows_them() -> None:
+    card = {"id": "card-1038", "kind": "credit_card", "label": "American Express ending 1038"}
+    assert describe(card, "card-1038") == "American Express ending 1038"
+    showing = {"showtime_id": "SH-1", "movie": "Harbor Lights", "starts_at": "2025-06-18T16:00"}
+    assert describe(showing, "SH-1") == "Harbor Lights on 2025-06-18 at 16:00"
+    line = {"line_id": "L2001", "phone_number": "512-555-1674", "plan": "Plus 15GB"}
+    assert describe(line, "L2001").startswith("number 512-555-1674")
+    assert humanize("stolen_device") == "stolen device"
+
+
+def test_outputs_are_the_money_the_write_moved() -> None:
+    assert Writer.outputs('{"reservation_code": "X", "total_refund": 230}') == (
+        ["230"],
+        "how much is refunded",
+    )
+    record = {f"k{i}": i for i in range(12)} | {"amount_paid": "5327.50"}
+    assert Writer.outputs(str(record).replace("'", '"'))[0] == []
+    assert Writer.outputs("Transfer created.") == ([], "")
+
+
+def test_output_keys_fill_parameters_by_name() -> None:
+    data = {
+        "user_id": "u1",
+        "payment_methods": [{"id": "card-1", "label": "Visa ending 1"}],
+        "reservations": ["ABC123"],
+    }
+    obs = observe(data, 0, "user")
+    assert any(param_matches("payment_method_id", o) and o.value == "card-1" for o in obs)
+    assert any(param_matches("reservation_code", o) and o.value == "ABC123" for o in obs)
+    assert not any(param_matches("reservation_code", o) and o.value == "card-1" for o in obs)
