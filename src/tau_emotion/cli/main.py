@@ -9,8 +9,8 @@ import typer
 
 from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
 from tau_emotion.emotions.cli import app as emotions_app
-from tau_emotion.tracer.cli import app as tracer_app
 from tau_emotion.report.cli import register as register_report
+from tau_emotion.tracer.cli import app as tracer_app
 from tau_emotion.training.cli import register as register_training
 
 if TYPE_CHECKING:
