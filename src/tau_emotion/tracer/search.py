@@ -65,8 +65,9 @@ def call_text(env: Environment, tool: str, args: Mapping[str, Any]) -> str:
             cached = to_text(env.call(tool, dict(args)))
         except ToolError as exc:
             cached = exc
-        if len(_READS) < READ_CACHE_LIMIT:
-            _READS[key] = cached
+        if len(_READS) >= READ_CACHE_LIMIT:
+            _READS.clear()  # a new domain's lookups matter more than the last one's
+        _READS[key] = cached
     if isinstance(cached, ToolError):
         raise cached
     return cached
