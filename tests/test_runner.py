@@ -95,3 +95,24 @@ def test_kill_9_then_resume_loses_nothing_and_repeats_nothing(tmp_path: Path) ->
     expected = {(t.id, trial) for t in load_domain("airline").tasks("test") for trial in range(60)}
     assert set(keys) == expected, "an episode was lost"
     assert 0 < before < len(expected), "the kill did not land mid-run"
+
+
+def test_task_file_picks_one_task_set_per_domain(tmp_path: Path) -> None:
+    from tau_emotion.domains import load_domain
+    from tau_emotion.errors import TaskFileError
+    from tau_emotion.runner.run import select_tasks
+
+    airline = load_domain("airline")
+    seed = airline.tasks("test", "seed")
+    generated = airline.tasks("test", "test")
+    assert seed and generated
+    assert {t.id for t in seed}.isdisjoint({t.id for t in generated})
+    assert len(airline.tasks("test")) == len(seed) + len(generated)
+    config = RunConfig(
+        domains=["airline", "retail"], task_file="test", agent="oracle", out=tmp_path
+    )
+    picked = select_tasks(config)
+    assert len(picked) == 140
+    assert all(t.id in {x.id for x in load_domain(t.domain).tasks("test", "test")} for t in picked)
+    with pytest.raises(TaskFileError, match=r"no task file 'nope' \(tasks/\*\.jsonl: seed"):
+        airline.tasks("test", "nope")

@@ -125,6 +125,13 @@ def run(
     domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
     split: Annotated[str, typer.Option(help="test or train.")] = "test",
     num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
+    task_file: Annotated[
+        str | None,
+        typer.Option(
+            help="Only tasks from each domain's tasks/NAME.jsonl: seed (hand-written), "
+            "test or train (Tracer sets). Default: all files of the split."
+        ),
+    ] = None,
     task_id: Annotated[
         list[str] | None, typer.Option(help="Only this task id (repeatable).")
     ] = None,
@@ -226,6 +233,7 @@ def run(
             split=split,
             num_tasks=num_tasks,
             task_ids=task_id or None,
+            task_file=task_file,
             trials=trials,
             **participant_config(
                 agent=agent,

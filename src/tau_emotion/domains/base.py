@@ -94,9 +94,19 @@ class Domain:
     def task_files(self) -> list[Path]:
         return sorted((self.root / "tasks").glob("*.jsonl"))
 
-    def tasks(self, split: Split | None = None) -> list[Task]:
-        """All tasks of the domain (optionally of one split), in file order."""
-        tasks = [t for path in self.task_files() for t in load_tasks(path)]
+    def tasks(self, split: Split | None = None, task_file: str | None = None) -> list[Task]:
+        """All tasks of the domain (optionally of one split, or one tasks/NAME.jsonl), in order.
+
+        Task ids are checked for duplicates across all files, whichever file is picked.
+        """
+        files = self.task_files()
+        if task_file is not None and task_file not in {f.stem for f in files}:
+            names = ", ".join(f.stem for f in files) or "none"
+            raise TaskFileError(
+                f"domain {self.name} has no task file {task_file!r} (tasks/*.jsonl: {names})"
+            )
+        per_file = [(path.stem, load_tasks(path)) for path in files]
+        tasks = [t for _, file_tasks in per_file for t in file_tasks]
         for t in tasks:
             if t.domain != self.name:
                 raise TaskFileError(
@@ -107,6 +117,8 @@ class Domain:
             if (t.split, t.id) in seen:
                 raise TaskFileError(f"domain {self.name}: task id {t.id!r} appears twice")
             seen.add((t.split, t.id))
+        if task_file is not None:
+            tasks = next(file_tasks for stem, file_tasks in per_file if stem == task_file)
         return [t for t in tasks if split is None or t.split == split]
 
 

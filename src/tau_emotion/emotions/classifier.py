@@ -21,6 +21,8 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
+from tau_emotion.emotions.lexical import LexicalModel
 from tau_emotion.emotions.npzio import load_npz, save_npz
 from tau_emotion.emotions.space import HEAD_LABELS, HEADS, all_conditions
 
@@ -47,6 +49,19 @@ class TrainConfig:
     token_dropout: float = 0.5
     """Share of token occurrences dropped at each step (static only): forces the classifier
     to read every cue of an anchor instead of the single most telling word."""
+    token_layer: int = 0
+    """Static only: width of a per-token layer tanh(v @ A + c) applied before pooling (0 = none).
+    Learnt from the base vectors, so it carries over to tokens the anchors never used: a cue
+    word unseen in training still lands near the cue words it resembles, while the many
+    content words of other slots fall near zero instead of adding noise to every head."""
+    lexical: bool = True
+    """Also fit the sparse n-gram model of `lexical.py`, which the mapper blends in."""
+    lexical_epochs: int = 80
+    lexical_learning_rate: float = 0.1
+    lexical_weight_decay: float = 1e-5
+    dimension_weight: float = 1.0
+    """Loss weight of the politeness, urgency and trust heads relative to family and emotion:
+    without it the 22-way emotion head dominates the shared layer."""
     seed: int = 0
 
 
@@ -79,6 +94,8 @@ class Classifier:
     """Static embedder only: vocabulary ids whose vectors were fine-tuned."""
     token_deltas: F64 | None = None
     """Static embedder only: what training added to those vectors."""
+    token_layer: tuple[F64, F64] | None = None
+    """Static embedder only: (A, c) of the per-token layer, when `config.token_layer` > 0."""
 
     def hidden(self, x: NDArray[Any]) -> F64:
         out: F64 = np.tanh(np.asarray(x, dtype=np.float64) @ self.w + self.b)
@@ -108,6 +125,8 @@ class Classifier:
         if self.token_ids is not None and self.token_deltas is not None:
             out["token_ids"] = self.token_ids
             out["token_deltas"] = self.token_deltas
+        if self.token_layer is not None:
+            out["token_layer_w"], out["token_layer_b"] = self.token_layer
         return out
 
     @classmethod
@@ -118,6 +137,9 @@ class Classifier:
         heads = {h: (f64(f"head_{h}_w"), f64(f"head_{h}_b")) for h in HEADS}
         token_ids = np.asarray(arrays["token_ids"], np.int64) if "token_ids" in arrays else None
         deltas = f64("token_deltas") if "token_deltas" in arrays else None
+        layer = None
+        if "token_layer_w" in arrays:
+            layer = (f64("token_layer_w"), f64("token_layer_b"))
         return cls(
             w=f64("w"),
             b=f64("b"),
@@ -125,7 +147,16 @@ class Classifier:
             config=config,
             token_ids=token_ids,
             token_deltas=deltas,
+            token_layer=layer,
         )
+
+    def adapt(self, embedder: Embedder) -> Embedder:
+        """The embedder whose vectors this classifier reads (its token adjustments applied)."""
+        if self.token_ids is None or self.token_deltas is None:
+            return embedder
+        if not isinstance(embedder, StaticEmbedder):
+            raise ValueError("this classifier fine-tuned a static embedding; use StaticEmbedder")
+        return embedder.tuned(self.token_ids, self.token_deltas, self.token_layer)
 
 
 @dataclass(frozen=True)
@@ -134,15 +165,28 @@ class TokenInputs:
 
     A static embedding of a text is normalise(counts @ table); with the counts fixed, the rows
     of the table that the anchors use can be trained like any other weight (model2vec does the
-    same when it fine-tunes a distilled model for classification).
+    same when it fine-tunes a distilled model for classification). The count matrix is dense:
+    it is mostly zeros, but one BLAS product over it is several times faster than gathering
+    and summing the occurrences sparsely in numpy.
     """
 
-    counts: F64
+    counts: F32
     """n_texts x n_tokens: how often each used token occurs in each text."""
     token_ids: NDArray[np.int64]
     """Vocabulary id of each column."""
     base: F64
     """n_tokens x d: the distilled vectors of those tokens."""
+
+    @classmethod
+    def build(
+        cls, rows: NDArray[np.int64], ids: NDArray[np.int64], vectors: NDArray[Any], n_texts: int
+    ) -> TokenInputs:
+        """From token occurrences (text row, vocabulary id) and the embedder's vector table."""
+        token_ids, columns = np.unique(ids, return_inverse=True)
+        counts = np.zeros((n_texts, token_ids.size), dtype=np.float32)
+        np.add.at(counts, (rows, columns), 1.0)
+        base = np.asarray(vectors[token_ids], dtype=np.float64)
+        return cls(counts=counts, token_ids=token_ids, base=base)
 
 
 def _normalize_rows(s: F64) -> tuple[F64, F64]:
@@ -164,6 +208,9 @@ def train_classifier(
     """
     x64 = np.asarray(x, dtype=np.float64)
     n, d = x64.shape
+    layer = config.token_layer if tokens is not None else 0
+    if layer:
+        d = layer
     rng = np.random.default_rng(config.seed)
     # Glorot-style scale keeps tanh out of saturation at the start.
     params: dict[str, F64] = {
@@ -178,42 +225,59 @@ def train_classifier(
         )
         params[f"{head}_b"] = np.zeros(k)
         onehots[head] = np.eye(k)[labels[head]]
-    counts32 = np.zeros((0, 0), dtype=np.float32)
     if tokens is not None:
         params["delta"] = np.zeros_like(tokens.base)
-        counts32 = tokens.counts.astype(np.float32)
+        if layer:
+            # Base vectors are SIF-scaled; scale A so that a typical token's v @ A starts
+            # with unit variance, in the responsive range of tanh.
+            scale = 1.0 / float(np.median(np.linalg.norm(tokens.base, axis=1)))
+            params["token_w"] = rng.normal(0.0, scale, (tokens.base.shape[1], layer))
+            params["token_b"] = np.zeros(layer)
     m = {name: np.zeros_like(p) for name, p in params.items()}
     v = {name: np.zeros_like(p) for name, p in params.items()}
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     norms: F64 | None = None
     for step in range(1, config.epochs + 1):
-        counts: NDArray[np.float32] | None = None
+        counts: F32 | None = None
         if tokens is not None:
-            # The (texts x tokens) products dominate the cost; float32 halves it.
-            counts = counts32
+            counts = tokens.counts
             if config.token_dropout > 0:
-                keep = rng.random(counts32.shape, dtype=np.float32) >= config.token_dropout
-                counts = counts32 * keep
-            table = (tokens.base + params["delta"]).astype(np.float32)
-            x64, norms = _normalize_rows((counts @ table).astype(np.float64))
+                keep = rng.random(counts.shape, dtype=np.float32) >= config.token_dropout
+                counts = counts * keep
+            linear = tokens.base + params["delta"]
+            table = linear
+            if layer:
+                activation = np.tanh(linear @ params["token_w"] + params["token_b"])
+                table = activation - np.tanh(params["token_b"])
+            # The pooling dominates the cost; float32 halves it.
+            pooled = counts @ table.astype(np.float32)
+            x64, norms = _normalize_rows(pooled.astype(np.float64))
         h = np.tanh(x64 @ params["w"] + params["b"])
         grads: dict[str, F64] = {}
         dh = np.zeros_like(h)
         for head in HEADS:
             probs = _softmax(h @ params[f"{head}_w"] + params[f"{head}_b"])
-            dz = (probs - onehots[head]) / n
+            weight = 1.0 if head in ("family", "emotion") else config.dimension_weight
+            dz = weight * (probs - onehots[head]) / n
             grads[f"{head}_w"] = h.T @ dz + config.weight_decay * params[f"{head}_w"]
             grads[f"{head}_b"] = dz.sum(axis=0)
             dh += dz @ params[f"{head}_w"].T
         dpre = dh * (1.0 - h * h)
         grads["w"] = x64.T @ dpre + config.weight_decay * params["w"]
         grads["b"] = dpre.sum(axis=0)
-        if counts is not None and norms is not None:
+        if tokens is not None and counts is not None and norms is not None:
             dx = dpre @ params["w"].T
             # Back through the row normalisation: remove the radial part, divide by the norm.
             ds = (dx - x64 * (x64 * dx).sum(axis=1, keepdims=True)) / norms
             dtable = (counts.T @ ds.astype(np.float32)).astype(np.float64)
-            grads["delta"] = dtable + config.token_decay * params["delta"]
+            dlinear = dtable
+            if layer:
+                dact = dtable * (1.0 - activation * activation)
+                grads["token_w"] = linear.T @ dact + config.weight_decay * params["token_w"]
+                offset_slope = 1.0 - np.tanh(params["token_b"]) ** 2
+                grads["token_b"] = dact.sum(axis=0) - offset_slope * dtable.sum(axis=0)
+                dlinear = dact @ params["token_w"].T
+            grads["delta"] = dlinear + config.token_decay * params["delta"]
         for name, g in grads.items():
             m[name] = beta1 * m[name] + (1 - beta1) * g
             v[name] = beta2 * v[name] + (1 - beta2) * g * g
@@ -226,6 +290,8 @@ def train_classifier(
     if tokens is not None:
         classifier.token_ids = tokens.token_ids
         classifier.token_deltas = params["delta"]
+        if layer:
+            classifier.token_layer = (params["token_w"], params["token_b"])
     return classifier
 
 
@@ -240,6 +306,8 @@ class Artifact:
     """Index into `all_conditions()` of each anchor row."""
     meta: dict[str, Any]
     """embedder name, anchors digest and source, train config, format version."""
+    lexical: LexicalModel | None = None
+    """The n-gram model (absent in artifacts trained with `lexical=False`)."""
 
     def save(self, path: Path) -> None:
         arrays = {
@@ -249,6 +317,9 @@ class Artifact:
         # float16 halves the largest member; cosine ranks barely move at 3 significant digits.
         arrays["anchor_vectors"] = self.anchor_vectors.astype(np.float16)
         arrays["anchor_conditions"] = self.anchor_conditions.astype(np.int16)
+        if self.lexical is not None:
+            for name, array in self.lexical.arrays().items():
+                arrays[name] = array if name == "lexical_keys" else array.astype(np.float32)
         save_npz(path, arrays, self.meta)
 
     @classmethod
@@ -262,6 +333,7 @@ class Artifact:
             anchor_vectors=arrays["anchor_vectors"].astype(np.float32),
             anchor_conditions=arrays["anchor_conditions"],
             meta=meta,
+            lexical=LexicalModel.from_arrays(arrays),
         )
 
 

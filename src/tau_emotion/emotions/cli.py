@@ -66,6 +66,7 @@ def _mapper(
     k: int,
     seed: int,
     anchors_path: Path | None = None,
+    lexical_weight: float = 0.6,
 ) -> Mapper:
     """The mapper for an embedder: shipped artifact for static, else a trained-and-cached one."""
     from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
@@ -90,7 +91,7 @@ def _mapper(
         if artifact.meta.get("anchors_digest") != anchors.digest():
             # The instruction is sampled from the anchors the classifier voted with.
             raise ValueError("it was trained on other anchors; pass the same file with --anchors")
-        return Mapper(embedder, artifact, anchors, k=k, seed=seed)
+        return Mapper(embedder, artifact, anchors, k=k, seed=seed, lexical_weight=lexical_weight)
     except (OSError, ValueError, KeyError) as exc:
         raise _fail(f"cannot use classifier {classifier}: {exc}") from exc
 
@@ -153,6 +154,18 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
     return records
 
 
+# The defaults below repeat mapper.DEFAULT_LEXICAL_WEIGHT as a literal so that `--help` does
+# not import numpy (a test keeps them equal).
+LexicalWeightOpt = Annotated[
+    float,
+    typer.Option(
+        min=0.0,
+        max=1.0,
+        help="Weight of the n-gram model against the embedding side (0 = embeddings only).",
+    ),
+]
+
+
 @app.command("map")
 def map_command(
     text: Annotated[str | None, typer.Argument(help="A free-text feeling to map.")] = None,
@@ -164,6 +177,7 @@ def map_command(
     ] = None,
     k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
     seed: Annotated[int, typer.Option(help="Seed for choosing the instruction.")] = 0,
+    lexical_weight: LexicalWeightOpt = 0.6,
     embedder: EmbedderOpt = "static",
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
@@ -182,7 +196,12 @@ def map_command(
         raise _fail("--k must be at least 1")
     records = [{"text": text}] if input_path is None else _read_feelings(input_path)
     mapper = _mapper(
-        _embedder(embedder, embed_model, embed_base_url, api_key_env), classifier, k, seed, anchors
+        _embedder(embedder, embed_model, embed_base_url, api_key_env),
+        classifier,
+        k,
+        seed,
+        anchors,
+        lexical_weight,
     )
     mapped = mapper.map([str(r["text"]) for r in records])
     lines = [
@@ -247,6 +266,7 @@ def train_command(
 @app.command("eval")
 def eval_command(
     k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
+    lexical_weight: LexicalWeightOpt = 0.6,
     embedder: EmbedderOpt = "static",
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
@@ -263,8 +283,8 @@ def eval_command(
     )
 
     emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
-    heldout = heldout_evaluation(emb, k=k)
-    handwritten = handwritten_evaluation(_mapper(emb, None, k, 0))
+    heldout = heldout_evaluation(emb, k=k, lexical_weight=lexical_weight)
+    handwritten = handwritten_evaluation(_mapper(emb, None, k, 0, None, lexical_weight))
     typer.echo(report_text("held-out plans and phrase variants", heldout))
     typer.echo(confusion_text(heldout))
     typer.echo(report_text("hand-written descriptions", handwritten))

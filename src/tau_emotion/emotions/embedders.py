@@ -77,41 +77,57 @@ class StaticEmbedder:
     def name(self) -> str:
         return self._name
 
-    def tuned(self, token_ids: NDArray[np.int64], deltas: NDArray[Any]) -> StaticEmbedder:
-        """A copy whose listed token vectors are shifted by `deltas` (same name and space)."""
+    def tuned(
+        self,
+        token_ids: NDArray[np.int64],
+        deltas: NDArray[Any],
+        layer: tuple[NDArray[Any], NDArray[Any]] | None = None,
+    ) -> StaticEmbedder:
+        """A copy with the classifier's token adjustments applied (same name, same tokenizer).
+
+        `deltas` shift the listed token vectors; `layer` = (A, c), when given, then maps every
+        vocabulary vector v to tanh(v @ A + c) - tanh(c), so a token whose vector is near zero
+        (a frequent word, after SIF weighting) still contributes nothing.
+        """
         vectors = self.vectors.copy()
         vectors[token_ids] += np.asarray(deltas, dtype=np.float32)
-        return StaticEmbedder(vectors, self.tokenizer.vocab, self._name)
+        if layer is not None:
+            a, c = (np.asarray(m, dtype=np.float32) for m in layer)
+            vectors = np.tanh(vectors @ a + c) - np.tanh(c)
+        return StaticEmbedder(vectors.astype(np.float32), self.tokenizer.vocab, self._name)
 
-    def token_counts(self, texts: Sequence[str]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-        """Dense (texts x used tokens) count matrix and the vocabulary id of each column."""
-        per_text = [self.tokenizer.ids(t) for t in texts]
-        used = np.unique(np.fromiter((i for ids in per_text for i in ids), dtype=np.int64))
-        column = {int(t): j for j, t in enumerate(used)}
-        counts = np.zeros((len(texts), len(used)))
-        for row, ids in enumerate(per_text):
-            for i in ids:
-                counts[row, column[i]] += 1.0
-        return counts, used
+    def token_occurrences(
+        self, texts: Sequence[str]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Every token occurrence as (text row, vocabulary id), rows ascending."""
+        rows: list[int] = []
+        ids: list[int] = []
+        for row, text in enumerate(texts):
+            token_ids = self.tokenizer.ids(text)
+            rows.extend([row] * len(token_ids))
+            ids.extend(token_ids)
+        return np.asarray(rows, dtype=np.int64), np.asarray(ids, dtype=np.int64)
 
     @property
     def dim(self) -> int:
         return int(self.vectors.shape[1])
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        return self.embed_ids([self.tokenizer.ids(text) for text in texts])
+
+    def embed_ids(self, token_ids: Sequence[Sequence[int]]) -> Vectors:
+        """Embed already-tokenized texts (lets a caller tokenize once for several models)."""
+        out = np.zeros((len(token_ids), self.dim), dtype=np.float32)
         # Chunks bound the gathered (tokens x dim) matrix to a few MB whatever the batch size.
-        for start in range(0, len(texts), _CHUNK):
-            chunk = texts[start : start + _CHUNK]
+        for start in range(0, len(token_ids), _CHUNK):
             ids: list[int] = []
             offsets: list[int] = []
             rows: list[int] = []
-            for row, text in enumerate(chunk):
-                token_ids = self.tokenizer.ids(text)
-                if token_ids:
+            for row, text_ids in enumerate(token_ids[start : start + _CHUNK]):
+                if text_ids:
                     offsets.append(len(ids))
                     rows.append(start + row)
-                    ids.extend(token_ids)
+                    ids.extend(text_ids)
             if not ids:
                 continue
             # reduceat sums each text's contiguous run of token vectors in one call.

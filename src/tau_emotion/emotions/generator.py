@@ -39,7 +39,7 @@ PLANS: Final[tuple[str, ...]] = (
     "{u_line} You feel {e_feel}. You {p_act}, and you {t_act}. What you want is {e_want}.",
     "You want {e_want}. {e_inner} You {e_act}, and you {u_act}. {p_line} {t_line}",
     "{p_line} You feel {e_feel}. {t_line} {e_inner} You {u_act}.",
-    "Right now you feel {e_feel}. You {t_act}. {u_line} You {e_act}. You {p_act}.",
+    "At this point, you feel {e_feel}. You {t_act}. {u_line} You {e_act}. You {p_act}.",
     "{t_line} {e_inner} You {p_act}. {u_line} Above all, you want {e_want}.",
     # Held out: never used for training in the evaluation.
     "{e_inner} {u_line} You {p_act}, and you {t_act}. You want {e_want}.",

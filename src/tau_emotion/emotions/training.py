@@ -28,7 +28,8 @@ from tau_emotion.emotions.classifier import (
 )
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
 from tau_emotion.emotions.generator import generate_anchor_set
-from tau_emotion.emotions.mapper import DEFAULT_ALPHA, DEFAULT_K, Mapper
+from tau_emotion.emotions.lexical import shipped_tokenizer, train_lexical
+from tau_emotion.emotions.mapper import DEFAULT_ALPHA, DEFAULT_K, DEFAULT_LEXICAL_WEIGHT, Mapper
 from tau_emotion.emotions.space import FAMILIES, HEADS, all_conditions, condition_index
 
 HANDWRITTEN: Final[Path] = ASSETS / "handwritten.jsonl"
@@ -46,19 +47,28 @@ def train_artifact(
     x = embedder.embed(texts)
     tokens = None
     if config.tune_tokens and isinstance(embedder, StaticEmbedder):
-        counts, token_ids = embedder.token_counts(texts)
-        base = embedder.vectors[token_ids].astype(np.float64)
-        tokens = TokenInputs(counts=counts, token_ids=token_ids, base=base)
+        rows, token_ids = embedder.token_occurrences(texts)
+        tokens = TokenInputs.build(rows, token_ids, embedder.vectors, len(texts))
     classifier = train_classifier(x, condition_labels(ids), config, tokens)
-    if classifier.token_ids is not None and classifier.token_deltas is not None:
-        assert isinstance(embedder, StaticEmbedder)
-        x = embedder.tuned(classifier.token_ids, classifier.token_deltas).embed(texts)
+    if tokens is not None:
+        x = classifier.adapt(embedder).embed(texts)
+    lexical = None
+    if config.lexical:
+        tokenizer = shipped_tokenizer()
+        lexical = train_lexical(
+            [tokenizer.ids(t) for t in texts],
+            condition_labels(ids),
+            epochs=config.lexical_epochs,
+            learning_rate=config.lexical_learning_rate,
+            weight_decay=config.lexical_weight_decay,
+        )
     index = {c.id: condition_index(c) for c in all_conditions()}
     return Artifact(
         classifier=classifier,
         anchor_vectors=classifier.project(x),
         anchor_conditions=np.array([index[i] for i in ids], dtype=np.int16),
         meta=build_meta(embedder.name, anchor_set.digest(), anchor_set.source, config),
+        lexical=lexical,
     )
 
 
@@ -136,12 +146,13 @@ def heldout_evaluation(
     k: int = DEFAULT_K,
     alpha: float = DEFAULT_ALPHA,
     seed: int = 0,
+    lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
 ) -> HeadReport:
     """Train on training plans/variants only; score on held-out plans and variants only."""
     train_set = generate_anchor_set(EVAL_TRAIN_PER_CONDITION, seed=seed, split="train")
     test_set = generate_anchor_set(EVAL_HELDOUT_PER_CONDITION, seed=seed, split="heldout")
     artifact = train_artifact(embedder, train_set, config)
-    mapper = Mapper(embedder, artifact, train_set, k=k, alpha=alpha)
+    mapper = Mapper(embedder, artifact, train_set, k=k, alpha=alpha, lexical_weight=lexical_weight)
     texts, ids = test_set.texts_and_conditions()
     return score(mapper, texts, ids)
 

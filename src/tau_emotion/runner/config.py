@@ -27,6 +27,11 @@ class RunConfig(BaseModel):
     split: Split = Field(default="test", description="Task split.")
     num_tasks: int | None = Field(default=None, ge=1, description="First N tasks per domain.")
     task_ids: list[str] | None = Field(default=None, description="Only these task ids.")
+    task_file: str | None = Field(
+        default=None,
+        description="Only tasks from each domain's tasks/NAME.jsonl: 'seed' (hand-written), "
+        "'test' or 'train' (Tracer sets); default all files.",
+    )
     trials: int = Field(default=1, ge=1, description="Trials per task.")
     agent: AgentKind = Field(default="tool-calling", description="Agent strategy.")
     agent_model: ModelConfig | None = Field(default=None, description="Agent's model endpoint.")

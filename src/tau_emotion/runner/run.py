@@ -33,7 +33,7 @@ class RunExistsError(TauEmotionError):
 def select_tasks(config: RunConfig) -> list[Task]:
     tasks: list[Task] = []
     for name in config.domains:
-        domain_tasks = load_domain(name).tasks(config.split)
+        domain_tasks = load_domain(name).tasks(config.split, config.task_file)
         if config.task_ids:
             domain_tasks = [t for t in domain_tasks if t.id in config.task_ids]
         if config.num_tasks is not None:
