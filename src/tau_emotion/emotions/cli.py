@@ -12,10 +12,13 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from tau_emotion.emotions.embedders import Embedder
@@ -85,7 +88,7 @@ def _mapper(
             typer.echo(
                 f"training a classifier for {embedder.name} (cached at {classifier})", err=True
             )
-            train_artifact(embedder, anchors).save(classifier)
+            _embedding(lambda: train_artifact(embedder, anchors)).save(classifier)
     try:
         artifact = Artifact.load(classifier)
         if artifact.meta.get("anchors_digest") != anchors.digest():
@@ -94,6 +97,16 @@ def _mapper(
         return Mapper(embedder, artifact, anchors, k=k, seed=seed, lexical_weight=lexical_weight)
     except (OSError, ValueError, KeyError) as exc:
         raise _fail(f"cannot use classifier {classifier}: {exc}") from exc
+
+
+def _embedding(work: Callable[[], T]) -> T:
+    """Run `work`; an embedder failure (e.g. an unreachable endpoint) becomes a clean exit 2."""
+    from tau_emotion.emotions.embedders import EmbedderError
+
+    try:
+        return work()
+    except EmbedderError as exc:
+        raise _fail(str(exc)) from exc
 
 
 def _static_name() -> str:
@@ -203,7 +216,7 @@ def map_command(
         anchors,
         lexical_weight,
     )
-    mapped = mapper.map([str(r["text"]) for r in records])
+    mapped = _embedding(lambda: mapper.map([str(r["text"]) for r in records]))
     lines = [
         json.dumps({**record, **m.model_dump()}, ensure_ascii=False)
         for record, m in zip(records, mapped, strict=True)
@@ -247,7 +260,7 @@ def train_command(
     previous = out.with_suffix(".previous.npz")
     if before is not None:
         previous.write_bytes(before)
-    train_artifact(emb, anchor_set).save(out)
+    _embedding(lambda: train_artifact(emb, anchor_set)).save(out)
     after = out.read_bytes()
     digest = hashlib.sha256(after).hexdigest()[:16]
     if before is None:
@@ -283,7 +296,7 @@ def eval_command(
     )
 
     emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
-    heldout = heldout_evaluation(emb, k=k, lexical_weight=lexical_weight)
+    heldout = _embedding(lambda: heldout_evaluation(emb, k=k, lexical_weight=lexical_weight))
     handwritten = handwritten_evaluation(_mapper(emb, None, k, 0, None, lexical_weight))
     typer.echo(report_text("held-out plans and phrase variants", heldout))
     typer.echo(confusion_text(heldout))

@@ -182,6 +182,10 @@ class SentenceTransformerEmbedder:
         return l2_normalize(np.asarray(vectors))
 
 
+class EmbedderError(RuntimeError):
+    """An embedder could not embed: endpoint unreachable, refused, or answered nonsense."""
+
+
 class OpenAIEmbedder:
     """Any OpenAI-compatible embeddings endpoint."""
 
@@ -195,6 +199,7 @@ class OpenAIEmbedder:
         from openai import OpenAI
 
         self._client = OpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "EMPTY")
+        self.base_url = str(self._client.base_url)
         self.model = model
         self.batch_size = batch_size
 
@@ -203,13 +208,27 @@ class OpenAIEmbedder:
         return f"openai:{self.model}"
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        from openai import OpenAIError
+
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
             batch = list(texts[start : start + self.batch_size])
-            response = self._client.embeddings.create(model=self.model, input=batch)
+            try:
+                response = self._client.embeddings.create(model=self.model, input=batch)
+            except OpenAIError as exc:
+                raise EmbedderError(
+                    f"embeddings endpoint {self.base_url} (model {self.model!r}): {exc}"
+                ) from exc
             ordered = sorted(response.data, key=lambda item: item.index)
+            if [item.index for item in ordered] != list(range(len(batch))):
+                raise EmbedderError(
+                    f"embeddings endpoint {self.base_url} returned {len(ordered)} vectors "
+                    f"for {len(batch)} texts"
+                )
             rows.extend(item.embedding for item in ordered)
-        return l2_normalize(np.asarray(rows, dtype=np.float32))
+        if len({len(r) for r in rows}) > 1:
+            raise EmbedderError(f"embeddings endpoint {self.base_url} returned mixed dimensions")
+        return l2_normalize(np.asarray(rows, dtype=np.float32).reshape(len(rows), -1))
 
 
 def make_embedder(
