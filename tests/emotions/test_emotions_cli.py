@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from loopback import bypass_proxies, loopback, serving
 from tau_emotion.emotions.anchors import anchor_problem, read_anchor_set
 from tau_emotion.emotions.cli import app
 from tau_emotion.emotions.space import all_conditions
@@ -148,7 +148,7 @@ class _FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = loopback(Handler)
 
     @property
     def url(self) -> str:
@@ -157,19 +157,11 @@ class _FakeOpenAI:
 
 @pytest.fixture
 def fake_openai(monkeypatch: pytest.MonkeyPatch) -> Iterator[_FakeOpenAI]:
-    # Never route loopback traffic through a proxy from the environment.
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    bypass_proxies(monkeypatch)
     monkeypatch.setenv("FAKE_KEY", "sk-test")
     fake = _FakeOpenAI()
-    thread = threading.Thread(target=fake.server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(fake.server):
         yield fake
-    finally:
-        fake.server.shutdown()
-        fake.server.server_close()
 
 
 def test_anchors_command_validates_and_dedupes_llm_output(

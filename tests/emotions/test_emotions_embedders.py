@@ -6,10 +6,9 @@ from __future__ import annotations
 import base64
 import json
 import re
-import threading
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from loopback import bypass_proxies, loopback, serving
 from tau_emotion.emotions.anchors import AnchorSet, default_anchor_set, write_anchor_set
 from tau_emotion.emotions.cli import app
 from tau_emotion.emotions.embedders import EmbedderError, OpenAIEmbedder
@@ -68,7 +68,7 @@ class _EmbeddingServer:
                 self.end_headers()
                 self.wfile.write(out)
 
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.http = loopback(Handler)
 
     @property
     def url(self) -> str:
@@ -77,17 +77,10 @@ class _EmbeddingServer:
 
 @pytest.fixture
 def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[_EmbeddingServer]:
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    bypass_proxies(monkeypatch)
     server = _EmbeddingServer()
-    thread = threading.Thread(target=server.http.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server.http):
         yield server
-    finally:
-        server.http.shutdown()
-        server.http.server_close()
 
 
 def _small_anchor_file(tmp_path: Path) -> Path:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from loopback import loopback, serving
 
 Reply = tuple[int, dict[str, Any] | str, dict[str, str]]
 
@@ -67,17 +68,12 @@ class ChatServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = loopback(Handler)
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
 
 @contextmanager
 def chat_server(replies: list[Reply]) -> Iterator[ChatServer]:
     server = ChatServer(replies)
-    thread = threading.Thread(target=server.httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server.httpd):
         yield server
-    finally:
-        server.httpd.shutdown()
-        server.httpd.server_close()

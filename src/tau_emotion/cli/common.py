@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
+
+
+TaskFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Only tasks from each domain's tasks/NAME.jsonl: seed (hand-written), "
+        "test or train (Tracer sets). Default: all files of the split."
+    ),
+]
+"""`--task-file`, shared by `run` and `collect`."""
 
 
 def fail(message: str) -> typer.Exit:

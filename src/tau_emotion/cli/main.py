@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
+from tau_emotion.cli.common import (
+    TaskFileOpt,
+    fail,
+    participant_config,
+    timestamped_dir,
+    validation_message,
+)
 from tau_emotion.emotions.cli import app as emotions_app
 from tau_emotion.report.cli import register as register_report
 from tau_emotion.tracer.cli import app as tracer_app
@@ -125,13 +131,7 @@ def run(
     domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
     split: Annotated[str, typer.Option(help="test or train.")] = "test",
     num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
-    task_file: Annotated[
-        str | None,
-        typer.Option(
-            help="Only tasks from each domain's tasks/NAME.jsonl: seed (hand-written), "
-            "test or train (Tracer sets). Default: all files of the split."
-        ),
-    ] = None,
+    task_file: TaskFileOpt = None,
     task_id: Annotated[
         list[str] | None, typer.Option(help="Only this task id (repeatable).")
     ] = None,

@@ -11,7 +11,13 @@ from typing import Annotated
 
 import typer
 
-from tau_emotion.cli.common import fail, participant_config, timestamped_dir, validation_message
+from tau_emotion.cli.common import (
+    TaskFileOpt,
+    fail,
+    participant_config,
+    timestamped_dir,
+    validation_message,
+)
 
 DEFAULT_MIXES_DIR = Path("runs/mixes")
 
@@ -23,13 +29,7 @@ def collect(
     domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
     split: Annotated[str, typer.Option(help="Task split; collections use train.")] = "train",
     num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
-    task_file: Annotated[
-        str | None,
-        typer.Option(
-            help="Only tasks from each domain's tasks/NAME.jsonl: seed (hand-written), "
-            "test or train (Tracer sets). Default: all files of the split."
-        ),
-    ] = None,
+    task_file: TaskFileOpt = None,
     task_id: Annotated[
         list[str] | None, typer.Option(help="Only this task id (repeatable).")
     ] = None,
