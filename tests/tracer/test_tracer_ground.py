@@ -87,3 +87,27 @@ def test_outputs_come_from_the_write_results(grounded: list[GroundResult]) -> No
         env.reset()
         for output in task.required_outputs:
             assert output in said
+
+
+def test_screen_verdicts_are_cached_per_tool_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two walks with the same tools in another order may get different screens; a cache keyed
+    by the set of tools made the outcome depend on which walk a worker happened to see first."""
+    from types import SimpleNamespace
+
+    from tau_emotion.tracer import screen
+
+    kinds = {"lookup": "read", "pay": "write"}
+    profile = SimpleNamespace(name="toy-order", domain=SimpleNamespace(tool_kinds=kinds))
+    scene = SimpleNamespace(profile=profile, variant="main", customer_id="c1")
+    seen: list[list[str]] = []
+
+    def fake_screen(tools: list[str], writes: list[str], scene: object, env: object) -> bool:
+        seen.append(list(tools))
+        return tools.index("lookup") < tools.index("pay")  # needs the lookup before paying
+
+    monkeypatch.setattr(screen, "_screen", fake_screen)
+    monkeypatch.setattr(screen, "_SCREENED", {})
+    assert screen.screen_customer(["lookup", "pay"], scene, None) is True  # type: ignore[arg-type]
+    assert screen.screen_customer(["pay", "lookup"], scene, None) is False  # type: ignore[arg-type]
+    assert screen.screen_customer(["lookup", "pay"], scene, None) is True  # type: ignore[arg-type]
+    assert seen == [["lookup", "pay"], ["pay", "lookup"]]

@@ -38,13 +38,15 @@ def screen_customer(tools: list[str], scene: Scene, env: Environment) -> bool:
         return True
     # The verdict depends on the customer, the writes and which tools feed them: walks
     # share these often, so it is worked out once.
-    key = (scene.profile.name, scene.variant, scene.customer_id, tuple(writes), frozenset(tools))
+    # The tools in order, not as a set: `_owned_source` asks which tools come before a write,
+    # so two walks with the same tools in another order can get different verdicts.
+    key = (scene.profile.name, scene.variant, scene.customer_id, tuple(writes), tuple(tools))
     if key not in _SCREENED:
         _SCREENED[key] = _screen(tools, writes, scene, env)
     return _SCREENED[key]
 
 
-_SCREENED: dict[tuple[str, str, str, tuple[str, ...], frozenset[str]], bool] = {}
+_SCREENED: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...]], bool] = {}
 _CAN: dict[tuple[str, str, str, str], bool] = {}
 
 
