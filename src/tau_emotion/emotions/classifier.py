@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
 from tau_emotion.emotions.lexical import LexicalModel
 from tau_emotion.emotions.npzio import load_npz, save_npz
+from tau_emotion.emotions.numerics import softmax
 from tau_emotion.emotions.space import HEAD_LABELS, HEADS, all_conditions
 
 F64 = NDArray[np.float64]
@@ -75,13 +76,6 @@ def condition_labels(condition_ids: list[str]) -> dict[str, I64]:
     return out
 
 
-def _softmax(z: F64) -> F64:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    out: F64 = e / e.sum(axis=1, keepdims=True)
-    return out
-
-
 @dataclass
 class Classifier:
     """Weights of the shared layer and the heads (float64 in memory)."""
@@ -113,7 +107,7 @@ class Classifier:
     def forward(self, x: NDArray[Any]) -> tuple[F32, dict[str, F64]]:
         """Projection and head probabilities from one pass through the shared layer."""
         h = self.hidden(x)
-        probs = {head: _softmax(h @ wk + bk) for head, (wk, bk) in self.heads.items()}
+        probs = {head: softmax(h @ wk + bk) for head, (wk, bk) in self.heads.items()}
         h /= np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-12)
         return h.astype(np.float32), probs
 
@@ -256,7 +250,7 @@ def train_classifier(
         grads: dict[str, F64] = {}
         dh = np.zeros_like(h)
         for head in HEADS:
-            probs = _softmax(h @ params[f"{head}_w"] + params[f"{head}_b"])
+            probs = softmax(h @ params[f"{head}_w"] + params[f"{head}_b"])
             weight = 1.0 if head in ("family", "emotion") else config.dimension_weight
             dz = weight * (probs - onehots[head]) / n
             grads[f"{head}_w"] = h.T @ dz + config.weight_decay * params[f"{head}_w"]

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from tau_emotion.emotions.anchors import ASSETS
 from tau_emotion.emotions.npzio import load_npz
-from tau_emotion.emotions.tokenizer import WordPieceTokenizer
+from tau_emotion.emotions.tokenizer import WordPieceTokenizer, read_vocab
 
 Vectors = NDArray[np.float32]
 
@@ -67,9 +67,7 @@ class StaticEmbedder:
         arrays, meta = load_npz(vectors_path)
         # Stored as int8 with one float scale per row (4x smaller than float32); dequantise once.
         vectors = arrays["vectors"].astype(np.float32) * arrays["scales"][:, None]
-        vocab = vocab_path.read_text(encoding="utf-8").split("\n")
-        if vocab and vocab[-1] == "":
-            vocab.pop()
+        vocab = read_vocab(vocab_path)
         name = str(meta.get("name", "static"))
         return cls(vectors.astype(np.float32), vocab, name)
 

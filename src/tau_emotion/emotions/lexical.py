@@ -18,15 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
 
 from tau_emotion.emotions.embedders import STATIC_VOCAB
+from tau_emotion.emotions.numerics import softmax
 from tau_emotion.emotions.space import HEAD_LABELS, HEADS
-from tau_emotion.emotions.tokenizer import WordPieceTokenizer
+from tau_emotion.emotions.tokenizer import WordPieceTokenizer, read_vocab
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
@@ -39,10 +40,7 @@ BIGRAM_BASE: Final[int] = VOCAB_STRIDE
 @cache
 def shipped_tokenizer() -> WordPieceTokenizer:
     """The WordPiece tokenizer of the shipped vocabulary (shared by every lexical model)."""
-    vocab = STATIC_VOCAB.read_text(encoding="utf-8").split("\n")
-    if vocab and vocab[-1] == "":
-        vocab.pop()
-    return WordPieceTokenizer(vocab)
+    return WordPieceTokenizer(read_vocab(STATIC_VOCAB))
 
 
 def ngram_keys(ids: Sequence[int]) -> I64:
@@ -63,12 +61,17 @@ class SparseRows:
     columns: I64
     values: F64
 
+    @cached_property
+    def _row_starts(self) -> I64:
+        """Where each non-empty row's run begins (computed once, used by every head)."""
+        return np.flatnonzero(np.r_[True, np.diff(self.rows) != 0])
+
     def times(self, weights: F64) -> F64:
         """This matrix @ weights (features x outputs)."""
         out = np.zeros((self.n_rows, weights.shape[1]))
         if self.rows.size:
             contrib = weights[self.columns] * self.values[:, None]
-            starts = np.flatnonzero(np.r_[True, np.diff(self.rows) != 0])
+            starts = self._row_starts
             out[self.rows[starts]] = np.add.reduceat(contrib, starts, axis=0)
         return out
 
@@ -99,20 +102,23 @@ class LexicalModel:
     heads: dict[str, tuple[F64, F64]]
 
     def features(self, token_ids: Sequence[Sequence[int]]) -> SparseRows:
-        rows, keys, counts = _count_keys(token_ids)
+        return self._tfidf(*_count_keys(token_ids), n_rows=len(token_ids))
+
+    def _tfidf(self, rows: I64, keys: I64, counts: F64, n_rows: int) -> SparseRows:
+        """TF-IDF rows from per-text key counts; keys this model does not know are dropped."""
         position = np.searchsorted(self.keys, keys)
         position = np.minimum(position, max(self.keys.size - 1, 0))
         known = self.keys[position] == keys if self.keys.size else np.zeros(keys.size, bool)
         rows, columns, counts = rows[known], position[known], counts[known]
         values = (1.0 + np.log(counts)) * self.idf[columns]
-        norms = np.zeros(len(token_ids))
+        norms = np.zeros(n_rows)
         np.add.at(norms, rows, values * values)
         values = values / np.sqrt(np.maximum(norms[rows], 1e-12))
-        return SparseRows(len(token_ids), rows, columns, values)
+        return SparseRows(n_rows, rows, columns, values)
 
     def probabilities(self, token_ids: Sequence[Sequence[int]]) -> dict[str, F64]:
         x = self.features(token_ids)
-        return {head: _softmax(x.times(w) + b) for head, (w, b) in self.heads.items()}
+        return {head: softmax(x.times(w) + b) for head, (w, b) in self.heads.items()}
 
     def arrays(self) -> dict[str, NDArray[Any]]:
         out: dict[str, NDArray[Any]] = {"lexical_keys": self.keys, "lexical_idf": self.idf}
@@ -134,13 +140,6 @@ class LexicalModel:
         return cls(keys=keys, idf=f64("lexical_idf"), heads=heads)
 
 
-def _softmax(z: F64) -> F64:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    out: F64 = e / e.sum(axis=1, keepdims=True)
-    return out
-
-
 def train_lexical(
     token_ids: Sequence[Sequence[int]],
     labels: Mapping[str, I64],
@@ -152,11 +151,11 @@ def train_lexical(
     n = len(token_ids)
     if n == 0:
         raise ValueError("no texts to train the lexical model on")
-    _, keys, _ = _count_keys(token_ids)
-    vocabulary, document_frequency = np.unique(keys, return_counts=True)
+    counted = _count_keys(token_ids)
+    vocabulary, document_frequency = np.unique(counted[1], return_counts=True)
     idf = np.log((1.0 + n) / (1.0 + document_frequency)) + 1.0
     model = LexicalModel(keys=vocabulary, idf=idf, heads={})
-    sparse = model.features(token_ids)
+    sparse = model._tfidf(*counted, n_rows=n)
     # Dense for training: one BLAS product over a mostly-zero float32 matrix is several times
     # faster than gathering and summing the non-zeros in numpy, and just as deterministic.
     x = np.zeros((n, vocabulary.size), dtype=np.float32)
@@ -174,7 +173,7 @@ def train_lexical(
         dz = np.empty_like(logits)
         for i in range(len(HEADS)):
             part = slice(int(bounds[i]), int(bounds[i + 1]))
-            dz[:, part] = (_softmax(logits[:, part]) - onehot[:, part]) / n
+            dz[:, part] = (softmax(logits[:, part]) - onehot[:, part]) / n
         gw = (x.T @ dz.astype(np.float32)).astype(np.float64) + weight_decay * w
         gb = dz.sum(axis=0)
         mw = beta1 * mw + (1 - beta1) * gw

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Final
 
 _WORD_RE: Final[re.Pattern[str]] = re.compile(r"[^\W_]+|[^\w\s]|_")
@@ -23,6 +24,14 @@ def _strip_accents(text: str) -> str:
     return "".join(
         ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn"
     )
+
+
+def read_vocab(path: Path) -> list[str]:
+    """One token per line; the id of a token is its line number (a final newline is optional)."""
+    vocab = path.read_text(encoding="utf-8").split("\n")
+    if vocab and vocab[-1] == "":
+        vocab.pop()
+    return vocab
 
 
 class WordPieceTokenizer:
