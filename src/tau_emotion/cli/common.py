@@ -36,6 +36,26 @@ def timestamped_dir(prefix: str) -> Path:
     return Path("runs") / datetime.now(UTC).strftime(f"{prefix}-%Y%m%d-%H%M%S")
 
 
+def task_selection(
+    *,
+    domain: str,
+    split: str,
+    num_tasks: int | None,
+    task_id: list[str] | None,
+    task_file: str | None,
+) -> dict[str, Any]:
+    """The task-choosing fields of a `RunConfig` from the shared command-line options."""
+    from tau_emotion.domains import resolve_domains
+
+    return {
+        "domains": resolve_domains(domain),
+        "split": split,
+        "num_tasks": num_tasks,
+        "task_ids": task_id or None,
+        "task_file": task_file,
+    }
+
+
 def participant_config(
     *,
     agent: str,

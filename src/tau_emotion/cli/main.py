@@ -11,6 +11,7 @@ from tau_emotion.cli.common import (
     TaskFileOpt,
     fail,
     participant_config,
+    task_selection,
     timestamped_dir,
     validation_message,
 )
@@ -219,7 +220,6 @@ def run(
     from pydantic import ValidationError
 
     from tau_emotion.cli.tables import make_console
-    from tau_emotion.domains import resolve_domains
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.runner.config import RunConfig
     from tau_emotion.runner.progress import progress_bar
@@ -229,11 +229,13 @@ def run(
     out = out or timestamped_dir("run")
     try:
         config = RunConfig(
-            domains=resolve_domains(domain),
-            split=split,
-            num_tasks=num_tasks,
-            task_ids=task_id or None,
-            task_file=task_file,
+            **task_selection(
+                domain=domain,
+                split=split,
+                num_tasks=num_tasks,
+                task_id=task_id,
+                task_file=task_file,
+            ),
             trials=trials,
             **participant_config(
                 agent=agent,
