@@ -34,9 +34,12 @@ class ModelConfig(BaseModel):
     )
     temperature: float = Field(default=0.0, description="Sampling temperature.")
     top_p: float | None = Field(default=None, description="Nucleus sampling.")
-    max_tokens: int | None = Field(default=None, description="Cap on completion tokens.")
+    max_tokens: int | None = Field(default=None, ge=1, description="Cap on completion tokens.")
+    seed: int | None = Field(
+        default=None, description="Sampling seed sent with each request (if the backend uses it)."
+    )
     timeout_s: float = Field(default=120.0, description="Per-request timeout in seconds.")
-    max_retries: int = Field(default=5, description="Retries on 429 / 5xx / timeouts.")
+    max_retries: int = Field(default=5, ge=0, description="Retries on 429 / 5xx / timeouts.")
     backoff_s: float = Field(default=1.0, description="First backoff delay; doubles per retry.")
     max_concurrency: int = Field(default=64, description="Concurrent requests to this endpoint.")
     price_input_per_mtok: float = Field(default=0.0, description="USD per million input tokens.")
@@ -144,6 +147,8 @@ class OpenAICompatibleModel:
             request["top_p"] = cfg.top_p
         if cfg.max_tokens is not None:
             request["max_tokens"] = cfg.max_tokens
+        if cfg.seed is not None:
+            request["seed"] = cfg.seed
         if cfg.extra_body:
             request["extra_body"] = cfg.extra_body
         last_error = ""
