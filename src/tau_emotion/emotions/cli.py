@@ -418,3 +418,45 @@ def anchors_command(
         )
     write_anchor_set(anchor_set, out)
     typer.echo(f"wrote {report.accepted} anchors for {len(conditions)} conditions to {out}")
+
+
+@app.command("check-written")
+def check_written_command(
+    paths: Annotated[list[Path], typer.Argument(help="Written .txt files or folders of them.")],
+    first_person: Annotated[
+        bool,
+        typer.Option(help="Texts are first-person customer messages (shape checks only)."),
+    ] = False,
+    minimum: Annotated[
+        int, typer.Option(help="Texts each listed condition needs (0: no count check).")
+    ] = 0,
+    emotion: Annotated[
+        list[str] | None,
+        typer.Option(help="Check the count for every condition of this emotion (repeatable)."),
+    ] = None,
+) -> None:
+    """Check hand-written anchors or evaluation texts: format, rules, shared sentences."""
+    from tau_emotion.emotions.space import all_conditions
+    from tau_emotion.emotions.written import WrittenFormatError, check_written, read_written
+
+    for path in paths:
+        if not path.exists():
+            raise _fail(f"{path}: no such file or folder")
+    try:
+        texts = read_written(paths)
+    except WrittenFormatError as exc:
+        raise _fail(str(exc)) from exc
+    wanted = [c.id for c in all_conditions() if emotion and c.emotion in emotion] or None
+    problems = check_written(
+        texts, second_person=not first_person, minimum_per_condition=minimum, conditions=wanted
+    )
+    for problem in problems:
+        typer.echo(problem)
+    negations = sum(t.negation for t in texts)
+    conditions = len({t.condition_id for t in texts})
+    typer.echo(
+        f"{len(texts)} texts over {conditions} conditions ({negations} marked negation/contrast); "
+        f"{len(problems)} problem(s)"
+    )
+    if problems:
+        raise typer.Exit(1)
