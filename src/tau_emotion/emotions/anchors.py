@@ -103,7 +103,11 @@ class AnchorSet(BaseModel):
 
     version: int = Field(default=1, description="Format version.")
     source: str = Field(
-        description="Who wrote them: 'template:<seed>' (the generator) or 'llm:<model>'."
+        description=(
+            "Who wrote them: 'written' (the hand-written files in assets/written), "
+            "'written+template:<seed>x<n>' (those plus n generated per condition), "
+            "'template:<seed>' (the phrase-bank generator alone) or 'llm:<model>'."
+        )
     )
     anchors: dict[str, list[str]] = Field(
         description="Condition id -> its anchor texts (second person, label-free)."

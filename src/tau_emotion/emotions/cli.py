@@ -21,6 +21,7 @@ import typer
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from tau_emotion.emotions.anchors import AnchorSet
     from tau_emotion.emotions.embedders import Embedder
     from tau_emotion.emotions.mapper import Mapper
 
@@ -278,31 +279,58 @@ def train_command(
 
 @app.command("eval")
 def eval_command(
+    eval_set: Annotated[
+        Path | None,
+        typer.Option(
+            help="Independent evaluation folder (descriptions.txt, messages.txt); "
+            "default: benchmarks/emotion_eval of the source checkout."
+        ),
+    ] = None,
     k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
     lexical_weight: LexicalWeightOpt = 0.6,
     embedder: EmbedderOpt = "static",
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    classifier: Annotated[
+        Path | None, typer.Option(help="Classifier artifact (default: shipped or cached).")
+    ] = None,
+    anchors: Annotated[
+        Path | None, typer.Option(help="Anchors the classifier was trained on (default: shipped).")
+    ] = None,
+    confusion: Annotated[
+        bool, typer.Option(help="Also print the within-family emotion confusion tables.")
+    ] = False,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
 ) -> None:
-    """Accuracy per head on held-out plans/phrasings, and on the hand-written descriptions."""
+    """Accuracy per head on the independent evaluation set (never trained on)."""
+    from tau_emotion.emotions.evalset import EvalSetError, default_eval_dir, load_eval_set
     from tau_emotion.emotions.training import (
         confusion_text,
         dump_json,
-        handwritten_evaluation,
-        heldout_evaluation,
+        independent_evaluation,
         report_text,
     )
 
+    folder = eval_set or default_eval_dir()
+    if folder is None:
+        raise _fail(
+            "no evaluation set here: pass --eval-set DIR (the repository's "
+            "benchmarks/emotion_eval; an installed package does not ship it)"
+        )
+    try:
+        loaded = load_eval_set(folder)
+    except EvalSetError as exc:
+        raise _fail(str(exc)) from exc
     emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
-    heldout = _embedding(lambda: heldout_evaluation(emb, k=k, lexical_weight=lexical_weight))
-    handwritten = handwritten_evaluation(_mapper(emb, None, k, 0, None, lexical_weight))
-    typer.echo(report_text("held-out plans and phrase variants", heldout))
-    typer.echo(confusion_text(heldout))
-    typer.echo(report_text("hand-written descriptions", handwritten))
+    mapper = _mapper(emb, classifier, k, 0, anchors, lexical_weight)
+    reports = _embedding(lambda: independent_evaluation(mapper, loaded))
+    for name, report in reports.items():
+        typer.echo(report_text(f"{name} ({folder})", report))
+        if confusion:
+            typer.echo(confusion_text(report))
     if json_out is not None:
-        dump_json({"heldout": heldout, "handwritten": handwritten}, json_out)
+        dump_json(reports, json_out)
 
 
 @app.command("plot")
@@ -346,7 +374,8 @@ def plot_command(
 @app.command("anchors")
 def anchors_command(
     model: Annotated[
-        str | None, typer.Option(help="Chat model; without it the template generator runs.")
+        str | None,
+        typer.Option(help="Chat model to write anchors; without it the written files are built."),
     ] = None,
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1")
@@ -355,32 +384,55 @@ def anchors_command(
     out: Annotated[
         Path | None, typer.Option(help="Output .json.gz (default: the shipped anchors file).")
     ] = None,
-    per_condition: Annotated[int, typer.Option(help="Anchors per condition.")] = 16,
+    written: Annotated[
+        Path | None,
+        typer.Option(help="Folder of hand-written anchor files (default: the shipped ones)."),
+    ] = None,
+    augment: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Add this many phrase-bank (template) anchors per condition to the written "
+            "ones; 0 keeps the written set alone (the shipped default).",
+        ),
+    ] = 0,
+    templates_only: Annotated[
+        bool,
+        typer.Option(help="Only the phrase-bank generator (the pre-written-anchor behaviour)."),
+    ] = False,
+    per_condition: Annotated[
+        int, typer.Option(min=1, help="Anchors per condition (--model, --templates-only).")
+    ] = 16,
     only: Annotated[
         list[str] | None,
-        typer.Option(help="Only conditions whose id starts with this (repeatable)."),
+        typer.Option(help="Only conditions whose id starts with this (repeatable; --model)."),
     ] = None,
-    concurrency: Annotated[int, typer.Option(help="Parallel requests.")] = 4,
-    max_rounds: Annotated[int, typer.Option(help="Retry rounds for short conditions.")] = 4,
+    concurrency: Annotated[int, typer.Option(min=1, help="Parallel requests.")] = 4,
+    max_rounds: Annotated[int, typer.Option(min=1, help="Retry rounds for short conditions.")] = 4,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.9,
     seed: Annotated[int, typer.Option(help="Seed of the template generator.")] = 0,
     partial: Annotated[
         bool, typer.Option(help="Write the file even if some conditions fall short.")
     ] = False,
 ) -> None:
-    """Regenerate the anchors: the deterministic template generator, or an LLM endpoint."""
-    from tau_emotion.emotions.anchors import DEFAULT_ANCHORS, write_anchor_set
+    """Build the anchors: the hand-written files (default), the templates, or an LLM endpoint."""
+    from tau_emotion.emotions.anchors import DEFAULT_ANCHORS, coverage_problems, write_anchor_set
     from tau_emotion.emotions.space import all_conditions
 
     conditions = [c for c in all_conditions() if not only or any(c.id.startswith(p) for p in only)]
     if not conditions:
         raise _fail(f"no condition id starts with {', '.join(only or [])}")
     if model is None:
-        from tau_emotion.emotions.generator import generate_anchor_set
-
         if only:
             raise _fail("--only applies to LLM generation (--model)")
-        anchor_set = generate_anchor_set(per_condition, seed=seed)
+        anchor_set = _offline_anchor_set(written, augment, templates_only, per_condition, seed)
+        short = coverage_problems(anchor_set, minimum=10)
+        if short and not partial:
+            raise _fail(
+                f"{len(short)} problem(s), e.g. {short[0]}; nothing written "
+                "(use --partial to write anyway)",
+                code=1,
+            )
         target = out or DEFAULT_ANCHORS
         write_anchor_set(anchor_set, target)
         typer.echo(f"wrote {sum(len(v) for v in anchor_set.anchors.values())} anchors to {target}")
@@ -388,7 +440,7 @@ def anchors_command(
     from tau_emotion.emotions.llm_anchors import generate_with_llm, openai_complete
 
     if out is None:
-        raise _fail("--out is required with --model (the shipped file is template-generated)")
+        raise _fail("--out is required with --model (the shipped file is hand-written)")
     api_key = os.environ.get(api_key_env) or "EMPTY"
     complete = openai_complete(model, base_url, api_key, temperature=temperature)
 
@@ -418,6 +470,32 @@ def anchors_command(
         )
     write_anchor_set(anchor_set, out)
     typer.echo(f"wrote {report.accepted} anchors for {len(conditions)} conditions to {out}")
+
+
+def _offline_anchor_set(
+    written: Path | None, augment: int, templates_only: bool, per_condition: int, seed: int
+) -> AnchorSet:
+    """The anchors `emotions anchors` builds without a model; errors name the bad input."""
+    from tau_emotion.emotions.generator import generate_anchor_set
+    from tau_emotion.emotions.written import (
+        WRITTEN_DIR,
+        WrittenFormatError,
+        augmented_anchor_set,
+        written_anchor_set,
+    )
+
+    if templates_only:
+        if written is not None or augment:
+            raise _fail("--templates-only takes neither --written nor --augment")
+        return generate_anchor_set(per_condition, seed=seed)
+    folder = written or WRITTEN_DIR
+    if not folder.is_dir():
+        raise _fail(f"--written {folder}: not a folder")
+    try:
+        anchor_set = written_anchor_set(folder)
+    except WrittenFormatError as exc:
+        raise _fail(str(exc)) from exc
+    return augmented_anchor_set(anchor_set, augment, seed) if augment else anchor_set
 
 
 @app.command("check-written")

@@ -27,9 +27,16 @@ from tau_emotion.emotions.classifier import (
     train_classifier,
 )
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
+from tau_emotion.emotions.evalset import EvalSet
 from tau_emotion.emotions.generator import generate_anchor_set
 from tau_emotion.emotions.lexical import shipped_tokenizer, train_lexical
-from tau_emotion.emotions.mapper import DEFAULT_ALPHA, DEFAULT_K, DEFAULT_LEXICAL_WEIGHT, Mapper
+from tau_emotion.emotions.mapper import (
+    DEFAULT_ALPHA,
+    DEFAULT_K,
+    DEFAULT_LEXICAL_WEIGHT,
+    Mapper,
+    Prediction,
+)
 from tau_emotion.emotions.space import FAMILIES, HEADS, all_conditions, condition_index
 
 HANDWRITTEN: Final[Path] = ASSETS / "handwritten.jsonl"
@@ -110,7 +117,13 @@ class HeadReport:
 
 def score(mapper: Mapper, texts: Sequence[str], condition_ids: Sequence[str]) -> HeadReport:
     """Map `texts` and compare with the intended conditions."""
-    predictions = mapper.predict(texts)
+    return score_predictions(mapper.predict(texts), condition_ids)
+
+
+def score_predictions(
+    predictions: Sequence[Prediction], condition_ids: Sequence[str]
+) -> HeadReport:
+    """Compare predictions with the intended conditions, head by head."""
     by_id = {c.id: c for c in all_conditions()}
     truth = [by_id[cid] for cid in condition_ids]
     accuracy = {
@@ -137,7 +150,7 @@ def score(mapper: Mapper, texts: Sequence[str], condition_ids: Sequence[str]) ->
             confusion[t.family][t.emotion][p.condition.emotion] += 1
         else:
             cross += 1
-    return HeadReport(len(texts), accuracy, round(exact, 4), confusion, cross)
+    return HeadReport(len(predictions), accuracy, round(exact, 4), confusion, cross)
 
 
 def heldout_evaluation(
@@ -155,6 +168,56 @@ def heldout_evaluation(
     mapper = Mapper(embedder, artifact, train_set, k=k, alpha=alpha, lexical_weight=lexical_weight)
     texts, ids = test_set.texts_and_conditions()
     return score(mapper, texts, ids)
+
+
+def independent_evaluation(mapper: Mapper, eval_set: EvalSet) -> dict[str, HeadReport]:
+    """The mapper on each part of the independent evaluation set (see `evalset.py`)."""
+    return {
+        name: score(mapper, [t.text for t in part], [t.condition_id for t in part])
+        for name, part in eval_set.parts().items()
+        if part
+    }
+
+
+def anchor_folds(anchor_set: AnchorSet, folds: int, fold: int) -> tuple[AnchorSet, AnchorSet]:
+    """(train, held-out) anchors: every `folds`-th anchor of each condition is held out.
+
+    This is how the mapper's settings are chosen: on the anchors alone, so the independent
+    evaluation set stays a measurement and never becomes a tuning target.
+    """
+    if not 0 <= fold < folds:
+        raise ValueError(f"fold {fold} is not in [0, {folds})")
+    train: dict[str, list[str]] = {}
+    heldout: dict[str, list[str]] = {}
+    for cid, texts in anchor_set.anchors.items():
+        train[cid] = [t for i, t in enumerate(texts) if i % folds != fold]
+        heldout[cid] = [t for i, t in enumerate(texts) if i % folds == fold]
+    source = f"{anchor_set.source}:fold{fold}of{folds}"
+    return AnchorSet(source=source, anchors=train), AnchorSet(source=source, anchors=heldout)
+
+
+def anchor_cross_validation(
+    embedder: Embedder,
+    anchor_set: AnchorSet,
+    config: TrainConfig = TrainConfig(),
+    folds: int = 5,
+    use_folds: int | None = None,
+    k: int = DEFAULT_K,
+    lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
+) -> HeadReport:
+    """Train on all but one fold of the anchors, score the held-out fold; pooled over folds."""
+    texts: list[str] = []
+    truth: list[str] = []
+    predicted: list[Prediction] = []
+    for fold in range(use_folds or folds):
+        train_set, test_set = anchor_folds(anchor_set, folds, fold)
+        artifact = train_artifact(embedder, train_set, config)
+        mapper = Mapper(embedder, artifact, train_set, k=k, lexical_weight=lexical_weight)
+        fold_texts, fold_ids = test_set.texts_and_conditions()
+        texts += fold_texts
+        truth += fold_ids
+        predicted += mapper.predict(fold_texts)
+    return score_predictions(predicted, truth)
 
 
 def handwritten_evaluation(mapper: Mapper, path: Path = HANDWRITTEN) -> HeadReport:

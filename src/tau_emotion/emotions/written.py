@@ -23,15 +23,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from tau_emotion.emotions.anchors import anchor_problem, dedupe_key
+from tau_emotion.emotions.anchors import ASSETS, AnchorSet, anchor_problem, dedupe_key
 from tau_emotion.emotions.space import all_conditions
 
+WRITTEN_DIR: Final[Path] = ASSETS / "written"
+"""The hand-written anchors, one file per emotion; `emotions anchors` builds the shipped set."""
+WRITTEN_SOURCE: Final[str] = "written"
 MAX_SENTENCES: Final[int] = 5
 NEGATION_MARK: Final[str] = "~ "
 
 _HEADER_RE: Final[re.Pattern[str]] = re.compile(r"^\[([a-z.]+)\]$")
 # A sentence ends at . ! or ? (optionally followed by a closing quote) before whitespace.
-_SENTENCE_END_RE: Final[re.Pattern[str]] = re.compile(r"(?<=[.!?])[\"'”’)]?\s+")
+_SENTENCE_END_RE: Final[re.Pattern[str]] = re.compile(r"(?:(?<=[.!?][\"'”’)])|(?<=[.!?]))\s+")
 
 # Facts an emotion text must not carry: it describes how the customer behaves, never what
 # they want or what happened to them, so the simulator's goal comes only from the task.
@@ -190,3 +193,37 @@ def check_written(
                     f"{cid}: {per_condition.get(cid, 0)} texts (< {minimum_per_condition})"
                 )
     return problems
+
+
+def written_anchor_set(folder: Path = WRITTEN_DIR) -> AnchorSet:
+    """The anchor set of a folder of written files, in canonical condition order.
+
+    Negation marks are dropped (they label evaluation texts; for anchors they mean nothing),
+    and each condition keeps its texts in file order, so the set is a pure function of the
+    files and the shipped `anchors.json.gz` is rebuilt byte for byte.
+    """
+    by_condition: dict[str, list[str]] = {}
+    for item in read_written([folder]):
+        by_condition.setdefault(item.condition_id, []).append(item.text)
+    anchors = {c.id: by_condition[c.id] for c in all_conditions() if c.id in by_condition}
+    return AnchorSet(source=WRITTEN_SOURCE, anchors=anchors)
+
+
+def augmented_anchor_set(anchor_set: AnchorSet, per_condition: int, seed: int = 0) -> AnchorSet:
+    """The written anchors plus `per_condition` phrase-bank anchors for every condition.
+
+    Optional augmentation (off by default; its effect is in docs/emotions.md). Written texts
+    come first in each condition, so they keep their places; generated ones that repeat a
+    written text are dropped.
+    """
+    from tau_emotion.emotions.generator import generate_anchor_set
+
+    generated = generate_anchor_set(per_condition, seed=seed)
+    anchors: dict[str, list[str]] = {}
+    for condition in all_conditions():
+        own = anchor_set.anchors.get(condition.id, [])
+        seen = {dedupe_key(t) for t in own}
+        extra = [t for t in generated.anchors.get(condition.id, []) if dedupe_key(t) not in seen]
+        anchors[condition.id] = own + extra
+    source = f"{anchor_set.source}+template:{seed}x{per_condition}"
+    return AnchorSet(source=source, anchors=anchors)
