@@ -5,15 +5,22 @@ A domain writes its tools as methods of a `ToolSet` subclass and tags each with
 is the tool description; an ``Args:`` section (Google style) describes the parameters.
 A tool that refuses raises `ToolError`, whose text goes back to the agent. Any other
 exception is a bug in the domain and propagates.
+
+Validation also bounds every value, here and nowhere else, so that no tool ever sees what
+it cannot handle: numbers must be finite (JSON from a model may carry NaN, Infinity or
+1e999) and no larger than `MAX_AMOUNT` / `MAX_COUNT`, and text must be encodable Unicode.
+Those bounds lie far outside anything a customer asks for, so no valid call changes.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, ClassVar, Literal, TypeVar, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -25,6 +32,14 @@ ToolKind = Literal["read", "write", "terminal"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _TOOL_ATTR = "__tau_tool_kind__"
+
+MAX_AMOUNT = 1_000_000_000.0
+"""Largest magnitude of a fractional argument (an amount in dollars). Beyond it, cent-exact
+`Decimal` arithmetic with 28 digits fails, and no customer moves a billion dollars."""
+MAX_COUNT = 100_000
+"""Largest magnitude of an integer argument (tickets, guests, days, points, installments).
+A tool may loop over a count or add it to a date; 1e15 days would overflow."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def tool(kind: ToolKind) -> Callable[[F], F]:
@@ -79,11 +94,58 @@ class ToolSpec:
                 for err in exc.errors()
             )
             raise ToolError(f"invalid arguments for {self.name}: {problems}") from None
-        return {name: getattr(parsed, name) for name in type(parsed).model_fields}
+        values = {name: getattr(parsed, name) for name in type(parsed).model_fields}
+        for name, value in values.items():
+            problem = _out_of_bounds(value, name)
+            if problem is not None:
+                raise ToolError(f"invalid arguments for {self.name}: {problem}")
+        return values
 
     def openai_schema(self) -> dict[str, Any]:
         """The Chat Completions `tools` entry."""
         return {"type": "function", "function": self.schema}
+
+
+def _out_of_bounds(value: Any, where: str) -> str | None:
+    """What makes `value` (or anything inside it) unfit for a tool, or None when it is fit.
+
+    Walks the validated values rather than constraining the field types, so the JSON schemas
+    the agent sees stay exactly as the signatures write them.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, float | Decimal):
+        finite = value.is_finite() if isinstance(value, Decimal) else math.isfinite(value)
+        if not finite:
+            return f"{where}: must be a finite number"
+        if abs(float(value)) > MAX_AMOUNT:
+            return f"{where}: must be between {-MAX_AMOUNT:,.0f} and {MAX_AMOUNT:,.0f}"
+        return None
+    if isinstance(value, int):
+        if abs(value) > MAX_COUNT:
+            return f"{where}: must be between {-MAX_COUNT:,} and {MAX_COUNT:,}"
+        return None
+    if isinstance(value, str):
+        if not value.isascii() and _SURROGATE.search(value):
+            return f"{where}: is not valid Unicode text (it holds a lone surrogate)"
+        return None
+    if isinstance(value, BaseModel):
+        items = [(name, getattr(value, name)) for name in type(value).model_fields]
+        return _first_problem(items, where)
+    if isinstance(value, dict):
+        keys = _first_problem([("key", k) for k in value], where)
+        return keys or _first_problem([(str(k), v) for k, v in value.items()], where)
+    if isinstance(value, list | tuple | set | frozenset):
+        return _first_problem([(str(i), v) for i, v in enumerate(value)], where)
+    return None
+
+
+def _first_problem(items: list[tuple[str, Any]], where: str) -> str | None:
+    for name, item in items:
+        problem = _out_of_bounds(item, f"{where}.{name}")
+        if problem is not None:
+            return problem
+    return None
 
 
 def _build_spec(name: str, fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:

@@ -4,6 +4,8 @@ Each episode is written as one complete line with a single write and flushed to 
 killed run leaves at most one partial last line. Loading drops that partial line (and
 truncates it away before appending again); later lines for the same (domain, task, trial)
 supersede earlier ones, so re-running failed episodes never needs a rewrite of the file.
+Lines go through `storage.model_json`: text UTF-8 cannot encode (a lone surrogate from an
+endpoint) is replaced and secrets are redacted, so no episode can crash the writer.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pydantic import ValidationError
 
 from tau_emotion.data import Episode
 from tau_emotion.errors import TauEmotionError
+from tau_emotion.storage import model_json
 
 RESULTS_FILE = "results.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -32,6 +35,8 @@ def load_episodes(path: Path) -> dict[EpisodeKey, Episode]:
     episodes: dict[EpisodeKey, Episode] = {}
     if not path.exists():
         return episodes
+    if not path.is_file():
+        raise ResultsFileError(f"{path} is not a file")
     data = path.read_bytes()
     lines = data.split(b"\n")
     for lineno, line in enumerate(lines, start=1):
@@ -42,7 +47,12 @@ def load_episodes(path: Path) -> dict[EpisodeKey, Episode]:
         except ValidationError as exc:
             if lineno == len(lines):  # the partial last line of a killed run
                 continue
-            raise ResultsFileError(f"{path}:{lineno}: not a valid episode record: {exc}") from None
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            problem = f"{where}: {first['msg']}" if where else first["msg"]
+            raise ResultsFileError(
+                f"{path} is damaged: line {lineno} is not a valid episode record ({problem})"
+            ) from None
         episodes[episode.key] = episode
     return episodes
 
@@ -73,7 +83,7 @@ class ResultsWriter:
         self._fsync = fsync
 
     def append(self, episode: Episode) -> None:
-        self._fh.write(episode.model_dump_json().encode() + b"\n")
+        self._fh.write(model_json(episode).encode() + b"\n")
         self._fh.flush()
         if self._fsync:
             os.fsync(self._fh.fileno())

@@ -1,0 +1,121 @@
+"""How text lands on disk: always encodable, never holding a secret, rewritten atomically.
+
+Every writer of run files (results, manifest, metrics, cache, report) goes through here:
+
+- `encodable` replaces lone surrogates (U+D800..U+DFFF), which UTF-8 cannot encode. They
+  arrive from endpoints that send ``"\\ud800"`` escapes and from bytes decoded with
+  ``surrogateescape``; one of them in an episode used to crash the run at write time and
+  again at ``--resume``. The models' boundary replaces them too; this is the backstop.
+- `model_json` serialises a pydantic model like ``model_dump_json``, falling back to a
+  scrubbed copy only when the fast path meets such a character, and redacts secrets.
+- `write_atomic` replaces a file whole (temp file in the same folder, fsync, rename), so a
+  kill mid-write leaves the old file or the new one, never half of one.
+- `read_model` loads a file that a run rewrites and names it when it is damaged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pydantic_core
+from pydantic import BaseModel, ValidationError
+
+from tau_emotion.errors import TauEmotionError
+from tau_emotion.redact import redact
+
+M = TypeVar("M", bound=BaseModel)
+
+REPLACEMENT = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class DamagedFileError(TauEmotionError):
+    """A file a run wrote cannot be read back; the message names the file."""
+
+
+def encodable(text: str) -> str:
+    """`text` with every lone surrogate replaced by U+FFFD, so that UTF-8 can encode it."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(REPLACEMENT, text)
+
+
+def encodable_value(value: Any) -> Any:
+    """`encodable` applied to every string (keys too) inside JSON-like data."""
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, dict):
+        return {encodable_value(k): encodable_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encodable_value(v) for v in value]
+    return value
+
+
+def model_json(model: BaseModel, indent: int | None = None) -> str:
+    """``model.model_dump_json(indent=...)``, with surrogates replaced and secrets redacted."""
+    try:
+        text = model.model_dump_json(indent=indent)
+    except pydantic_core.PydanticSerializationError:
+        # Only unencodable text gets here. The same serialiser on the scrubbed JSON-mode dump
+        # writes numbers exactly as model_dump_json does, so the bytes differ only where a
+        # surrogate was.
+        data = encodable_value(model.model_dump(mode="json"))
+        text = pydantic_core.to_json(data, indent=indent).decode()
+    return redact(text)
+
+
+def safe_text(text: str) -> str:
+    """Text made fit to store or print: encodable, with secrets redacted."""
+    return redact(encodable(text))
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` (UTF-8, made safe) so a reader never sees half a file."""
+    data = safe_text(text).encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename itself durable; some file systems cannot open a folder, which is fine."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_model(path: Path, model: type[M]) -> M:
+    """Load a JSON file written by `write_atomic`; `DamagedFileError` names it if broken."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise DamagedFileError(f"{path} is a folder, not a file") from None
+    try:
+        return model.model_validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        detail = f"{where}: {first['msg']}" if where else first["msg"]
+        raise DamagedFileError(f"{path} is damaged: {detail}") from None
