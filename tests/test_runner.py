@@ -92,7 +92,8 @@ def test_kill_9_then_resume_loses_nothing_and_repeats_nothing(tmp_path: Path) ->
     assert len(keys) == len(set(keys)), "an episode was repeated"
     from tau_emotion.domains import load_domain
 
-    expected = {(t.id, trial) for t in load_domain("airline").tasks("test") for trial in range(60)}
+    benchmark = load_domain("airline").tasks("test", "test")
+    expected = {(t.id, trial) for t in benchmark for trial in range(60)}
     assert set(keys) == expected, "an episode was lost"
     assert 0 < before < len(expected), "the kill did not land mid-run"
 
@@ -103,16 +104,22 @@ def test_task_file_picks_one_task_set_per_domain(tmp_path: Path) -> None:
     from tau_emotion.runner.run import select_tasks
 
     airline = load_domain("airline")
-    seed = airline.tasks("test", "seed")
+    dev = airline.tasks("test", "dev")
     generated = airline.tasks("test", "test")
-    assert seed and generated
-    assert {t.id for t in seed}.isdisjoint({t.id for t in generated})
-    assert len(airline.tasks("test")) == len(seed) + len(generated)
+    assert dev and generated
+    assert {t.id for t in dev}.isdisjoint({t.id for t in generated})
+    assert len(airline.tasks("test")) == len(dev) + len(generated)
     config = RunConfig(
         domains=["airline", "retail"], task_file="test", agent="oracle", out=tmp_path
     )
     picked = select_tasks(config)
     assert len(picked) == 140
     assert all(t.id in {x.id for x in load_domain(t.domain).tasks("test", "test")} for t in picked)
-    with pytest.raises(TaskFileError, match=r"no task file 'nope' \(tasks/\*\.jsonl: seed"):
+    # The default is the benchmark: the same tasks without naming the file.
+    default = select_tasks(RunConfig(domains=["airline", "retail"], agent="oracle"))
+    assert [t.key for t in default] == [t.key for t in picked]
+    assert all(t.emotion is not None for t in default)
+    old_name = RunConfig(domains="airline", task_file="seed", agent="oracle")
+    assert old_name.task_file == "dev" and select_tasks(old_name) == dev
+    with pytest.raises(TaskFileError, match=r"no task file 'nope' \(tasks/\*\.jsonl: dev"):
         airline.tasks("test", "nope")

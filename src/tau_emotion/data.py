@@ -93,6 +93,11 @@ class Task(Frozen):
     provenance: str = Field(
         default="seed", description="Where the task came from: 'seed' or a Tracer run."
     )
+    challenge: str | None = Field(
+        default=None,
+        description="The policy challenge the task poses, e.g. a request the policy forbids "
+        "that the agent must refuse; None when the task poses none.",
+    )
 
     @property
     def gold_actions(self) -> list[Action]:
@@ -235,3 +240,8 @@ class RunManifest(BaseModel):
     finished_at: str | None = Field(default=None, description="ISO-8601 UTC end time.")
     episodes_total: int = Field(default=0, description="(task, trial) pairs in the run.")
     episodes_done: int = Field(default=0, description="Episodes recorded so far.")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Problems the run noticed but did not stop for (e.g. an endpoint that "
+        "never returns tool calls).",
+    )

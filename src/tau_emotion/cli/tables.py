@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from tau_emotion.evaluation.metrics import Estimate, GroupMetrics, MetricsReport
@@ -12,6 +14,15 @@ from tau_emotion.evaluation.metrics import Estimate, GroupMetrics, MetricsReport
 
 def _fmt(e: Estimate) -> str:
     return f"{e.value:.3f} [{e.low:.2f}, {e.high:.2f}]"
+
+
+def warning_printer() -> Callable[[str], None]:
+    """Print a run warning at once, in yellow on stderr, so that it stands out from progress."""
+
+    def show(message: str) -> None:
+        Console(stderr=True).print(f"[bold yellow]warning:[/] {escape(message)}")
+
+    return show
 
 
 def make_console() -> Console:
@@ -54,9 +65,9 @@ def print_metrics(report: MetricsReport, console: Console, by: list[str] | None 
         table.add_row(*_row("all (task mean)", report.overall_tasks, k))
     console.print(table)
     for dim in by or ["family"]:
-        groups = report.breakdowns.get(dim, {})
-        if not groups or list(groups) == ["none"]:
-            continue
+        groups = report.breakdowns[dim]
+        if list(groups) == ["none"] and not by:
+            continue  # a run without emotions has no default breakdown to show
         sub = _table(f"By {dim}", dim, k)
         for name, g in groups.items():
             sub.add_row(*_row(name, g, k))

@@ -5,8 +5,11 @@ Per task with n trials and c successes (reward == 1):
   Pass^k = C(c, k) / C(n, k)          (all of k random trials succeed)
   pass@k = 1 - C(n - c, k) / C(n, k)  (at least one of k random trials succeeds)
 Tasks are averaged within a domain; across domains we give both the equal-weight mean of
-the domain means and the task-weighted mean. Confidence intervals are percentile bootstrap
-intervals over tasks (stratified by domain for the overall figures), seeded.
+the domain means and the task-weighted mean. Confidence intervals are seeded percentile
+bootstrap intervals over the tasks of each figure's own cell. Resampling keeps the domain mix
+fixed (stratifies by domain) only where every domain of the cell has `MIN_STRATUM_TASKS`
+tasks, and always for the equal-weight mean; a stratum of one task never varies, so a breakdown
+cell drawn from small strata would otherwise report an interval of zero width.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from pydantic import BaseModel, Field
 from tau_emotion.data import Episode, TerminationReason
 
 BOOTSTRAP_SAMPLES = 1000
+MIN_STRATUM_TASKS = 5
+BREAKDOWNS = ("family", "emotion", "politeness", "urgency", "trust")
+"""The emotion dimensions every report is broken down by."""
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
@@ -86,6 +92,7 @@ class Estimate(BaseModel):
     value: float = Field(description="Point estimate.")
     low: float = Field(description="2.5th percentile of the bootstrap distribution.")
     high: float = Field(description="97.5th percentile of the bootstrap distribution.")
+    n: int = Field(default=0, description="Tasks the estimate (and its interval) is over.")
 
 
 class GroupMetrics(BaseModel):
@@ -130,7 +137,11 @@ def _group(
 
     sizes = np.array([len(i) for i in index_by_domain], dtype=float)
     weights = np.full(len(sizes), 1 / len(sizes)) if equal_domains else sizes / sizes.sum()
-    # Resample tasks within each domain so the domain mix stays fixed across resamples.
+    if not equal_domains and sizes.min() < MIN_STRATUM_TASKS:
+        # Small strata barely vary when resampled on their own: resample the cell as a whole.
+        index_by_domain = [np.arange(len(tasks))]
+        weights = np.ones(1)
+    # Resample tasks within each stratum so the domain mix stays fixed across resamples.
     samples = [
         rng.choice(i, size=(BOOTSTRAP_SAMPLES, len(i)), replace=True) for i in index_by_domain
     ]
@@ -144,6 +155,7 @@ def _group(
             value=value,
             low=float(np.percentile(boot, 2.5)),
             high=float(np.percentile(boot, 97.5)),
+            n=len(tasks),
         )
 
     episodes = sum(t.n for t in tasks)
@@ -169,7 +181,7 @@ def compute_metrics(episodes: Iterable[Episode], seed: int = 0) -> MetricsReport
     for t in tasks:
         by_domain[t.domain].append(t)
     breakdowns: dict[str, dict[str, GroupMetrics]] = {}
-    for dim in ("family", "emotion", "politeness", "urgency", "trust"):
+    for dim in BREAKDOWNS:
         groups: dict[str, list[TaskOutcome]] = defaultdict(list)
         for t in tasks:
             groups[t.groups[dim]].append(t)

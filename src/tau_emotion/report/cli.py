@@ -39,12 +39,9 @@ def report(
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
 ) -> None:
     """Build a self-contained HTML report (charts, analyses, episode browser) from runs."""
-    import asyncio
-
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.models.base import ChatModel
-    from tau_emotion.report.build import build_report
-    from tau_emotion.report.html import render
+    from tau_emotion.report.write import write_report
 
     judge: ChatModel | None = None
     if judge_model:
@@ -60,13 +57,9 @@ def report(
             )
         )
     try:
-        data = asyncio.run(
-            build_report(run_dirs, judge, exclude_user_hallucinations, title=title, seed=seed)
-        )
+        data = write_report(run_dirs, out, judge, exclude_user_hallucinations, title, seed)
     except TauEmotionError as exc:
         raise _fail(str(exc)) from None
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(data), encoding="utf-8")
     if json_out is not None:
         json_out.write_text(data.model_dump_json(indent=1), encoding="utf-8")
     typer.echo(f"wrote {out} ({len(data.runs)} runs, {len(data.episodes)} episodes)")

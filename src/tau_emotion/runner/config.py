@@ -1,11 +1,19 @@
-"""The typed run configuration; the CLI builds it, the run stores it resolved in its manifest."""
+"""The typed run configuration: every default of a run lives here, not in the CLI.
+
+The command line (`tau_emotion.cli.options`), a ``--config`` TOML file and the Python API
+all build the same `RunConfig`, so `execute_run(RunConfig(domains="airline"))` behaves like
+``tau-emotion run --domain airline``. Fields left ``None`` that have a documented automatic
+value (user, concurrency, max steps, the agent's model) are resolved on validation, so the
+manifest always stores what actually ran.
+"""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau_emotion.data import Split
 from tau_emotion.models.openai_compat import ModelConfig
@@ -17,27 +25,77 @@ Executor = Literal["local", "ray"]
 MODEL_AGENTS = ("tool-calling", "react", "act", "few-shot")
 MODEL_USERS = ("llm", "react", "verify", "reflection")
 
+DEV_TASK_FILE = "dev"
+TASK_FILE_ALIASES = {"seed": DEV_TASK_FILE}
+"""Old names of task files: the hand-written set was ``seed.jsonl`` before it became ``dev``."""
+
+EMBEDDED_MAX_STEPS = 40
+"""The embedded 135M model rarely finishes; 40 messages show the loop without a long wait."""
+
+
+def timestamped_dir(prefix: str) -> Path:
+    return Path("runs") / datetime.now(UTC).strftime(f"{prefix}-%Y%m%d-%H%M%S")
+
+
+def _is_local(model: str) -> bool:
+    from tau_emotion.models.factory import is_local  # deferred: keeps config import light
+
+    return is_local(model)
+
+
+def _resolve(spec: str) -> list[str]:
+    """'airline', 'airline,retail' or 'all' -> validated domain names."""
+    from tau_emotion.domains import resolve_domains
+    from tau_emotion.errors import TauEmotionError
+
+    try:
+        return resolve_domains(spec)
+    except TauEmotionError as exc:
+        raise ValueError(str(exc)) from None
+
 
 class RunConfig(BaseModel):
     """Everything that decides what a run does."""
 
     model_config = ConfigDict(extra="forbid")
 
-    domains: list[str] = Field(description="Domain names to run.")
+    domains: list[str] = Field(
+        default_factory=lambda: _resolve("all"),
+        description="Domains to run: a name, a comma list, or 'all'.",
+    )
     split: Split = Field(default="test", description="Task split.")
-    num_tasks: int | None = Field(default=None, ge=1, description="First N tasks per domain.")
-    task_ids: list[str] | None = Field(default=None, description="Only these task ids.")
     task_file: str | None = Field(
         default=None,
-        description="Only tasks from each domain's tasks/NAME.jsonl: 'seed' (hand-written), "
-        "'test' or 'train' (Tracer sets); default all files.",
+        description="Which tasks/NAME.jsonl of each domain to run: 'dev' (hand-written, "
+        "neutral) or 'test' / 'train' (the Tracer sets). Default: the file named after the "
+        "split, i.e. the benchmark ('seed' is an old name of 'dev').",
+    )
+    tasks: Path | None = Field(
+        default=None,
+        description="Run tasks from this task JSONL or Tracer build folder instead of the "
+        "shipped task files.",
+    )
+    task_ids: list[str] | None = Field(default=None, description="Only these task ids.")
+    num_tasks: int | None = Field(
+        default=None,
+        ge=1,
+        description="A seeded sample of N tasks, stratified by domain and emotion family.",
     )
     trials: int = Field(default=1, ge=1, description="Trials per task.")
     agent: AgentKind = Field(default="tool-calling", description="Agent strategy.")
-    agent_model: ModelConfig | None = Field(default=None, description="Agent's model endpoint.")
-    few_shot_file: Path | None = Field(default=None, description="Demonstrations (few-shot).")
-    few_shot_k: int = Field(default=3, ge=1, description="Demonstrations per prompt (few-shot).")
-    user: UserKind = Field(default="scripted", description="User simulator.")
+    agent_model: ModelConfig | None = Field(
+        default=None,
+        description="Agent's model endpoint; a model agent without one gets the embedded "
+        "local model.",
+    )
+    few_shot_file: Path | None = Field(
+        default=None, description="few-shot: JSONL of conversations ('messages')."
+    )
+    few_shot_k: int = Field(default=3, ge=1, description="few-shot: demonstrations per prompt.")
+    user: UserKind = Field(
+        default="scripted",
+        description="User simulator; default: llm when a user model is given, else scripted.",
+    )
     user_model: ModelConfig | None = Field(default=None, description="User's model endpoint.")
     verify_attempts: int = Field(
         default=2, ge=1, description="verify / reflection: checks (and rewrites) per user turn."
@@ -47,28 +105,112 @@ class RunConfig(BaseModel):
     )
     no_emotion: bool = Field(default=False, description="Run every task as its neutral twin.")
     cache_dir: Path | None = Field(
-        default=None, description="Request cache folder (agent.jsonl, user.jsonl)."
+        default=None, description="Request cache folder (record / replay model calls)."
     )
-    cache_mode: CacheMode = Field(default="auto", description="record, replay or auto.")
-    concurrency: int = Field(default=8, ge=1, description="Episodes in flight at once.")
+    cache_mode: CacheMode = Field(default="auto", description="Request cache mode.")
+    concurrency: int = Field(
+        default=8,
+        ge=1,
+        description="Episodes in flight at once; 1 when not given and a model is the embedded "
+        "one (one call at a time, prompt cache reused only in sequence) or a human plays.",
+    )
     executor: Executor = Field(
         default="local", description="local: asyncio in this process; ray: a Ray cluster."
     )
     ray_address: str | None = Field(
         default=None, description="Ray cluster to join (e.g. 'auto'); None starts a local one."
     )
-    max_steps: int = Field(default=200, ge=2, description="Messages per episode before it stops.")
-    seed: int = Field(default=0, description="Run seed; each episode's seed derives from it.")
-    out: Path = Field(description="Run directory (results.jsonl, manifest.json, metrics.json).")
+    max_steps: int = Field(
+        default=200,
+        ge=2,
+        description="Messages per episode before it stops; 40 when not given and the agent is "
+        "the embedded model (there to exercise the loop offline, not to score).",
+    )
+    seed: int = Field(
+        default=0, description="Run seed: episode seeds and the --num-tasks sample derive from it."
+    )
+    fail_on_error: float | None = Field(
+        default=None,
+        ge=0,
+        description="Stop early once more episodes than this failed on the endpoint: below 1 "
+        "a fraction of the run's episodes (0.1 = 10%, 0 = the first failure), from 1 on a "
+        "whole count. Default: never stop (the exit status still reports the failures).",
+    )
+    out: Path = Field(
+        default_factory=lambda: timestamped_dir("run"),
+        description="Run directory (results.jsonl, manifest.json, metrics.json, report.html); "
+        "default runs/run-<UTC time>.",
+    )
+
+    @field_validator("domains", mode="before")
+    @classmethod
+    def _resolve_domains(cls, value: Any) -> Any:
+        spec = ",".join(value) if isinstance(value, list | tuple) else value
+        return _resolve(spec) if isinstance(spec, str) else value
+
+    @field_validator("task_file")
+    @classmethod
+    def _alias_task_file(cls, value: str | None) -> str | None:
+        return TASK_FILE_ALIASES.get(value, value) if value is not None else None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _automatic(cls, data: Any) -> Any:
+        """Fill the defaults that depend on other fields, where they were not given."""
+        if not isinstance(data, dict):
+            return data
+        given = {k: v for k, v in data.items() if v is not None}
+        agent = given.get("agent", "tool-calling")
+        if agent not in MODEL_AGENTS:
+            given.pop("agent_model", None)  # oracle and human agents call no model
+        elif "agent_model" not in given:
+            given["agent_model"] = {"model": "local"}
+        local_agent = "agent_model" in given and _is_local(_model_name(given["agent_model"]))
+        local_user = "user_model" in given and _is_local(_model_name(given["user_model"]))
+        given.setdefault("user", "llm" if "user_model" in given else "scripted")
+        human = "human" in (agent, given["user"])
+        if "concurrency" not in given and (local_agent or local_user or human):
+            given["concurrency"] = 1
+        if "max_steps" not in given and local_agent:
+            given["max_steps"] = EMBEDDED_MAX_STEPS
+        return given
 
     @model_validator(mode="after")
     def _consistent(self) -> RunConfig:
-        if self.agent in MODEL_AGENTS and self.agent_model is None:
-            raise ValueError(f"agent {self.agent!r} needs an agent model (--agent-model)")
+        model = self.agent_model
+        if model is not None and model.base_url and _is_local(model.model):
+            raise ValueError(
+                "--agent-base-url needs --agent-model (the model name that endpoint serves)"
+            )
         if self.user in MODEL_USERS and self.user_model is None:
             raise ValueError(f"user {self.user!r} needs a user model (--user-model)")
         if self.agent == "few-shot" and self.few_shot_file is None:
             raise ValueError("agent 'few-shot' needs --few-shot-file")
         if "human" in (self.agent, self.user) and self.concurrency != 1:
             raise ValueError("a human participant plays one episode at a time: use --concurrency 1")
+        limit = self.fail_on_error
+        if limit is not None and limit >= 1 and limit != int(limit):
+            raise ValueError("--fail-on-error from 1 on is a count: give a whole number")
         return self
+
+
+def _model_name(model: Any) -> str:
+    if isinstance(model, ModelConfig):
+        return model.model
+    return str(model.get("model", "")) if isinstance(model, dict) else ""
+
+
+class CollectConfig(RunConfig):
+    """A training-data collection: a run over the train split with a shorter budget."""
+
+    split: Split = Field(default="train", description="Task split; collections use train.")
+    max_steps: int = Field(
+        default=50,
+        ge=2,
+        description="Messages per rollout before it stops (long rollouts make poor training "
+        "data); 40 when not given and the agent is the embedded model.",
+    )
+    out: Path = Field(
+        default_factory=lambda: timestamped_dir("collect"),
+        description="Collection directory; default runs/collect-<UTC time>.",
+    )

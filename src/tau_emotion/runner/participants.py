@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tau_emotion.data import Message
 from tau_emotion.models.base import ChatModel
-from tau_emotion.models.factory import make_model
+from tau_emotion.models.factory import is_local, make_model
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.monitor import ToolUseMonitor
 from tau_emotion.simulation.agents import (
     FewShotAgent,
     OracleAgent,
@@ -27,6 +29,8 @@ class Participants:
     config: RunConfig
     agent_model: ChatModel | None = None
     user_model: ChatModel | None = None
+    warn: Callable[[str], None] | None = None
+    """Where the agent-model monitor reports an endpoint that ignores tools (see monitor)."""
     _demos: list[list[Message]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -35,6 +39,9 @@ class Participants:
         if self.agent_model is None and cfg.agent_model is not None:
             path = cache / "agent.jsonl" if cache else None
             self.agent_model = make_model(cfg.agent_model, path, cfg.cache_mode)
+            if self.warn is not None and not is_local(cfg.agent_model.model):
+                # The embedded model is ours and always sees its tools; endpoints may not.
+                self.agent_model = ToolUseMonitor(self.agent_model, self.warn)
         if self.user_model is None and cfg.user_model is not None:
             path = cache / "user.jsonl" if cache else None
             self.user_model = make_model(cfg.user_model, path, cfg.cache_mode)

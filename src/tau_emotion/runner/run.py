@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import subprocess
+import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.loop_thread import run_in_loop
 from tau_emotion.runner.participants import Participants
 from tau_emotion.runner.results import (
     MANIFEST_FILE,
@@ -22,6 +24,7 @@ from tau_emotion.runner.results import (
     ResultsWriter,
     load_episodes,
 )
+from tau_emotion.runner.tasks import select_tasks
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 
@@ -30,18 +33,8 @@ class RunExistsError(TauEmotionError):
     """The output directory already holds results and --resume was not given."""
 
 
-def select_tasks(config: RunConfig) -> list[Task]:
-    tasks: list[Task] = []
-    for name in config.domains:
-        domain_tasks = load_domain(name).tasks(config.split, config.task_file)
-        if config.task_ids:
-            domain_tasks = [t for t in domain_tasks if t.id in config.task_ids]
-        if config.num_tasks is not None:
-            domain_tasks = domain_tasks[: config.num_tasks]
-        if config.no_emotion:
-            domain_tasks = [t.model_copy(update={"emotion": None}) for t in domain_tasks]
-        tasks.extend(domain_tasks)
-    return tasks
+class RunWarning(UserWarning):
+    """Something a run noticed and did not stop for; also kept in the manifest."""
 
 
 def episode_seed(run_seed: int, task: Task, trial: int) -> int:
@@ -113,8 +106,13 @@ def execute_run(
     participants: Participants | None = None,
     progress: ProgressHook | None = None,
     retry_errors: bool = False,
+    on_warning: Callable[[str], None] | None = None,
 ) -> list[Episode]:
-    """Run (or finish) a run; returns every episode of the run, old and new."""
+    """Run (or finish) a run; returns every episode of the run, old and new.
+
+    Problems the run notices but does not stop for (see `runner.monitor`) go to `on_warning`
+    (default: `warnings.warn`) once each, and into the manifest's ``warnings``.
+    """
     out = config.out
     results_path = out / RESULTS_FILE
     done = load_episodes(results_path)
@@ -145,8 +143,18 @@ def execute_run(
     )
     manifest_path = out / MANIFEST_FILE
     if resume and manifest_path.exists():
-        manifest.started_at = RunManifest.model_validate_json(manifest_path.read_text()).started_at
+        previous = RunManifest.model_validate_json(manifest_path.read_text())
+        manifest.started_at, manifest.warnings = previous.started_at, previous.warnings
     manifest_path.write_text(manifest.model_dump_json(indent=2))
+
+    def warn(message: str) -> None:
+        # Written at once so that a run killed later still shows what it noticed.
+        manifest.warnings.append(message)
+        manifest_path.write_text(manifest.model_dump_json(indent=2))
+        if on_warning is not None:
+            on_warning(message)
+        else:
+            warnings.warn(message, RunWarning, stacklevel=2)
 
     writer = ResultsWriter(results_path)
     count = manifest.episodes_done
@@ -165,7 +173,8 @@ def execute_run(
 
             run_pairs_ray(config, pairs, record, participants)
         else:
-            asyncio.run(run_pairs(config, pairs, participants or Participants(config), record))
+            played = participants or Participants(config, warn=warn)
+            run_in_loop(run_pairs(config, pairs, played, record))
     finally:
         writer.close()
     manifest.episodes_done = count

@@ -11,128 +11,45 @@ from typing import Annotated
 
 import typer
 
-from tau_emotion.cli.common import (
-    TaskFileOpt,
-    fail,
-    participant_config,
-    task_selection,
-    timestamped_dir,
-    validation_message,
-)
+from tau_emotion.cli.common import fail
+from tau_emotion.cli.options import RunRequest, run_like_command
+from tau_emotion.runner.config import CollectConfig
 
 DEFAULT_MIXES_DIR = Path("runs/mixes")
 
 
-def collect(
-    out: Annotated[
-        Path | None, typer.Option(help="Collection directory [default: runs/collect-<UTC time>].")
-    ] = None,
-    domain: Annotated[str, typer.Option(help="A domain, a comma list, or 'all'.")] = "all",
-    split: Annotated[str, typer.Option(help="Task split; collections use train.")] = "train",
-    num_tasks: Annotated[int | None, typer.Option(help="First N tasks per domain.")] = None,
-    task_file: TaskFileOpt = None,
-    task_id: Annotated[
-        list[str] | None, typer.Option(help="Only this task id (repeatable).")
-    ] = None,
-    trials: Annotated[int, typer.Option(help="Rollouts per task.")] = 1,
-    agent: Annotated[str, typer.Option(help="tool-calling, react, act or oracle.")] = (
-        "tool-calling"
-    ),
-    agent_model: Annotated[
-        str, typer.Option(help="Agent model: 'local', or a model name at --agent-base-url.")
-    ] = "local",
-    agent_base_url: Annotated[str | None, typer.Option(help="Agent endpoint base URL.")] = None,
-    agent_api_key_env: Annotated[str, typer.Option(help="Env var with the agent API key.")] = (
-        "OPENAI_API_KEY"
-    ),
-    agent_temperature: Annotated[float, typer.Option(help="Agent temperature.")] = 0.0,
-    user: Annotated[
-        str | None,
-        typer.Option(
-            help="scripted, llm, react, verify or reflection [default: llm with "
-            "--user-model, else scripted]."
-        ),
-    ] = None,
-    user_model: Annotated[str | None, typer.Option(help="User simulator model.")] = None,
-    user_base_url: Annotated[str | None, typer.Option(help="User endpoint base URL.")] = None,
-    user_api_key_env: Annotated[str, typer.Option(help="Env var with the user API key.")] = (
-        "OPENAI_API_KEY"
-    ),
-    user_temperature: Annotated[float, typer.Option(help="User temperature.")] = 0.0,
-    user_exit: Annotated[
-        bool,
-        typer.Option(help="Let the user walk away dissatisfied; --no-user-exit disables it."),
-    ] = True,
-    max_steps: Annotated[int, typer.Option(help="Interaction steps (messages) per rollout.")] = 50,
-    concurrency: Annotated[int, typer.Option(help="Rollouts in flight at once.")] = 8,
-    executor: Annotated[str, typer.Option(help="local or ray.")] = "local",
-    ray_address: Annotated[
-        str | None, typer.Option(help="Ray cluster address ('auto'); default: a local Ray.")
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Run seed.")] = 0,
-    cache_dir: Annotated[Path | None, typer.Option(help="Request cache folder.")] = None,
-    cache_mode: Annotated[str, typer.Option(help="record, replay or auto.")] = "auto",
-    resume: Annotated[bool, typer.Option(help="Finish an interrupted collection.")] = False,
-    retry_errors: Annotated[
-        bool, typer.Option(help="With --resume, also re-run rollouts that recorded errors.")
-    ] = False,
-) -> None:
-    """Run every train task (once by default) and classify each rollout: success, failed,
-    dissatisfied. Writes the run files plus outcomes.jsonl and collect_summary.json."""
-    from pydantic import ValidationError
-
-    from tau_emotion.cli.tables import make_console
+def _collect(request: RunRequest) -> None:
+    from tau_emotion.cli.tables import make_console, warning_printer
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.runner.config import RunConfig
-    from tau_emotion.runner.progress import progress_bar
+    from tau_emotion.runner.progress import progress_display
     from tau_emotion.training.collect import SUMMARY_FILE
     from tau_emotion.training.collect import collect as run_collection
     from tau_emotion.training.report import print_collect_summary
 
     console = make_console()
-    out = out or timestamped_dir("collect")
+    out = request.config.out
     try:
-        config = RunConfig(
-            **task_selection(
-                domain=domain,
-                split=split,
-                num_tasks=num_tasks,
-                task_id=task_id,
-                task_file=task_file,
-            ),
-            trials=trials,
-            **participant_config(
-                agent=agent,
-                agent_model=agent_model,
-                agent_base_url=agent_base_url,
-                agent_api_key_env=agent_api_key_env,
-                agent_temperature=agent_temperature,
-                user=user,
-                user_model=user_model,
-                user_base_url=user_base_url,
-                user_api_key_env=user_api_key_env,
-                user_temperature=user_temperature,
-            ),
-            user_exit=user_exit,
-            max_steps=max_steps,
-            concurrency=concurrency,
-            executor=executor,
-            ray_address=ray_address,
-            seed=seed,
-            out=out,
-            cache_dir=cache_dir,
-            cache_mode=cache_mode,
-        )
-        with progress_bar(console) as hook:
+        with progress_display(console) as hook:
             summary = run_collection(
-                config, resume=resume, progress=hook, retry_errors=retry_errors
+                request.config,
+                resume=request.resume,
+                progress=hook,
+                retry_errors=request.retry_errors,
+                on_warning=warning_printer(),
             )
-    except ValidationError as exc:
-        raise fail(validation_message(exc)) from None
     except TauEmotionError as exc:
         raise fail(str(exc)) from None
     print_collect_summary(summary, console)
     console.print(f"results: {out}/results.jsonl   summary: {out}/{SUMMARY_FILE}")
+
+
+collect = run_like_command(
+    CollectConfig,
+    _collect,
+    "Run the train tasks (once by default) and classify each rollout: success, failed, "
+    "dissatisfied. Writes the run files plus outcomes.jsonl and collect_summary.json.",
+)
+"""`collect` has exactly `run`'s options (both are generated from the run config)."""
 
 
 def mix(

@@ -15,6 +15,7 @@ same budget both ways measures what the dissatisfied-exit signal is worth.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from tau_emotion.data import Episode, RunManifest
@@ -28,13 +29,12 @@ from tau_emotion.runner.results import (
     RESULTS_FILE,
     load_episodes,
 )
-from tau_emotion.runner.run import ProgressHook, execute_run, select_tasks
+from tau_emotion.runner.run import ProgressHook, execute_run
+from tau_emotion.runner.tasks import select_tasks
 from tau_emotion.training.outcomes import CollectSummary, rollout_record, summarize
 
 OUTCOMES_FILE = "outcomes.jsonl"
 SUMMARY_FILE = "collect_summary.json"
-DEFAULT_MAX_STEPS = 50
-"""Interaction budget (messages) per rollout; long rollouts make poor training data."""
 
 
 class CollectionError(TauEmotionError):
@@ -48,6 +48,7 @@ def collect(
     participants: Participants | None = None,
     progress: ProgressHook | None = None,
     retry_errors: bool = False,
+    on_warning: Callable[[str], None] | None = None,
 ) -> CollectSummary:
     """Run (or finish) a collection and write its outcomes and summary."""
     if config.split != "train":
@@ -59,6 +60,7 @@ def collect(
         participants=participants,
         progress=progress,
         retry_errors=retry_errors,
+        on_warning=on_warning,
     )
     _write_atomic(
         config.out / METRICS_FILE, compute_metrics(episodes).model_dump_json(indent=2) + "\n"

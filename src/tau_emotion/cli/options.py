@@ -1,0 +1,241 @@
+"""The command-line options of run-like commands, generated from their typed config.
+
+Every field of `RunConfig` becomes one option (``task_ids`` -> ``--task-id``), and every field
+of the agent's and the user's `ModelConfig` becomes ``--agent-<field>`` / ``--user-<field>``
+(``model`` itself is ``--agent-model``). ``run`` and ``collect`` are built from the same
+function, so they cannot drift apart, and a field added to a config is on the command line
+with its description and default without an edit here. A value comes from the command line,
+else from ``--config FILE`` (TOML holding a whole `RunConfig`), else from the config's own
+default, which the help shows: only options whose click parameter source is the command line
+override the file.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import tomllib
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Union, get_args, get_origin
+
+import typer
+from pydantic import ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+from tau_emotion.models.openai_compat import ModelConfig
+from tau_emotion.runner.config import RunConfig
+
+ROLES = {"agent_model": "agent", "user_model": "user"}
+RENAMED = {"domains": "domain", "task_ids": "task_id"}
+"""Fields whose option is singular: ``--domain airline,retail``, ``--task-id X`` (repeatable)."""
+SHOWN_DEFAULTS = {"domains": "all", "agent_model.model": "local"}
+"""Defaults that a default factory or a validator supplies, as the help should show them."""
+HELP = {
+    "agent_model.model": "Agent model: 'local' (embedded SmolLM2), 'local:/path.gguf', "
+    "'litellm:<provider/model>', or a model name served at --agent-base-url.",
+    "user_model.model": "User simulator model (as for --agent-model); giving one makes the "
+    "default user 'llm'.",
+}
+
+
+@dataclass(frozen=True)
+class Opt:
+    """One generated option: where its value goes in the config, and how typer shows it."""
+
+    param: str
+    flag: str
+    path: tuple[str, ...]
+    annotation: Any
+    default: Any
+    is_json: bool
+
+
+def _base(annotation: Any) -> Any:
+    """`X | None` -> X."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        return args[0] if len(args) == 1 else annotation
+    return annotation
+
+
+def _default(key: str, field: FieldInfo) -> Any:
+    """The config's default as the option's default (None: not shown, left to the config)."""
+    if key in SHOWN_DEFAULTS:
+        return SHOWN_DEFAULTS[key]
+    default = field.default
+    if default is PydanticUndefined or field.default_factory is not None:
+        return None
+    if isinstance(default, dict | list):
+        return json.dumps(default) if default else None
+    return default
+
+
+def _opt(key: str, flag: str, field: FieldInfo) -> Opt:
+    base = _base(field.annotation)
+    is_json = get_origin(base) is dict or base is dict
+    annotation: Any = str if is_json or key == "domains" else base
+    name = flag.removeprefix("--")
+    decl = f"--{name}/--no-{name}" if base is bool else flag
+    text = HELP.get(key) or field.description or ""
+    if is_json:
+        text += " (a JSON object)"
+    default = _default(key, field)
+    if default is None:
+        annotation = annotation | None
+    info = typer.Option(decl, help=text)
+    return Opt(
+        param=name.replace("-", "_"),
+        flag=flag,
+        path=tuple(key.split(".")),
+        annotation=Annotated[annotation, info],
+        default=default,
+        is_json=is_json,
+    )
+
+
+def config_options(cls: type[RunConfig]) -> list[Opt]:
+    """One option per config field, the model configs flattened per role."""
+    opts: list[Opt] = []
+    for name, field in cls.model_fields.items():
+        if name in ROLES:
+            role = ROLES[name]
+            for sub, subfield in ModelConfig.model_fields.items():
+                flag = f"--{role}-model" if sub == "model" else f"--{role}-{sub}"
+                opts.append(_opt(f"{name}.{sub}", flag.replace("_", "-"), subfield))
+        else:
+            flag = "--" + RENAMED.get(name, name).replace("_", "-")
+            opts.append(_opt(name, flag, field))
+    return opts
+
+
+def _flag_of(opts: list[Opt], loc: tuple[Any, ...]) -> str | None:
+    path = tuple(str(x) for x in loc)
+    return next((o.flag for o in opts if o.path == path[: len(o.path)]), None)
+
+
+def error_message(exc: ValidationError, opts: list[Opt]) -> str:
+    """A pydantic error as one line that names the command-line option, not the field."""
+    parts = []
+    for e in exc.errors():
+        message = str(e["msg"]).removeprefix("Value error, ")
+        flag = _flag_of(opts, tuple(e["loc"]))
+        parts.append(f"{flag}: {message}" if flag else message)
+    return "; ".join(parts)
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """A ``--config`` file: TOML holding `RunConfig` fields (model configs as tables)."""
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"--config {path}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"--config {path}: not valid TOML ({exc})") from None
+
+
+def merge(base: dict[str, Any], given: dict[str, Any], opts: list[Opt]) -> dict[str, Any]:
+    """The config file's fields, overridden by the options given on the command line."""
+    data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
+    for opt in opts:
+        if opt.param not in given:
+            continue
+        value = given[opt.param]
+        if opt.is_json:
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{opt.flag}: not valid JSON ({exc})") from None
+        if len(opt.path) == 1:
+            data[opt.path[0]] = value
+        else:
+            data.setdefault(opt.path[0], {})[opt.path[1]] = value
+    agent = data.get("agent_model")
+    if isinstance(agent, dict) and "model" not in agent:
+        agent["model"] = SHOWN_DEFAULTS["agent_model.model"]
+    user = data.get("user_model")
+    if isinstance(user, dict) and "model" not in user:
+        given_flags = [o.flag for o in opts if o.path[0] == "user_model" and o.path[1] in user]
+        raise ValueError(f"{', '.join(given_flags) or 'user settings'} need --user-model")
+    return data
+
+
+def build_config(cls: type[RunConfig], given: dict[str, Any], config_file: Path | None) -> Any:
+    """The validated config from the options given (and the file); ValueError/ValidationError.
+
+    `given` holds only the options that were given on the command line.
+    """
+    opts = config_options(cls)
+    base = read_config_file(config_file) if config_file is not None else {}
+    return cls.model_validate(merge(base, given, opts))
+
+
+def _given(ctx: typer.Context, values: dict[str, Any], opts: list[Opt]) -> dict[str, Any]:
+    """The option values that came from the command line (not from their defaults)."""
+
+    def typed(name: str) -> bool:
+        # By name: typer carries its own copy of click, with its own ParameterSource enum.
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
+    return {o.param: values[o.param] for o in opts if typed(o.param)}
+
+
+ConfigFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="TOML file with RunConfig fields ([agent_model] / [user_model] tables for the "
+        "models); options given on the command line override it.",
+    ),
+]
+ResumeOpt = Annotated[bool, typer.Option(help="Finish an interrupted run in --out.")]
+RetryErrorsOpt = Annotated[
+    bool, typer.Option(help="With --resume, also re-run episodes that recorded errors.")
+]
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What a run-like command was asked: the config plus the flags that are not config."""
+
+    config: RunConfig
+    resume: bool
+    retry_errors: bool
+
+
+def run_like_command(
+    cls: type[RunConfig], body: Callable[[RunRequest], None], doc: str
+) -> Callable[..., None]:
+    """A typer command whose options are `cls`'s fields, calling `body` with the config."""
+    opts = config_options(cls)
+
+    def command(ctx: typer.Context, **kwargs: Any) -> None:
+        from tau_emotion.cli.common import fail
+
+        try:
+            config = build_config(cls, _given(ctx, kwargs, opts), kwargs.get("config"))
+        except ValidationError as exc:
+            raise fail(error_message(exc, opts)) from None
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        body(RunRequest(config, bool(kwargs["resume"]), bool(kwargs["retry_errors"])))
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = [inspect.Parameter("ctx", kw, annotation=typer.Context)]
+    params += [
+        inspect.Parameter(o.param, kw, default=o.default, annotation=o.annotation) for o in opts
+    ]
+    params += [
+        inspect.Parameter("config", kw, default=None, annotation=ConfigFileOpt),
+        inspect.Parameter("resume", kw, default=False, annotation=ResumeOpt),
+        inspect.Parameter("retry_errors", kw, default=False, annotation=RetryErrorsOpt),
+    ]
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__doc__ = doc
+    return command

@@ -1,0 +1,121 @@
+"""Which tasks a run plays: the shipped sets, a task file or Tracer build from anywhere, and a
+seeded sample stratified by domain and emotion family.
+
+The default is the benchmark: each domain's ``tasks/<split>.jsonl`` (the 580 emotional Tracer
+test tasks for ``test``); the hand-written neutral tasks are the ``dev`` set, chosen by name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from tau_emotion.data import Task
+from tau_emotion.domains import load_domain
+from tau_emotion.domains.base import load_tasks
+from tau_emotion.errors import TaskFileError
+from tau_emotion.runner.config import RunConfig
+
+NEUTRAL = "none"
+"""The family label of a task without emotion (as in the metrics breakdowns)."""
+
+
+def family(task: Task) -> str:
+    return task.emotion.family if task.emotion else NEUTRAL
+
+
+def _shipped(config: RunConfig, name: str) -> list[Task]:
+    domain = load_domain(name)
+    wanted = config.task_file or config.split
+    if config.task_file is None and wanted not in {f.stem for f in domain.task_files()}:
+        # A domain without a benchmark file of its own (e.g. a new one with only dev tasks)
+        # runs every task of the split rather than none.
+        return domain.tasks(config.split)
+    return domain.tasks(config.split, wanted)
+
+
+def _build_folder_files(root: Path, config: RunConfig) -> list[Path]:
+    """A Tracer build folder (OUT or OUT/tasks): <domain>/<file>.jsonl for each domain."""
+    base = root / "tasks" if (root / "tasks").is_dir() else root
+    name = config.task_file or config.split
+    files = [base / d / f"{name}.jsonl" for d in config.domains]
+    found = [f for f in files if f.exists()]
+    if not found:
+        raise TaskFileError(
+            f"{root} holds no {name}.jsonl for domains {', '.join(config.domains)} "
+            "(expected a Tracer build folder: tasks/<domain>/<split>.jsonl)"
+        )
+    return found
+
+
+def load_source(path: Path, config: RunConfig) -> list[Task]:
+    """Tasks of ``--tasks PATH``, in file order, of the configured domains and split."""
+    if not path.exists():
+        raise TaskFileError(f"--tasks {path}: no such file or folder")
+    files = _build_folder_files(path, config) if path.is_dir() else [path]
+    tasks = [t for f in files for t in load_tasks(f)]
+    chosen = [t for t in tasks if t.domain in config.domains and t.split == config.split]
+    if tasks and not chosen:
+        splits = Counter(t.split for t in tasks)
+        held = ", ".join(f"{n} {s}" for s, n in sorted(splits.items()))
+        raise TaskFileError(
+            f"--tasks {path} holds {held} tasks but none of split {config.split} in "
+            f"domains {', '.join(config.domains)}; pass --split or --domain to match"
+        )
+    for t in chosen:
+        load_domain(t.domain)  # fail now, naming the domain, not mid-run
+    return chosen
+
+
+def _spread(total: int, sizes: Sequence[int]) -> list[int]:
+    """Deal `total` picks over groups one at a time, round robin, never past a group's size."""
+    picks = [0] * len(sizes)
+    left = min(total, sum(sizes))
+    while left:
+        for i, size in enumerate(sizes):
+            if left and picks[i] < size:
+                picks[i] += 1
+                left -= 1
+    return picks
+
+
+def sample_tasks(tasks: Sequence[Task], n: int, seed: int) -> list[Task]:
+    """A seeded sample of `n` tasks spread evenly over domains, then over emotion families.
+
+    Within a domain, larger families get the remainder first, so five tasks of one domain
+    cover five families. The sample keeps the input order, so it reads like the task file.
+    """
+    rng = random.Random(f"tasks/{seed}")
+    by_domain: dict[str, list[Task]] = defaultdict(list)
+    for t in tasks:
+        by_domain[t.domain].append(t)
+    domains = list(by_domain)
+    chosen: set[tuple[str, str]] = set()
+    for domain, share in zip(
+        domains, _spread(n, [len(by_domain[d]) for d in domains]), strict=True
+    ):
+        by_family: dict[str, list[Task]] = defaultdict(list)
+        for t in by_domain[domain]:
+            by_family[family(t)].append(t)
+        families = sorted(by_family, key=lambda f: (-len(by_family[f]), f))
+        counts = _spread(share, [len(by_family[f]) for f in families])
+        for fam, k in zip(families, counts, strict=True):
+            chosen.update((t.domain, t.id) for t in rng.sample(by_family[fam], k))
+    return [t for t in tasks if (t.domain, t.id) in chosen]
+
+
+def select_tasks(config: RunConfig) -> list[Task]:
+    """The tasks of a run, in order: source, then task ids, then the sample, then no-emotion."""
+    if config.tasks is not None:
+        tasks = load_source(config.tasks, config)
+    else:
+        tasks = [t for name in config.domains for t in _shipped(config, name)]
+    if config.task_ids:
+        tasks = [t for t in tasks if t.id in config.task_ids]
+    if config.num_tasks is not None:
+        tasks = sample_tasks(tasks, config.num_tasks, config.seed)
+    if config.no_emotion:
+        tasks = [t.model_copy(update={"emotion": None}) for t in tasks]
+    return tasks
