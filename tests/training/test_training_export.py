@@ -36,10 +36,7 @@ def test_trl_row_is_openai_shaped_and_ends_with_the_assistant() -> None:
     ]  # the closing user STOP turn carries no loss and is cut
     call = messages[2]["tool_calls"][0]
     assert call["type"] == "function" and call["function"]["name"] == "get_booking"
-    assert json.loads(call["function"]["arguments"]) == {
-        "booking_code": "B0",
-        "customer_id": "CU-1",
-    }
+    assert call["function"]["arguments"] == {"booking_code": "B0", "customer_id": "CU-1"}
     assert messages[2]["content"] == "" and messages[2]["reasoning_content"].startswith("Check")
     assert messages[3] == {
         "role": "tool",
@@ -140,9 +137,8 @@ def test_trl_export_loads_with_datasets_and_tokenises_with_tools(
     text = tokenizer.apply_chat_template(row["messages"], tools=tools, tokenize=False)
     assert '"name": "get_booking"' in text  # the tool schemas are rendered
     called = next(m for m in row["messages"] if m.get("tool_calls"))["tool_calls"][0]["function"]
-    assert (
-        f'<tool_call>\n{{"name": "{called["name"]}", "arguments": {called["arguments"]}}}' in text
-    )
+    arguments = json.dumps(called["arguments"])
+    assert f'<tool_call>\n{{"name": "{called["name"]}", "arguments": {arguments}}}' in text
     assert "<think>\nLook it up first.\n</think>" in text
     encoded = tokenizer.apply_chat_template(
         row["messages"],

@@ -41,7 +41,7 @@ CHAT_TEMPLATE = (
     "{% if message.reasoning_content %}<think>\n{{ message.reasoning_content }}\n</think>\n{% endif %}"
     "{{ message.content or '' }}"
     "{% for call in message.tool_calls or [] %}"
-    '<tool_call>\n{"name": "{{ call.function.name }}", "arguments": {{ call.function.arguments }}}\n</tool_call>'
+    '<tool_call>\n{"name": "{{ call.function.name }}", "arguments": {{ call.function.arguments | tojson }}}\n</tool_call>'
     "{% endfor %}"
     "<|im_end|>\n"
     "{% endgeneration %}"
@@ -123,7 +123,8 @@ def assistant_block(message: dict[str, Any]) -> str:
     for call in message.get("tool_calls") or []:
         fn = call["function"]
         text += (
-            f'<tool_call>\n{{"name": "{fn["name"]}", "arguments": {fn["arguments"]}}}\n</tool_call>'
+            f'<tool_call>\n{{"name": "{fn["name"]}", "arguments": {json.dumps(fn["arguments"])}}}'
+            "\n</tool_call>"
         )
     return text + "<|im_end|>\n"
 

@@ -1,15 +1,15 @@
 """Export rollouts for fine-tuning: TRL conversational tool calling, LLaMA-Factory sharegpt.
 
-**TRL** (``trl.jsonl``): one row per rollout, ``{"id", "messages", "tools"}``. Messages are
-OpenAI-shaped: the system prompt, user turns, assistant turns with ``tool_calls`` as
-``{"id", "type": "function", "function": {"name", "arguments"}}`` and tool results as
-``{"role": "tool", "tool_call_id", "name", "content"}``; kept reasoning goes in the assistant's
-``reasoning_content`` (the key Qwen3-style chat templates read). ``arguments`` and ``tools``
-are JSON *strings*, as in the OpenAI API: ``datasets`` releases before 5 store nested objects
-as Arrow structs, merging the different argument and schema objects of all rows into one type
-and filling every missing key with null, which corrupts the schemas a chat template renders.
-TRL's SFTTrainer decodes a string ``tools`` column, and chat templates print string
-``arguments`` as they are.
+**TRL** (``trl.jsonl``): one row per rollout, ``{"id", "messages", "tools"}``, in the shape
+TRL's tool-calling datasets use. Messages: the system prompt, user turns, assistant turns with
+``tool_calls`` as ``{"id", "type": "function", "function": {"name", "arguments"}}`` and tool
+results as ``{"role": "tool", "tool_call_id", "name", "content"}``; kept reasoning goes in the
+assistant's ``reasoning_content`` (the key Qwen3-style chat templates read). ``arguments`` is
+an *object*, as chat templates expect: Qwen2.5- and Llama-3.1-style templates render it with
+``arguments | tojson``, which would encode a JSON string a second time. ``datasets`` 5 (the
+version the ``train`` extra requires) loads such objects as its ``Json`` type, so rows with
+different argument keys do not get each other's keys as nulls. ``tools`` stays a JSON string:
+TRL's SFTTrainer decodes it, and the schemas come back byte-identical from any ``datasets``.
 
 **LLaMA-Factory** (``sharegpt.json`` + ``dataset_info.json``): ``conversations`` alternate
 human/observation with gpt/function_call as LLaMA-Factory requires; a function_call's value
@@ -104,7 +104,7 @@ def trl_message(message: Message, keep_reasoning: bool) -> dict[str, Any]:
             {
                 "id": c.id,
                 "type": "function",
-                "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                "function": {"name": c.name, "arguments": dict(c.arguments)},
             }
             for c in message.tool_calls
         ]
