@@ -20,7 +20,7 @@ def warning_printer() -> Callable[[str], None]:
     """Print a run warning at once, in yellow on stderr, so that it stands out from progress."""
 
     def show(message: str) -> None:
-        Console(stderr=True).print(f"[bold yellow]warning:[/] {escape(message)}")
+        Console(stderr=True).print(f"[bold yellow]warning:[/] {escape(message)}", soft_wrap=True)
 
     return show
 

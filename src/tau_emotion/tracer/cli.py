@@ -6,7 +6,7 @@ Heavy imports live inside the commands so that `--help` stays fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -20,11 +20,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-DomainOpt = Annotated[str, typer.Option("--domain", help="Domain name.")]
+DomainOpt = Annotated[str, typer.Option("--domain", help="A domain, a comma list, or 'all'.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Build folder (one subfolder per domain).")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the stage.")]
-SplitOpt = Annotated[str, typer.Option("--split", help="test or train.")]
+SplitOpt = Annotated[Literal["test", "train"], typer.Option("--split", help="Task split.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
+
+
+def _domains(spec: str) -> list[str]:
+    """Every tracer command spells it the same: a name, a comma list or 'all'."""
+    from tau_emotion.domains import resolve_domains
+    from tau_emotion.errors import TauEmotionError
+
+    try:
+        return resolve_domains(spec)
+    except TauEmotionError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--domain") from None
 
 
 def _split(value: str) -> Split:
@@ -46,7 +57,7 @@ def _model(name: str | None, base_url: str | None) -> ChatModel | None:
 
 @app.command("graph")
 def graph_cmd(
-    domain: Annotated[str, typer.Option("--domain", help="Domain name, comma list or 'all'.")],
+    domain: DomainOpt,
     check: Annotated[
         bool, typer.Option("--check", help="Only compare with the committed graph.")
     ] = False,
@@ -111,11 +122,11 @@ def walk_cmd(
     from tau_emotion.tracer.graph import load_graph
     from tau_emotion.tracer.walks import run_walks
 
-    walks = run_walks(
-        load_graph(domain), stage_path(out, domain, "walks"), n, seed, test_walks, show=not quiet
-    )
-    test = sum(w.split == "test" for w in walks)
-    typer.echo(f"{domain}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")
+    for name in _domains(domain):
+        path = stage_path(out, name, "walks")
+        walks = run_walks(load_graph(name), path, n, seed, test_walks, show=not quiet)
+        test = sum(w.split == "test" for w in walks)
+        typer.echo(f"{name}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")
 
 
 @app.command("ground")
@@ -132,17 +143,18 @@ def ground_cmd(
     from tau_emotion.tracer.build import stage_path
     from tau_emotion.tracer.ground import run_ground
 
-    results = run_ground(
-        stage_path(out, domain, "walks"),
-        stage_path(out, domain, "ground", _split(split)),
-        seed,
-        workers,
-        split,
-        limit,
-        show=not quiet,
-    )
-    ok = sum(r.candidate is not None for r in results)
-    typer.echo(f"{domain}/{split}: {ok} of {len(results)} walks grounded")
+    for name in _domains(domain):
+        results = run_ground(
+            stage_path(out, name, "walks"),
+            stage_path(out, name, "ground", _split(split)),
+            seed,
+            workers,
+            split,
+            limit,
+            show=not quiet,
+        )
+        ok = sum(r.candidate is not None for r in results)
+        typer.echo(f"{name}/{split}: {ok} of {len(results)} walks grounded")
 
 
 @app.command("feel")
@@ -158,16 +170,16 @@ def feel_cmd(
     from tau_emotion.tracer.feel import default_mapper, run_feel
 
     mapper = default_mapper(seed)
-    felt = run_feel(
-        stage_path(out, domain, "ground", _split(split)),
-        stage_path(out, domain, "feel", _split(split)),
-        seed,
-        mapper,
-        show=not quiet,
-    )
-    typer.echo(
-        f"{domain}/{split}: {sum(f.candidate is not None for f in felt)} felt ({mapper.name})"
-    )
+    for name in _domains(domain):
+        felt = run_feel(
+            stage_path(out, name, "ground", _split(split)),
+            stage_path(out, name, "feel", _split(split)),
+            seed,
+            mapper,
+            show=not quiet,
+        )
+        kept = sum(f.candidate is not None for f in felt)
+        typer.echo(f"{name}/{split}: {kept} felt ({mapper.name})")
 
 
 @app.command("validate")
@@ -184,35 +196,49 @@ def validate_cmd(
     from tau_emotion.tracer.build import stage_path
     from tau_emotion.tracer.validate import run_validate
 
-    verdicts = run_validate(
-        stage_path(out, domain, "feel", _split(split)),
-        stage_path(out, domain, "validate", _split(split)),
-        oracle,
-        _model(judge, base_url),
-        show=not quiet,
-    )
-    typer.echo(f"{domain}/{split}: {sum(v.accepted for v in verdicts)} of {len(verdicts)} accepted")
+    for name in _domains(domain):
+        verdicts = run_validate(
+            stage_path(out, name, "feel", _split(split)),
+            stage_path(out, name, "validate", _split(split)),
+            oracle,
+            _model(judge, base_url),
+            show=not quiet,
+        )
+        kept = sum(v.accepted for v in verdicts)
+        typer.echo(f"{name}/{split}: {kept} of {len(verdicts)} accepted")
 
 
 @app.command("build")
 def build_cmd(
-    domains: Annotated[str, typer.Option("--domains", help="Name, comma list or 'all'.")] = "all",
-    split: Annotated[str, typer.Option("--split", help="test, train or both.")] = "both",
+    domain: Annotated[
+        str, typer.Option("--domain", help="A domain, a comma list, or 'all'.")
+    ] = "all",
+    domains_alias: Annotated[
+        str | None, typer.Option("--domains", hidden=True, help="Old spelling of --domain.")
+    ] = None,
+    split: Annotated[
+        Literal["test", "train", "both"], typer.Option("--split", help="Splits to build.")
+    ] = "both",
     out: OutOpt = Path("tracer-out"),
     seed: SeedOpt = 7,
     workers: Annotated[int, typer.Option("--workers", help="Processes for grounding.")] = 2,
     train_total: Annotated[int, typer.Option(help="Train tasks over all domains.")] = 7600,
-    install: Annotated[bool, typer.Option(help="Write the task files into the domains.")] = False,
+    install: Annotated[
+        bool,
+        typer.Option(
+            help="Also write the task files into the installed domain folders (for shipping "
+            "a new benchmark; to use a build, pass --tasks OUT to run / collect instead)."
+        ),
+    ] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Every stage end to end; writes OUT/tasks/<domain>/{test,test_neutral,train}.jsonl."""
-    from tau_emotion.domains import resolve_domains
     from tau_emotion.tracer.build import BuildConfig, run_build
     from tau_emotion.tracer.stats import write_stats
 
     splits: list[Split] = ["test", "train"] if split == "both" else [_split(split)]
     config = BuildConfig(
-        domains=resolve_domains(domains),
+        domains=_domains(domains_alias or domain),
         splits=splits,
         seed=seed,
         workers=workers,
@@ -221,6 +247,7 @@ def build_cmd(
     final = run_build(config, out, install=install, show=not quiet)
     write_stats(out)
     typer.echo(f"tasks in {final}; statistics in {out / 'stats.md'}")
+    typer.echo(f"run them with: tau-emotion run --tasks {out}")
 
 
 @app.command("stats")

@@ -1,0 +1,153 @@
+"""The Python API: run the benchmark from a script or a notebook and get the results as data.
+
+    import tau_emotion
+    results = tau_emotion.evaluate(domains="airline", num_tasks=5, agent="oracle")
+    results.metrics().overall_tasks.avg.value
+    results.to_pandas().groupby("family").success.mean()
+
+`evaluate` takes a `RunConfig` or its fields as keywords (a model may be given as its name),
+with the same defaults as ``tau-emotion run``. It works inside a running event loop (Jupyter):
+the run then gets its own loop in a helper thread. `evaluate_async` is the awaitable twin and
+never blocks the caller's loop. `Results.load` opens a finished run directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tau_emotion.data import Episode, RunManifest
+from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
+from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
+from tau_emotion.runner.run import ProgressHook, RunWarning, execute_run
+
+if TYPE_CHECKING:
+    import pandas
+
+MODEL_FIELDS = ("agent_model", "user_model")
+
+
+@dataclass
+class Results:
+    """The episodes of one run, with its metrics and a flat table of them."""
+
+    config: RunConfig
+    _episodes: list[Episode] = field(repr=False)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def out(self) -> Path:
+        return self.config.out
+
+    @classmethod
+    def load(cls, run_dir: str | Path) -> Results:
+        """A finished (or interrupted) run directory."""
+        path = Path(run_dir)
+        manifest = RunManifest.model_validate_json((path / MANIFEST_FILE).read_text())
+        config = RunConfig.model_validate(manifest.config)
+        episodes = list(load_episodes(path / RESULTS_FILE).values())
+        return cls(config, episodes, list(manifest.warnings))
+
+    def episodes(self) -> list[Episode]:
+        """Every episode of the run, as the typed records stored in results.jsonl."""
+        return list(self._episodes)
+
+    @cached_property
+    def _metrics(self) -> MetricsReport:
+        return compute_metrics(self._episodes, seed=self.config.seed)
+
+    def metrics(self) -> MetricsReport:
+        """The same numbers as ``tau-emotion metrics`` (and OUT/metrics.json)."""
+        return self._metrics
+
+    def records(self) -> list[dict[str, Any]]:
+        """One flat dict per episode: what `to_pandas` puts in its rows."""
+        return [episode_record(e) for e in self._episodes]
+
+    def to_pandas(self) -> pandas.DataFrame:
+        """One row per episode; pandas is optional, so this is the one method that needs it."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError(
+                "Results.to_pandas() needs pandas, which tau-emotion does not install: "
+                "pip install pandas (or use Results.records())"
+            ) from None
+        return pandas.DataFrame.from_records(self.records())
+
+
+def episode_record(e: Episode) -> dict[str, Any]:
+    emotion = e.emotion
+    return {
+        "domain": e.domain,
+        "task_id": e.task_id,
+        "trial": e.trial,
+        "reward": e.reward,
+        "success": e.success,
+        "termination": e.termination.value,
+        "family": emotion.family if emotion else "none",
+        "emotion": emotion.emotion if emotion else "none",
+        "politeness": emotion.politeness if emotion else "none",
+        "urgency": emotion.urgency if emotion else "none",
+        "trust": emotion.trust if emotion else "none",
+        "messages": len(e.messages),
+        "tool_calls": sum(len(m.tool_calls or []) for m in e.messages),
+        "errors": len(e.errors),
+        "agent_prompt_tokens": e.usage_agent.prompt_tokens,
+        "agent_completion_tokens": e.usage_agent.completion_tokens,
+        "user_prompt_tokens": e.usage_user.prompt_tokens,
+        "user_completion_tokens": e.usage_user.completion_tokens,
+        "cost_usd": e.usage_agent.cost_usd + e.usage_user.cost_usd,
+        "duration_s": e.duration_s,
+    }
+
+
+def _config(config: RunConfig | None, fields: dict[str, Any]) -> RunConfig:
+    if config is not None and fields:
+        return RunConfig.model_validate(config.model_dump() | fields)
+    if config is not None:
+        return config
+    for name in MODEL_FIELDS:
+        if isinstance(fields.get(name), str):
+            fields[name] = {"model": fields[name]}
+    return RunConfig.model_validate(fields)
+
+
+def evaluate(
+    config: RunConfig | None = None,
+    *,
+    resume: bool = False,
+    retry_errors: bool = False,
+    progress: ProgressHook | None = None,
+    **fields: Any,
+) -> Results:
+    """Run (or finish, with `resume`) a benchmark run and return its results."""
+    cfg = _config(config, fields)
+    seen: list[str] = []
+    episodes = execute_run(
+        cfg, resume=resume, progress=progress, retry_errors=retry_errors, on_warning=seen.append
+    )
+    for message in seen:  # after the run, so that a notebook shows them under the cell
+        warnings.warn(message, RunWarning, stacklevel=2)
+    return Results(cfg, episodes, seen)
+
+
+async def evaluate_async(
+    config: RunConfig | None = None,
+    *,
+    resume: bool = False,
+    retry_errors: bool = False,
+    progress: ProgressHook | None = None,
+    **fields: Any,
+) -> Results:
+    """`evaluate` as a coroutine: the run plays in a worker thread with its own event loop,
+    so the caller's loop (a notebook's, a server's) keeps running meanwhile."""
+    cfg = _config(config, fields)
+    return await asyncio.to_thread(
+        evaluate, cfg, resume=resume, retry_errors=retry_errors, progress=progress
+    )
