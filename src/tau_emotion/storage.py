@@ -16,6 +16,7 @@ Every writer of run files (results, manifest, metrics, cache, report) goes throu
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import tempfile
@@ -77,6 +78,8 @@ def safe_text(text: str) -> str:
 def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text` (UTF-8, made safe) so a reader never sees half a file."""
     data = safe_text(text).encode("utf-8")
+    if path.is_dir():  # else os.replace would name its temp file, not the path given
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

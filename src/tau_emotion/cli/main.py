@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tau_emotion.cli.common import fail
+from tau_emotion.cli.errors import CliGroup, finish_run
 from tau_emotion.cli.options import RunRequest, run_like_command
 from tau_emotion.cli.tasks import register as register_tasks
 from tau_emotion.emotions.cli import app as emotions_app
@@ -38,6 +39,7 @@ app = typer.Typer(
     help="Benchmark tool-calling agents serving emotional customers; build training data.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=CliGroup,  # bad input anywhere: one line and exit 2, never a traceback
 )
 domains_app = typer.Typer(help="List domains, or regenerate their databases.")
 app.add_typer(domains_app, name="domains")
@@ -113,6 +115,7 @@ def domains_generate(
 def _run(request: RunRequest) -> None:
     from tau_emotion.cli.tables import make_console, warning_printer
     from tau_emotion.errors import TauEmotionError
+    from tau_emotion.runner.outcome import outcome_of_run
     from tau_emotion.runner.progress import progress_display
     from tau_emotion.runner.run import execute_run
 
@@ -130,6 +133,7 @@ def _run(request: RunRequest) -> None:
     except TauEmotionError as exc:
         raise fail(str(exc)) from None
     _report(config.out, episodes, console)
+    finish_run(outcome_of_run(config, episodes))  # exit 3/4/5 when the endpoint failed
 
 
 app.command(
@@ -144,9 +148,10 @@ def _report(out: Path, episodes: list[Episode], console: Console) -> None:
     from tau_emotion.evaluation.metrics import compute_metrics
     from tau_emotion.report.write import REPORT_FILE, write_report
     from tau_emotion.runner.results import METRICS_FILE
+    from tau_emotion.storage import model_json, write_atomic
 
     report = compute_metrics(episodes)
-    (out / METRICS_FILE).write_text(report.model_dump_json(indent=2))
+    write_atomic(out / METRICS_FILE, model_json(report, indent=2))
     print_metrics(report, console)
     write_report([out], out / REPORT_FILE)
     console.print(
@@ -172,6 +177,7 @@ def metrics(
     from tau_emotion.cli.tables import make_console, print_metrics
     from tau_emotion.evaluation.metrics import compute_metrics
     from tau_emotion.runner.results import METRICS_FILE, RESULTS_FILE, load_episodes
+    from tau_emotion.storage import model_json, write_atomic
 
     path = run_dir / RESULTS_FILE
     if not path.exists():
@@ -180,9 +186,9 @@ def metrics(
     if not episodes:
         raise fail(f"{path} holds no episodes")
     report = compute_metrics(episodes)
-    text = report.model_dump_json(indent=2)
+    text = model_json(report, indent=2)
     for path in (run_dir / METRICS_FILE, *([json_out] if json_out else [])):
-        path.write_text(text)
+        write_atomic(path, text)
     print_metrics(report, make_console(), [b.value for b in by] if by else None)
 
 

@@ -79,7 +79,8 @@ def _opt(key: str, flag: str, field: FieldInfo) -> Opt:
     is_json = get_origin(base) is dict or base is dict
     annotation: Any = str if is_json or key == "domains" else base
     name = flag.removeprefix("--")
-    decl = f"--{name}/--no-{name}" if base is bool else flag
+    off = name[3:] if name.startswith("no-") else f"no-{name}"  # --no-emotion/--emotion
+    decl = f"--{name}/--{off}" if base is bool else flag
     text = HELP.get(key) or field.description or ""
     if is_json:
         text += " (a JSON object)"
@@ -122,18 +123,20 @@ def error_message(exc: ValidationError, opts: list[Opt]) -> str:
     parts = []
     for e in exc.errors():
         message = str(e["msg"]).removeprefix("Value error, ")
-        flag = _flag_of(opts, tuple(e["loc"]))
-        parts.append(f"{flag}: {message}" if flag else message)
+        loc = tuple(e["loc"])
+        # A field no option names (a typo in a --config file) is named by its path.
+        where = _flag_of(opts, loc) or ".".join(map(str, loc))
+        parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
     """A ``--config`` file: TOML holding `RunConfig` fields (model configs as tables)."""
+    from tau_emotion.inputs import read_text
+
+    text = read_text(path, "--config")  # names a missing, folder or non-UTF-8 file
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ValueError(f"--config {path}: no such file") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"--config {path}: not valid TOML ({exc})") from None
 
@@ -189,7 +192,7 @@ ConfigFileOpt = Annotated[
     Path | None,
     typer.Option(
         "--config",
-        help="TOML file with RunConfig fields ([agent_model] / [user_model] tables for the "
+        help="TOML file with RunConfig fields (\\[agent_model] / \\[user_model] tables for the "
         "models); options given on the command line override it.",
     ),
 ]

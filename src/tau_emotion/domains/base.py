@@ -125,14 +125,24 @@ class Domain:
 def load_tasks(path: Path) -> list[Task]:
     """Read a task JSONL file; a bad line raises `TaskFileError` naming file and line."""
     tasks: list[Task] = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                tasks.append(Task.model_validate_json(line))
-            except ValidationError as exc:
-                raise TaskFileError(f"{path}:{lineno}: not a valid task: {exc}") from None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        detail = f"{exc.reason} at byte {exc.start}"
+        raise TaskFileError(f"{path} is not UTF-8 text ({detail})") from None
+    except OSError as exc:
+        raise TaskFileError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            tasks.append(Task.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]  # one line: the CLI prints this message as is
+            where = ".".join(str(p) for p in first["loc"])
+            raise TaskFileError(
+                f"{path}:{lineno}: not a valid task ({where + ': ' if where else ''}{first['msg']})"
+            ) from None
     return tasks
 
 

@@ -208,7 +208,13 @@ def map_command(
         raise _fail("give either a TEXT argument or --input FILE")
     if k < 1:
         raise _fail("--k must be at least 1")
-    records = [{"text": text}] if input_path is None else _read_feelings(input_path)
+    from tau_emotion.storage import encodable_value, write_atomic
+
+    # Lone surrogates (argv bytes that are not UTF-8, "\ud800" escapes in JSON) cannot be
+    # printed or written; they become U+FFFD before anything sees them.
+    records = encodable_value(
+        [{"text": text}] if input_path is None else _read_feelings(input_path)
+    )
     mapper = _mapper(
         _embedder(embedder, embed_model, embed_base_url, api_key_env),
         classifier,
@@ -226,8 +232,7 @@ def map_command(
         for line in lines:
             typer.echo(line)
     else:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        write_atomic(output, "".join(line + "\n" for line in lines))
         typer.echo(f"wrote {len(lines)} line(s) to {output}", err=True)
 
 

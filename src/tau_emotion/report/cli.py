@@ -61,7 +61,9 @@ def report(
     except TauEmotionError as exc:
         raise _fail(str(exc)) from None
     if json_out is not None:
-        json_out.write_text(data.model_dump_json(indent=1), encoding="utf-8")
+        from tau_emotion.storage import model_json, write_atomic
+
+        write_atomic(json_out, model_json(data, indent=1))
     typer.echo(f"wrote {out} ({len(data.runs)} runs, {len(data.episodes)} episodes)")
 
 
@@ -71,7 +73,7 @@ def view(
     failed: Annotated[bool, typer.Option("--failed", help="Only failed episodes.")] = False,
     show: Annotated[
         str | None,
-        typer.Option(help="Show one episode: its index, or [domain/]task-id[#trial]."),
+        typer.Option(help="Show one episode: its index, or \\[domain/]task-id\\[#trial]."),
     ] = None,
     limit: Annotated[int, typer.Option(help="Rows in the list.")] = 50,
     full: Annotated[bool, typer.Option("--full", help="Do not shorten tool results.")] = False,

@@ -10,6 +10,7 @@ from tau_emotion.models.base import ChatModel
 from tau_emotion.report.build import ReportData, build_report
 from tau_emotion.report.html import render
 from tau_emotion.runner.loop_thread import run_in_loop
+from tau_emotion.storage import write_atomic
 
 REPORT_FILE = "report.html"
 
@@ -26,6 +27,5 @@ def write_report(
     data = run_in_loop(
         build_report(run_dirs, judge, exclude_user_hallucinations, title=title, seed=seed)
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(data), encoding="utf-8")
+    write_atomic(out, render(data))  # surrogates replaced, secrets redacted, never half-written
     return data

@@ -93,10 +93,12 @@ def plan_actors(concurrency: int, pairs: int, cluster_cpus: float) -> tuple[int,
 def run_pairs_ray(
     config: RunConfig,
     pairs: list[tuple[Task, int]],
-    on_episode: Callable[[Episode], None],
+    on_episode: Callable[[Episode], bool | None],
     participants: Participants | None = None,
 ) -> None:
     """Play (task, trial) pairs on Ray actors; call `on_episode` on the driver as each ends.
+
+    Once `on_episode` returns False (``--fail-on-error``), no more pairs are submitted.
 
     `participants`, when given (tests, custom models), is shipped to every actor and must be
     picklable; by default each actor builds its own from the config.
@@ -151,7 +153,8 @@ def run_pairs_ray(
                     episode = Episode.model_validate_json(ray.get(ref))
                 except ray.exceptions.RayError as exc:
                     episode = lost_episode(config, task, trial, str(exc)[:2000])
-                on_episode(episode)
+                if on_episode(episode) is False:
+                    queue.clear()  # the episodes in flight still land
             submit()
     finally:
         for actor in actors:

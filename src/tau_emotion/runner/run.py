@@ -17,7 +17,9 @@ from tau_emotion.environment import Environment
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.loop_thread import run_in_loop
+from tau_emotion.runner.outcome import ErrorBudget
 from tau_emotion.runner.participants import Participants
+from tau_emotion.runner.preflight import check_run_inputs
 from tau_emotion.runner.results import (
     MANIFEST_FILE,
     RESULTS_FILE,
@@ -27,6 +29,7 @@ from tau_emotion.runner.results import (
 from tau_emotion.runner.tasks import select_tasks
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.storage import model_json, read_model, write_atomic
 
 
 class RunExistsError(TauEmotionError):
@@ -64,9 +67,12 @@ async def run_pairs(
     config: RunConfig,
     pairs: list[tuple[Task, int]],
     participants: Participants,
-    on_episode: Callable[[Episode], None],
+    on_episode: Callable[[Episode], bool | None],
 ) -> None:
-    """Play (task, trial) pairs with `config.concurrency` episodes in flight."""
+    """Play (task, trial) pairs with `config.concurrency` episodes in flight.
+
+    A worker stops taking pairs once `on_episode` returns False (``--fail-on-error``).
+    """
     queue: asyncio.Queue[tuple[Task, int]] = asyncio.Queue()
     for pair in pairs:
         queue.put_nowait(pair)
@@ -91,7 +97,8 @@ async def run_pairs(
                 env,
                 max_steps=config.max_steps,
             )
-            on_episode(episode)
+            if on_episode(episode) is False:
+                return
 
     await asyncio.gather(*(worker() for _ in range(min(config.concurrency, len(pairs)) or 1)))
 
@@ -113,6 +120,7 @@ def execute_run(
     Problems the run notices but does not stop for (see `runner.monitor`) go to `on_warning`
     (default: `warnings.warn`) once each, and into the manifest's ``warnings``.
     """
+    check_run_inputs(config)
     out = config.out
     results_path = out / RESULTS_FILE
     done = load_episodes(results_path)
@@ -143,14 +151,14 @@ def execute_run(
     )
     manifest_path = out / MANIFEST_FILE
     if resume and manifest_path.exists():
-        previous = RunManifest.model_validate_json(manifest_path.read_text())
+        previous = read_model(manifest_path, RunManifest)
         manifest.started_at, manifest.warnings = previous.started_at, previous.warnings
-    manifest_path.write_text(manifest.model_dump_json(indent=2))
+    write_atomic(manifest_path, model_json(manifest, indent=2))
 
     def warn(message: str) -> None:
         # Written at once so that a run killed later still shows what it noticed.
         manifest.warnings.append(message)
-        manifest_path.write_text(manifest.model_dump_json(indent=2))
+        write_atomic(manifest_path, model_json(manifest, indent=2))
         if on_warning is not None:
             on_warning(message)
         else:
@@ -158,14 +166,16 @@ def execute_run(
 
     writer = ResultsWriter(results_path)
     count = manifest.episodes_done
+    budget = ErrorBudget(config.fail_on_error, len(pairs))
 
-    def record(episode: Episode) -> None:
+    def record(episode: Episode) -> bool:
         nonlocal count
         writer.append(episode)
         done[episode.key] = episode
         count += 1
         if progress is not None:
             progress(episode, count, len(all_pairs))
+        return budget.record(episode)
 
     try:
         if config.executor == "ray":  # episodes run in Ray actors; results still land here
@@ -179,6 +189,6 @@ def execute_run(
         writer.close()
     manifest.episodes_done = count
     manifest.finished_at = now() if count == len(all_pairs) else None
-    manifest_path.write_text(manifest.model_dump_json(indent=2))
+    write_atomic(manifest_path, model_json(manifest, indent=2))
     keys = {(t.domain, t.id, trial) for t, trial in all_pairs}
     return [e for k, e in done.items() if k in keys]

@@ -1,0 +1,81 @@
+"""The one place the command line turns a user's mistake into one line and exit status 2.
+
+`CliGroup` is the root command group: every command and sub-command runs inside its
+`invoke`, so an error this package raises on purpose (`TauEmotionError`: a bad input, a
+damaged file, an unknown domain), a validation error, or an operating-system error on a
+path the user named ends as ``error: <one line naming the input>`` on stderr, never as a
+traceback. Anything else is a bug and keeps its traceback.
+
+Commands still validate their inputs where they read them (`tau_emotion.inputs`), so that
+the line says which option was wrong; this handler is what keeps a missed case from
+crashing. Every line it prints is redacted: an error can quote an endpoint's reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from pydantic import ValidationError
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
+
+from tau_emotion.errors import TauEmotionError
+from tau_emotion.redact import register_key_variables
+from tau_emotion.runner.outcome import EXIT_INPUT, EXIT_OK, RunOutcome
+from tau_emotion.storage import safe_text
+
+
+def one_line(message: str) -> str:
+    """`message` on one line: a multi-line detail is joined with '; '."""
+    parts = [line.strip() for line in message.splitlines() if line.strip()]
+    return "; ".join(parts) or "unknown error"
+
+
+def print_error(message: str) -> None:
+    """``error: message`` in red on stderr: one line, redacted, encodable."""
+    typer.secho(f"error: {safe_text(one_line(message))}", fg=typer.colors.RED, err=True)
+
+
+def describe(exc: BaseException) -> str | None:
+    """The user-facing text of an error caused by input, or None for a bug."""
+    if isinstance(exc, TauEmotionError):
+        return str(exc)
+    if isinstance(exc, ValidationError):
+        return "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" if e["loc"] else str(e["msg"])
+            for e in exc.errors()
+        )
+    if isinstance(exc, UnicodeError):
+        return f"input is not valid UTF-8 text ({exc})"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    return None
+
+
+class CliGroup(TyperGroup):
+    """The root group: user errors from any sub-command become one line and exit 2."""
+
+    def invoke(self, ctx: Any) -> Any:  # typer's vendored click.Context (a private module)
+        # Keys configured by environment are hidden from the very first line printed.
+        register_key_variables()
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, TyperException):
+            raise  # typer's own exits and usage errors already say what they mean
+        except Exception as exc:
+            message = describe(exc)
+            if message is None:
+                raise
+            print_error(message)
+            raise typer.Exit(EXIT_INPUT) from None
+
+
+def finish_run(outcome: RunOutcome) -> None:
+    """Print a run's one-line summary; exit with its status when that is not 0."""
+    if outcome.code == EXIT_OK:
+        typer.echo(safe_text(outcome.summary))
+        return
+    typer.secho(safe_text(outcome.summary), fg=typer.colors.YELLOW, err=True)
+    raise typer.Exit(outcome.code)

@@ -1,0 +1,81 @@
+"""Checks on what a user hands the command line: files to read, folders to write, base URLs.
+
+Each check raises `InputError` with one line that names the input and what is wrong with it;
+the CLI prints that line and exits 2 (`tau_emotion.cli.errors`). Checking at the point an
+input is read keeps the message specific ("--few-shot-file demos.jsonl is not UTF-8 text")
+where a handler far away could only say "a file could not be decoded".
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from tau_emotion.errors import TauEmotionError
+
+
+class InputError(TauEmotionError):
+    """Something the user gave cannot be used; the message names it and says why."""
+
+
+def check_base_url(url: str, what: str) -> str:
+    """`url` if it is an absolute http(s) URL with a host, else `InputError`.
+
+    A malformed or ftp:// base URL used to fail on every request, so a run recorded every
+    episode as an infrastructure error and still exited 0.
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- parsing the port is what rejects "http://h:99999"
+    except ValueError as exc:
+        raise InputError(f"{what} {url!r} is not a valid URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        shown = f"{parts.scheme}://" if parts.scheme else "no scheme"
+        raise InputError(f"{what} {url!r} must be an http:// or https:// URL, not {shown}")
+    if not parts.hostname:
+        raise InputError(f"{what} {url!r} has no host")
+    return url
+
+
+def read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of a file the user named, or `InputError` saying why it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{what} {path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{what} {path} is a folder, not a file") from None
+    except OSError as exc:
+        raise InputError(f"{what} {path} cannot be read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"{what} {path} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line})"
+        ) from None
+
+
+def writable_folder(path: Path, what: str) -> Path:
+    """Create `path` if needed and check a run can write into it, or `InputError`."""
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{what} {path} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{what} {path} cannot be created: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise InputError(f"{what} {path} is not writable")
+    return path
+
+
+def writable_file(path: Path, what: str) -> Path:
+    """Check that `path` can be written as a file (its folder is created), or `InputError`."""
+    if path.is_dir():
+        raise InputError(f"{what} {path} is a folder, not a file")
+    try:
+        writable_folder(path.parent, "")
+    except InputError as exc:
+        raise InputError(f"{what} {path}: the folder{exc}") from None
+    return path

@@ -1,0 +1,107 @@
+"""What a finished run means for CI: its exit code, its one-line summary, and when to stop.
+
+Exit codes of ``tau-emotion run`` (and ``collect``), documented in the README:
+
+- 0 `EXIT_OK`: every episode ran and none ended in an infrastructure error;
+- 2 `EXIT_INPUT`: bad input (an option, a file, a URL); nothing ran;
+- 3 `EXIT_INFRA_ERRORS`: the run finished, but some episodes ended in ``infra_error``;
+- 4 `EXIT_STOPPED`: ``--fail-on-error`` stopped the run early;
+- 5 `EXIT_NO_RESPONSE`: episodes needed a model and not one request to it succeeded (the
+  endpoint was never reachable, or replay mode found an empty cache).
+
+Only endpoint failures count: an agent's bad tool call or a walk-away is a result, not an
+error of the run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tau_emotion.data import Episode, RunManifest, TerminationReason
+from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.results import MANIFEST_FILE
+from tau_emotion.storage import read_model
+
+EXIT_OK = 0
+EXIT_INPUT = 2
+EXIT_INFRA_ERRORS = 3
+EXIT_STOPPED = 4
+EXIT_NO_RESPONSE = 5
+
+
+def error_limit(fail_on_error: float | None, episodes: int) -> int | None:
+    """Most infra errors a run of `episodes` tolerates before it stops; None: no limit.
+
+    Below 1 the value is a fraction of the run's episodes (0.1: more than 10% stops it; 0: the
+    first error does), from 1 on a count (5: the sixth error stops it), as in inspect-ai.
+    """
+    if fail_on_error is None:
+        return None
+    if fail_on_error < 1:
+        return math.floor(fail_on_error * episodes)
+    return int(fail_on_error)
+
+
+class ErrorBudget:
+    """Counts episodes that failed on the endpoint and says when the run should stop."""
+
+    def __init__(self, fail_on_error: float | None, episodes: int) -> None:
+        self.limit = error_limit(fail_on_error, episodes)
+        self.fail_on_error = fail_on_error
+        self.errors = 0
+        self.stopped = False
+
+    def record(self, episode: Episode) -> bool:
+        """Count one finished episode; False once the run should take no more episodes."""
+        if episode.termination == TerminationReason.INFRA_ERROR:
+            self.errors += 1
+        if self.limit is not None and self.errors > self.limit:
+            self.stopped = True
+        return not self.stopped
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """The exit code of a run and the line that explains it."""
+
+    code: int
+    summary: str
+
+
+def model_requests(episode: Episode) -> int:
+    """Model calls of an episode that got an answer (a failed call is never counted)."""
+    return episode.usage_agent.calls + episode.usage_user.calls
+
+
+def run_outcome(
+    episodes: Sequence[Episode], expected: int, stopped: bool = False, uses_model: bool = True
+) -> RunOutcome:
+    """The outcome of a run that should hold `expected` episodes and holds `episodes`."""
+    infra = sum(e.termination == TerminationReason.INFRA_ERROR for e in episodes)
+    answered = sum(model_requests(e) for e in episodes)
+    share = f"{infra} of {len(episodes)} episodes ended in an infra error"
+    if uses_model and infra and answered == 0:
+        return RunOutcome(
+            EXIT_NO_RESPONSE,
+            f"no model request succeeded: {share} (is the endpoint up, the URL right, "
+            "or the replay cache empty?)",
+        )
+    if stopped:
+        return RunOutcome(
+            EXIT_STOPPED,
+            f"stopped early by --fail-on-error after {len(episodes)} of {expected} episodes: "
+            f"{share}; --resume --retry-errors finishes it",
+        )
+    if infra:
+        return RunOutcome(EXIT_INFRA_ERRORS, f"{share}; --resume --retry-errors re-runs them")
+    return RunOutcome(EXIT_OK, f"{len(episodes)} of {expected} episodes ran, no infra errors")
+
+
+def outcome_of_run(config: RunConfig, episodes: Sequence[Episode]) -> RunOutcome:
+    """The outcome of a run `execute_run` just returned from (its manifest holds the total)."""
+    manifest = read_model(config.out / MANIFEST_FILE, RunManifest)
+    expected = manifest.episodes_total
+    uses_model = config.agent_model is not None or config.user_model is not None
+    return run_outcome(episodes, expected, len(episodes) < expected, uses_model)

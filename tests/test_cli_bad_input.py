@@ -1,0 +1,249 @@
+"""Bad command lines: every one exits 2 with one line naming the input, never a traceback.
+
+Each row builds its arguments in a fresh folder (files that are folders, folders that are
+files, non-UTF-8 bytes, half-written manifests, damaged results) and runs the CLI in-process.
+A few rows need real argv bytes (0xFF), so they run the command as a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tau_emotion.cli.main import app
+
+runner = CliRunner()
+
+ORACLE = ["run", "--domain", "airline", "--num-tasks", "1", "--agent", "oracle"]
+MODEL = ["--agent-model", "m"]
+DEAD_URL = "http://127.0.0.1:9/v1"  # discard port: nothing listens
+
+
+def _file(path: Path, data: bytes = b"x\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def _finished_run(tmp: Path) -> Path:
+    out = tmp / "run"
+    result = runner.invoke(app, [*ORACLE, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _half_manifest(tmp: Path) -> list[str]:
+    out = _finished_run(tmp)
+    text = (out / "manifest.json").read_text()
+    (out / "manifest.json").write_text(text[: len(text) // 2])  # killed mid-write
+    return [*ORACLE, "--out", str(out), "--resume"]
+
+
+def _results_folder(tmp: Path) -> Path:
+    out = tmp / "run"
+    (out / "results.jsonl").mkdir(parents=True)
+    return out
+
+
+def _garbage_results(tmp: Path) -> Path:
+    out = _finished_run(tmp)
+    good = (out / "results.jsonl").read_text()
+    (out / "results.jsonl").write_text("this is not json\n" + good)
+    return out
+
+
+def _task_file(tmp: Path, data: bytes) -> list[str]:
+    return [*ORACLE, "--tasks", str(_file(tmp / "tasks.jsonl", data)), "--out", str(tmp / "o")]
+
+
+def _few_shot(tmp: Path, path: Path) -> list[str]:
+    return [
+        *["run", "--domain", "airline", "--num-tasks", "1", "--agent", "few-shot", *MODEL],
+        *["--agent-base-url", DEAD_URL, "--few-shot-file", str(path), "--out", str(tmp / "o")],
+    ]
+
+
+Case = tuple[str, Callable[[Path], list[str]], str]
+
+CASES: list[Case] = [
+    (
+        "base url: bad IPv6",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", "http://[::1"],
+        "--agent-base-url 'http://[::1' is not a valid URL",
+    ),
+    (
+        "base url: ftp",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", "ftp://h/v1"],
+        "--agent-base-url 'ftp://h/v1' must be an http:// or https:// URL",
+    ),
+    (
+        "base url: no scheme",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", "127.0.0.1:8000/v1"],
+        "must be an http:// or https:// URL",
+    ),
+    (
+        "base url: bad port",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", "http://h:99999/v1"],
+        "is not a valid URL",
+    ),
+    (
+        "user base url: no host",
+        lambda t: [*ORACLE, "--user-model", "u", "--user-base-url", "http:///v1"],
+        "--user-base-url 'http:///v1' has no host",
+    ),
+    ("--out is a file", lambda t: [*ORACLE, "--out", str(_file(t / "f"))], "is a file"),
+    (
+        "--out cannot be created",
+        lambda t: [*ORACLE, "--out", "/proc/tau-emotion-nope/out"],
+        "--out /proc/tau-emotion-nope/out cannot be created",
+    ),
+    (
+        "--cache-dir is a file",
+        lambda t: [*ORACLE, "--cache-dir", str(_file(t / "c")), "--out", str(t / "o")],
+        "--cache-dir",
+    ),
+    (
+        "--few-shot-file missing",
+        lambda t: _few_shot(t, t / "missing.jsonl"),
+        "--few-shot-file",
+    ),
+    (
+        "--few-shot-file not UTF-8",
+        lambda t: _few_shot(t, _file(t / "demo.jsonl", b'{"messages": "\xff\xfe"}\n')),
+        "is not UTF-8 text",
+    ),
+    (
+        "--tasks not UTF-8",
+        lambda t: _task_file(t, b"\xff\xfe{}\n"),
+        "tasks.jsonl is not UTF-8 text",
+    ),
+    (
+        "--tasks garbage line",
+        lambda t: _task_file(t, b"{nope\n"),
+        "tasks.jsonl:1: not a valid task",
+    ),
+    ("--tasks is missing", lambda t: [*ORACLE, "--tasks", str(t / "none.jsonl")], "--tasks"),
+    ("half-written manifest", _half_manifest, "manifest.json is damaged"),
+    (
+        "--resume, results.jsonl is a folder",
+        lambda t: [*ORACLE, "--out", str(_results_folder(t)), "--resume"],
+        "results.jsonl is not a file",
+    ),
+    (
+        "metrics: garbage line",
+        lambda t: ["metrics", str(_garbage_results(t))],
+        "results.jsonl is damaged: line 1",
+    ),
+    (
+        "metrics: results.jsonl is a folder",
+        lambda t: ["metrics", str(_results_folder(t))],
+        "results.jsonl is not a file",
+    ),
+    (
+        "metrics: --json is a folder",
+        lambda t: ["metrics", str(_finished_run(t)), "--json", str(t)],
+        "is a folder, not a file",
+    ),
+    ("view: garbage line", lambda t: ["view", str(_garbage_results(t))], "is damaged: line 1"),
+    (
+        "report: garbage line",
+        lambda t: ["report", str(_garbage_results(t)), "--out", str(t / "r.html")],
+        "is damaged: line 1",
+    ),
+    (
+        "emotions map: --output is a folder",
+        lambda t: ["emotions", "map", "I am upset", "--output", str(t)],
+        "is a folder, not a file",
+    ),
+    (
+        "emotions map: --input not UTF-8",
+        lambda t: ["emotions", "map", "--input", str(_file(t / "in.jsonl", b"\xff\n"))],
+        "is not UTF-8 text",
+    ),
+    (
+        "--config missing",
+        lambda t: [*ORACLE, "--config", str(t / "none.toml")],
+        "none.toml",
+    ),
+    (
+        "--config not TOML",
+        lambda t: [*ORACLE, "--config", str(_file(t / "c.toml", b"trials = [\n"))],
+        "c.toml",
+    ),
+    (
+        "--config not UTF-8",
+        lambda t: [*ORACLE, "--config", str(_file(t / "c.toml", b"seed = '\xff'\n"))],
+        "c.toml",
+    ),
+    ("--concurrency 0", lambda t: [*ORACLE, "--concurrency", "0"], "--concurrency"),
+    ("--max-steps 0", lambda t: [*ORACLE, "--max-steps", "0"], "--max-steps"),
+    (
+        "--max-retries -1",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-max-retries", "-1"],
+        "--agent-max-retries",
+    ),
+    ("--fail-on-error -1", lambda t: [*ORACLE, "--fail-on-error", "-1"], "--fail-on-error"),
+    ("--fail-on-error 2.5", lambda t: [*ORACLE, "--fail-on-error", "2.5"], "--fail-on-error"),
+    ("--trials 0", lambda t: [*ORACLE, "--trials", "0"], "--trials"),
+    ("unknown domain", lambda t: ["run", "--domain", "zoo", "--agent", "oracle"], "'zoo'"),
+    ("show: unknown task", lambda t: ["show", "airline/nope"], "no task 'nope'"),
+    ("domains generate: unknown", lambda t: ["domains", "generate", "zoo", "--check"], "zoo"),
+]
+
+
+def _assert_one_clean_line(exit_code: int, output: str, expected: str) -> None:
+    assert "Traceback" not in output, output
+    assert exit_code == 2, output
+    errors = [line for line in output.splitlines() if line.startswith("error: ")]
+    assert len(errors) >= 1 and len(set(errors)) == 1, output
+    assert expected in errors[0], output
+
+
+@pytest.mark.parametrize(("name", "build", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line_and_exit_2(
+    name: str, build: Callable[[Path], list[str]], expected: str, tmp_path: Path
+) -> None:
+    args = build(tmp_path)
+    if "--out" not in args and args[0] == "run":
+        args += ["--out", str(tmp_path / "out")]
+    result = runner.invoke(app, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    _assert_one_clean_line(result.exit_code, result.output, expected)
+
+
+def _cli(*args: bytes | str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "tau_emotion.cli.main", *args],
+        capture_output=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_raw_bytes_on_the_command_line_never_crash(tmp_path: Path) -> None:
+    # argv bytes that are not UTF-8 arrive as lone surrogates (surrogateescape).
+    shown = _cli("show", b"\xff/x", cwd=tmp_path)
+    text = shown.stderr.decode("utf-8")
+    _assert_one_clean_line(shown.returncode, text, "unknown domain")
+    mapped = _cli("emotions", "map", b"so angry \xff\xfe about this", cwd=tmp_path)
+    assert mapped.returncode == 0 and b"Traceback" not in mapped.stderr, mapped.stderr
+    record = json.loads(mapped.stdout.decode("utf-8").splitlines()[0])
+    assert "\ufffd" in record["text"] and record["condition_id"]
+
+
+def test_a_lone_surrogate_in_emotions_map_text_is_replaced(tmp_path: Path) -> None:
+    out = tmp_path / "mapped.jsonl"
+    result = runner.invoke(app, ["emotions", "map", "I am \ud800 furious", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text(encoding="utf-8"))["text"] == "I am \ufffd furious"
