@@ -101,14 +101,16 @@ def export(
     ],
     fmt: Annotated[str, typer.Option("--format", help="trl, sharegpt or all.")] = "all",
     out: Annotated[
-        Path | None, typer.Option(help="Output folder [default: the source folder].")
+        Path | None, typer.Option(help="Output folder.", show_default="the source folder")
     ] = None,
     reasoning: Annotated[
         bool, typer.Option(help="Keep the agent's reasoning content (--no-reasoning drops it).")
     ] = True,
     name: Annotated[
         str | None,
-        typer.Option(help="Dataset name in dataset_info.json [default: tau_emotion_<source>]."),
+        typer.Option(
+            help="Dataset name in dataset_info.json.", show_default="tau_emotion_<source>"
+        ),
     ] = None,
 ) -> None:
     """Export successful rollouts as TRL tool-calling rows and/or LLaMA-Factory sharegpt."""
