@@ -164,6 +164,11 @@ class Message(Frozen):
         default=None, description="Seconds the participant took to produce this message."
     )
     usage: Usage | None = Field(default=None, description="Model usage for this message.")
+    repairs: list[str] | None = Field(
+        default=None,
+        description="What was replaced in the model's output before it was stored (e.g. "
+        "unencodable characters replaced with U+FFFD); None when nothing was.",
+    )
 
 
 class TerminationReason(StrEnum):

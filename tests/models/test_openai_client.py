@@ -119,7 +119,7 @@ def test_gives_up_after_retries_with_model_error() -> None:
 def test_client_errors_are_not_retried() -> None:
     with (
         chat_server([(400, {"error": {"message": "bad request"}}, {})]) as server,
-        pytest.raises(ModelError, match="BadRequestError"),
+        pytest.raises(ModelError, match="HTTP 400 Bad Request: bad request"),
     ):
         ask(make(server.base_url))
     assert len(server.requests) == 1
@@ -129,5 +129,5 @@ def test_unreachable_endpoint_is_a_model_error() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with pytest.raises(ModelError, match="APIConnectionError"):
+    with pytest.raises(ModelError, match="connection failed"):
         ask(make(f"http://127.0.0.1:{port}/v1", max_retries=1))

@@ -1,9 +1,16 @@
 """OpenAI-compatible Chat Completions client (vLLM, SGLang, Ollama, llama.cpp server, hosted APIs).
 
-Retries with exponential backoff on 429, 5xx, timeouts and connection errors, honouring
-``Retry-After``; a per-endpoint semaphore caps concurrent requests. A tool call whose
-argument string is not a JSON object is kept with its raw text and a parse error, so the
-agent's malformed call becomes the agent's failed turn rather than a crash.
+A request is built once as plain JSON (`wire.py`: each message serialised once per message,
+tool schemas once per episode) and sent as bytes over a shared keep-alive transport
+(`transport.py`), never through the OpenAI SDK's typed request transform, which walked every
+message and tool schema on every request and made an episode's cost quadratic in its length.
+The reply is parsed from the raw body (`completion.py`).
+
+Retries (`retry.py`) with exponential backoff on 408/409/429, 5xx, timeouts, dropped
+connections and 200 bodies that are cut off or not a completion, honouring ``Retry-After``;
+each attempt is bounded by ``timeout_s``. A tool call whose arguments are not a JSON object of
+finite values is kept with its raw text and a parse error, so the agent's malformed call
+becomes the agent's failed turn rather than a crash.
 """
 
 from __future__ import annotations
@@ -11,15 +18,24 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau_emotion.data import Message, ToolCall, Usage
+from tau_emotion import __version__
+from tau_emotion.data import Message
 from tau_emotion.errors import ModelError
+from tau_emotion.models.completion import Undecodable, to_message
+from tau_emotion.models.http1 import ProtocolError, Response
+from tau_emotion.models.retry import Retryable, retry_after, with_retries
+from tau_emotion.models.sanitize import clean_text
+from tau_emotion.models.sanitize import parse_tool_call as parse_tool_call
+from tau_emotion.models.transport import Transport, make_transport
+from tau_emotion.models.wire import BodyBuilder
+from tau_emotion.models.wire import to_openai_messages as to_openai_messages
 
 
 class ModelConfig(BaseModel):
@@ -38,10 +54,21 @@ class ModelConfig(BaseModel):
     seed: int | None = Field(
         default=None, description="Sampling seed sent with each request (if the backend uses it)."
     )
-    timeout_s: float = Field(default=120.0, description="Per-request timeout in seconds.")
+    timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Seconds one request may take, from sending to the last byte of the reply "
+        "(the endpoint answers only when generation is done, so this bounds the first byte too); "
+        "when it runs out the attempt counts as a timeout and is retried.",
+    )
     max_retries: int = Field(default=5, ge=0, description="Retries on 429 / 5xx / timeouts.")
     backoff_s: float = Field(default=1.0, description="First backoff delay; doubles per retry.")
-    max_concurrency: int = Field(default=64, description="Concurrent requests to this endpoint.")
+    max_concurrency: int | None = Field(
+        default=None,
+        ge=1,
+        description="Cap on concurrent requests to this endpoint; None: as many as the run has "
+        "episodes in flight.",
+    )
     price_input_per_mtok: float = Field(default=0.0, description="USD per million input tokens.")
     price_output_per_mtok: float = Field(default=0.0, description="USD per million output tokens.")
     send_reasoning: bool = Field(
@@ -53,147 +80,129 @@ class ModelConfig(BaseModel):
     )
 
 
-def to_openai_messages(messages: Sequence[Message], send_reasoning: bool) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for m in messages:
-        if m.role == "tool":
-            out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content or ""})
-            continue
-        entry: dict[str, Any] = {"role": m.role, "content": m.content}
-        if m.tool_calls:
-            entry["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {
-                        "name": c.name,
-                        "arguments": c.raw_arguments
-                        if c.raw_arguments is not None
-                        else json.dumps(c.arguments),
-                    },
-                }
-                for c in m.tool_calls
-            ]
-        if send_reasoning and m.reasoning:
-            entry["reasoning_content"] = m.reasoning
-        if entry["content"] is None and m.role != "assistant":
-            entry["content"] = ""
-        out.append(entry)
-    return out
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
-def parse_tool_call(call_id: str, name: str, raw: str | None) -> ToolCall:
-    """Parse a tool call's argument string; keep it raw with the reason when it is not JSON."""
-    text = raw or "{}"
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return ToolCall(
-            id=call_id, name=name, parse_error=f"invalid JSON ({exc})", raw_arguments=text
-        )
-    if not isinstance(value, dict):
-        return ToolCall(
-            id=call_id, name=name, parse_error="arguments are not a JSON object", raw_arguments=text
-        )
-    return ToolCall(id=call_id, name=name, arguments=value)
+def request_fields(cfg: ModelConfig) -> dict[str, Any]:
+    """Every body field except messages and tools: fixed for the life of a model."""
+    fields: dict[str, Any] = {"model": cfg.model, "temperature": cfg.temperature}
+    if cfg.top_p is not None:
+        fields["top_p"] = cfg.top_p
+    if cfg.max_tokens is not None:
+        fields["max_tokens"] = cfg.max_tokens
+    if cfg.seed is not None:
+        fields["seed"] = cfg.seed
+    fields.update(cfg.extra_body)  # as the SDK's extra_body: merged into the body, last word
+    return fields
 
 
 class OpenAICompatibleModel:
-    """`ChatModel` over any OpenAI-compatible endpoint."""
+    """`ChatModel` over any OpenAI-compatible endpoint, with the lean transport."""
 
-    def __init__(self, config: ModelConfig) -> None:
-        import openai  # deferred: keeps `tau-emotion --help` fast
-
+    def __init__(self, config: ModelConfig, transport: Transport | None = None) -> None:
         self.config = config
         self.name = config.model
-        self._openai = openai
-        self._client = openai.AsyncOpenAI(
-            base_url=config.base_url,
-            api_key=os.environ.get(config.api_key_env) or "EMPTY",
-            timeout=config.timeout_s,
-            max_retries=0,  # retries are ours, so that they are visible and tested
+        base = (config.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip(
+            "/"
         )
-        self._semaphore = asyncio.Semaphore(config.max_concurrency)
+        self.url = f"{base}/chat/completions"
+        self._who = f"{config.model} at {base}"
+        key = os.environ.get(config.api_key_env) or "EMPTY"  # local servers take any key
+        headers = {
+            "authorization": f"Bearer {key}",
+            "content-type": "application/json",
+            "accept": "application/json",
+            "accept-encoding": "identity",
+            "user-agent": f"tau-emotion/{__version__}",
+        }
+        for variable, header in (
+            ("OPENAI_ORG_ID", "openai-organization"),
+            ("OPENAI_PROJECT_ID", "openai-project"),
+        ):
+            if os.environ.get(variable):
+                headers[header] = os.environ[variable]
+        self._transport = transport or make_transport(self.url, headers)
+        self._body = BodyBuilder(request_fields(config), config.send_reasoning)
+        self._limit = config.max_concurrency
+        self._semaphores: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, asyncio.Semaphore
+        ] = weakref.WeakKeyDictionary()
 
-    async def _send(self, request: dict[str, Any]) -> Any:
-        return await self._client.chat.completions.create(**request)
-
-    def _retryable(self, exc: Exception) -> tuple[bool, float | None]:
-        o = self._openai
-        if isinstance(exc, o.APITimeoutError | o.APIConnectionError):
-            return True, None
-        if isinstance(exc, o.APIStatusError):
-            retry_after = exc.response.headers.get("retry-after")
-            delay = (
-                float(retry_after)
-                if retry_after and retry_after.replace(".", "").isdigit()
-                else None
-            )
-            return exc.status_code == 429 or exc.status_code >= 500, delay
-        return False, None
+    def _semaphore(self) -> asyncio.Semaphore | None:
+        if self._limit is None:
+            return None
+        loop = asyncio.get_running_loop()  # a semaphore belongs to one loop, like connections
+        semaphore = self._semaphores.get(loop)
+        if semaphore is None:
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(self._limit)
+        return semaphore
 
     async def complete(
         self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None = None
     ) -> Message:
-        cfg = self.config
-        request: dict[str, Any] = {
-            "model": cfg.model,
-            "messages": to_openai_messages(messages, cfg.send_reasoning),
-            "temperature": cfg.temperature,
-        }
-        if tools:
-            request["tools"] = list(tools)
-        if cfg.top_p is not None:
-            request["top_p"] = cfg.top_p
-        if cfg.max_tokens is not None:
-            request["max_tokens"] = cfg.max_tokens
-        if cfg.seed is not None:
-            request["seed"] = cfg.seed
-        if cfg.extra_body:
-            request["extra_body"] = cfg.extra_body
-        last_error = ""
-        for attempt in range(cfg.max_retries + 1):
-            started = time.perf_counter()
-            try:
-                async with self._semaphore:
-                    response = await self._send(request)
-                return self._to_message(response, time.perf_counter() - started)
-            except Exception as exc:
-                retry, delay = self._retryable(exc)
-                last_error = f"{type(exc).__name__}: {exc}"
-                if not retry:
-                    raise ModelError(f"{cfg.model} at {cfg.base_url}: {last_error}") from exc
-                if attempt == cfg.max_retries:
-                    break
-                backoff = cfg.backoff_s * (2**attempt) * (0.5 + random.random() / 2)
-                await asyncio.sleep(delay if delay is not None else backoff)
-        raise ModelError(
-            f"{cfg.model} at {cfg.base_url}: "
-            f"failed after {cfg.max_retries + 1} attempts: {last_error}"
-        )
+        body = self._body.build(messages, tools)
+        semaphore = self._semaphore()
+        if semaphore is None:
+            return await with_retries(
+                lambda: self._attempt(body),
+                self.config.max_retries,
+                self.config.backoff_s,
+                self._who,
+            )
+        async with semaphore:
+            return await with_retries(
+                lambda: self._attempt(body),
+                self.config.max_retries,
+                self.config.backoff_s,
+                self._who,
+            )
 
-    def _to_message(self, response: Any, latency: float) -> Message:
-        if not getattr(response, "choices", None):
-            raise ModelError(f"{self.config.model}: response has no choices")
-        msg = response.choices[0].message
-        extra = getattr(msg, "model_extra", None) or {}
-        reasoning = extra.get("reasoning_content") or extra.get("reasoning")
-        calls = [
-            parse_tool_call(c.id or f"call_{i}", c.function.name, c.function.arguments)
-            for i, c in enumerate(msg.tool_calls or [])
-        ]
-        usage = Usage(calls=1)
-        if response.usage is not None:
-            p, c = response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0
-            cost = (
-                p * self.config.price_input_per_mtok + c * self.config.price_output_per_mtok
-            ) / 1e6
-            usage = Usage(prompt_tokens=p, completion_tokens=c, cost_usd=cost, calls=1)
-        return Message(
-            role="assistant",
-            content=msg.content,
-            tool_calls=calls or None,
-            reasoning=reasoning if isinstance(reasoning, str) else None,
-            usage=usage,
-            latency_s=latency,
+    async def _attempt(self, body: bytes) -> Message:
+        cfg = self.config
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(cfg.timeout_s):
+                response = await self._transport.post(body)
+        except TimeoutError:
+            raise Retryable(
+                f"no complete reply within {cfg.timeout_s:g} s (timeout_s); the request was "
+                "abandoned"
+            ) from None
+        except (ProtocolError, OSError) as exc:
+            raise Retryable(f"connection failed: {type(exc).__name__}: {exc}") from None
+        if response.status != 200:
+            self._raise_for_status(response)
+        try:
+            return to_message(
+                response.body,
+                time.perf_counter() - started,
+                cfg.price_input_per_mtok,
+                cfg.price_output_per_mtok,
+            )
+        except Undecodable as exc:
+            raise Retryable(str(exc)) from None
+
+    def _raise_for_status(self, response: Response) -> None:
+        detail = error_detail(response.body)
+        reason = f"HTTP {response.status} {response.reason}".rstrip() + (
+            f": {detail}" if detail else ""
         )
+        if response.status in RETRY_STATUSES or response.status >= 500:
+            raise Retryable(reason, retry_after(response.headers))
+        raise ModelError(f"{self._who}: {reason}")
+
+
+RETRY_STATUSES = frozenset({408, 409, 429})
+"""Besides every 5xx: request timeout, conflict (a busy worker) and rate limits."""
+
+
+def error_detail(body: bytes) -> str:
+    """The endpoint's own error message, when its body carries one."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return clean_text(body[:300].decode("utf-8", errors="replace"))[0].strip()
+    error = data.get("error") if isinstance(data, dict) else None
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return clean_text(error["message"][:300])[0]
+    return clean_text(json.dumps(data)[:300])[0]
