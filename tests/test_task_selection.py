@@ -1,0 +1,100 @@
+"""Which tasks a run plays: the benchmark by default, a stratified sample, tasks from anywhere,
+and the `tasks` listing."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tau_emotion.cli.main import app
+from tau_emotion.domains import domain_names, load_domain
+from tau_emotion.domains.base import write_tasks
+from tau_emotion.errors import TaskFileError
+from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.tasks import family, sample_tasks, select_tasks
+
+runner = CliRunner()
+
+
+def pick(**kw: object) -> list[str]:
+    return [t.key for t in select_tasks(RunConfig(agent="oracle", **kw))]  # type: ignore[arg-type]
+
+
+def test_the_default_run_is_the_emotional_test_set() -> None:
+    tasks = select_tasks(RunConfig(agent="oracle"))
+    assert len(tasks) == 580 and all(t.emotion is not None for t in tasks)
+    assert {t.domain for t in tasks} == set(domain_names())
+    dev = select_tasks(RunConfig(agent="oracle", task_file="dev"))
+    assert dev and all(t.emotion is None and t.provenance == "seed" for t in dev)
+
+
+def test_num_tasks_is_a_seeded_sample_spread_over_domains_and_families() -> None:
+    five = select_tasks(RunConfig(domains="airline", num_tasks=5, agent="oracle"))
+    assert len(five) == 5 and len({family(t) for t in five}) == 5
+    assert pick(domains="airline", num_tasks=5) == [t.key for t in five]  # seeded
+    assert pick(domains="airline", num_tasks=5, seed=1) != [t.key for t in five]
+    twenty = select_tasks(RunConfig(num_tasks=20, agent="oracle"))
+    assert Counter(t.domain for t in twenty) == dict.fromkeys(domain_names(), 2)
+    order = [t.key for t in load_domain("airline").tasks("test", "test")]
+    assert [t.key for t in five] == sorted((t.key for t in five), key=order.index)
+    everything = select_tasks(RunConfig(domains="airline", agent="oracle"))
+    assert sample_tasks(everything, 10_000, 0) == everything
+
+
+def test_tasks_from_a_file_or_a_build_folder(tmp_path: Path) -> None:
+    airline = load_domain("airline").tasks("test", "test")[:3]
+    retail = load_domain("retail").tasks("test", "test")[:2]
+    write_tasks(tmp_path / "mine.jsonl", [*airline, *retail])
+    assert pick(tasks=tmp_path / "mine.jsonl") == [t.key for t in [*airline, *retail]]
+    assert pick(tasks=tmp_path / "mine.jsonl", domains="retail") == [t.key for t in retail]
+    build = tmp_path / "build"
+    write_tasks(build / "tasks" / "airline" / "test.jsonl", airline)
+    write_tasks(build / "tasks" / "airline" / "test_neutral.jsonl", retail)  # not picked
+    assert pick(tasks=build) == [t.key for t in airline]
+    assert pick(tasks=build / "tasks") == [t.key for t in airline]
+    with pytest.raises(TaskFileError, match="none of split train"):
+        pick(tasks=tmp_path / "mine.jsonl", split="train")
+    with pytest.raises(TaskFileError, match="no such file"):
+        pick(tasks=tmp_path / "missing.jsonl")
+    with pytest.raises(TaskFileError, match=r"no train\.jsonl"):
+        pick(tasks=build, split="train")
+
+
+def test_run_takes_tasks_from_a_build_folder(tmp_path: Path) -> None:
+    tasks = load_domain("telecom").tasks("test", "test")[:2]
+    write_tasks(tmp_path / "build" / "tasks" / "telecom" / "test.jsonl", tasks)
+    out = tmp_path / "run"
+    args = ["run", "--tasks", str(tmp_path / "build"), "--agent", "oracle", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_tasks_lists_ids_filtered_by_domain_family_and_challenge(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tasks", "--domain", "airline", "--family", "anger"])
+    assert result.exit_code == 0, result.output
+    lines = [x for x in result.output.splitlines() if x.startswith("airline/")]
+    expected = [t for t in load_domain("airline").tasks("test", "test") if family(t) == "anger"]
+    assert [x.split()[0] for x in lines] == [t.key for t in expected]
+    assert all(" anger/" in x and "intent" in x for x in lines)
+    first = lines[0].split()[0]
+    assert runner.invoke(app, ["show", first]).exit_code == 0  # ids are what `show` takes
+    dev = runner.invoke(app, ["tasks", "--domain", "telecom", "--task-file", "dev"])
+    assert "telecom/pay_overdue_bill  neutral" in dev.output
+    challenged = (
+        load_domain("airline")
+        .tasks("test", "test")[0]
+        .model_copy(update={"challenge": "asks for a refund the policy forbids"})
+    )
+    plain = load_domain("airline").tasks("test", "test")[1]
+    write_tasks(tmp_path / "t.jsonl", [challenged, plain])
+    only = runner.invoke(app, ["tasks", "--tasks", str(tmp_path / "t.jsonl"), "--challenge"])
+    assert only.exit_code == 0, only.output
+    listed = [x for x in only.output.splitlines() if x.startswith("airline/")]
+    assert len(listed) == 1 and listed[0].startswith(challenged.key)
+    assert "[challenge: asks for a refund the policy forbids]" in listed[0]
+    bad = runner.invoke(app, ["tasks", "--family", "mood"])
+    assert bad.exit_code == 2 and "anger" in bad.output
