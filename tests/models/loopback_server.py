@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from loopback import loopback, serving
 
-Reply = tuple[int, dict[str, Any] | str, dict[str, str]]
+
+@dataclass(frozen=True)
+class RawReply:
+    """Bytes written verbatim as the whole response (status line included), after `delay`
+    seconds; the connection is closed afterwards unless `keep_open`."""
+
+    data: bytes
+    delay: float = 0.0
+    keep_open: bool = False
+
+
+Reply = tuple[int, dict[str, Any] | str, dict[str, str]] | RawReply
 
 
 def completion(
@@ -38,17 +51,22 @@ def function_call(name: str, arguments: str, call_id: str = "call_1") -> dict[st
 
 
 class ChatServer:
-    def __init__(self, replies: list[Reply]) -> None:
+    def __init__(self, replies: list[Reply], keep_alive: bool = False) -> None:
         self.replies = list(replies)
         self.requests: list[dict[str, Any]] = []
+        self.connections: set[int] = set()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            # HTTP/1.1 keeps connections open between requests; 1.0 closes after each one
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
             def log_message(self, *args: object) -> None:
                 pass
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", 0))
+                server.connections.add(id(self.connection))
                 server.requests.append(
                     {
                         "path": self.path,
@@ -56,9 +74,19 @@ class ChatServer:
                         "auth": self.headers.get("authorization"),
                     }
                 )
-                status, body, headers = (
+                reply = (
                     server.replies.pop(0) if server.replies else (500, {"error": "no reply"}, {})
                 )
+                if isinstance(reply, RawReply):
+                    time.sleep(reply.delay)
+                    try:
+                        self.wfile.write(reply.data)
+                        self.wfile.flush()
+                    except OSError:
+                        pass  # the client gave up first (a timeout test)
+                    self.close_connection = not reply.keep_open
+                    return
+                status, body, headers = reply
                 data = (body if isinstance(body, str) else json.dumps(body)).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
@@ -73,7 +101,7 @@ class ChatServer:
 
 
 @contextmanager
-def chat_server(replies: list[Reply]) -> Iterator[ChatServer]:
-    server = ChatServer(replies)
+def chat_server(replies: list[Reply], keep_alive: bool = False) -> Iterator[ChatServer]:
+    server = ChatServer(replies, keep_alive)
     with serving(server.httpd):
         yield server

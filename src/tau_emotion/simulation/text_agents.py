@@ -21,6 +21,7 @@ from typing import Any
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.models.base import ChatModel
+from tau_emotion.models.sanitize import NonFiniteNumber, clean_value, loads_finite, repair_note
 from tau_emotion.simulation.agents import agent_system_prompt
 from tau_emotion.simulation.participants import EpisodeSetup
 
@@ -59,45 +60,74 @@ def describe_tools(schemas: Sequence[dict[str, Any]]) -> str:
 
 def parse_action(text: str, call_id: str) -> tuple[str | None, ToolCall | str]:
     """(thought, tool call or customer text) from a model reply."""
+    thought, action, _ = parse_action_noted(text, call_id)
+    return thought, action
+
+
+def parse_action_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | str, int]:
+    """`parse_action`, plus how many unencodable characters its JSON spelled (now U+FFFD)."""
     thought_match = _THOUGHT.search(text)
     thought = thought_match.group(1).strip() if thought_match else None
     match = _ACTION.search(text)
     if match is None:
-        return thought, ToolCall(
-            id=call_id,
-            name="invalid_action",
-            parse_error="no 'Action:' line found",
-            raw_arguments=text[:500],
+        return (
+            thought,
+            ToolCall(
+                id=call_id,
+                name="invalid_action",
+                parse_error="no 'Action:' line found",
+                raw_arguments=text[:500],
+            ),
+            0,
         )
     raw = match.group(1).strip()
     try:
-        action = json.loads(raw)
-    except json.JSONDecodeError as exc:
+        # NaN, Infinity and overflowing numbers are a malformed call, as in native calls
+        action = loads_finite(raw)
+    except (ValueError, RecursionError) as exc:
         name = _NAME.search(raw)
-        return thought, ToolCall(
-            id=call_id,
-            name=name.group(1) if name else "invalid_action",
-            parse_error=f"the Action line is not valid JSON ({exc})",
-            raw_arguments=raw[:500],
+        problem = (
+            "holds a number that is not finite"
+            if isinstance(exc, NonFiniteNumber)
+            else "is not valid JSON"
         )
+        return (
+            thought,
+            ToolCall(
+                id=call_id,
+                name=name.group(1) if name else "invalid_action",
+                parse_error=f"the Action line {problem} ({exc})",
+                raw_arguments=raw[:500],
+            ),
+            0,
+        )
+    action, repaired = clean_value(action)  # JSON escapes can spell lone surrogates
     if not isinstance(action, dict) or not isinstance(action.get("name"), str):
-        return thought, ToolCall(
-            id=call_id,
-            name="invalid_action",
-            parse_error='the Action must be a JSON object with a "name"',
-            raw_arguments=raw[:500],
+        return (
+            thought,
+            ToolCall(
+                id=call_id,
+                name="invalid_action",
+                parse_error='the Action must be a JSON object with a "name"',
+                raw_arguments=raw[:500],
+            ),
+            repaired,
         )
     arguments = action.get("arguments", {})
     if not isinstance(arguments, dict):
-        return thought, ToolCall(
-            id=call_id,
-            name=action["name"],
-            parse_error='"arguments" must be a JSON object',
-            raw_arguments=raw[:500],
+        return (
+            thought,
+            ToolCall(
+                id=call_id,
+                name=action["name"],
+                parse_error='"arguments" must be a JSON object',
+                raw_arguments=raw[:500],
+            ),
+            repaired,
         )
     if action["name"] == RESPOND:
-        return thought, str(arguments.get("content", ""))
-    return thought, ToolCall(id=call_id, name=action["name"], arguments=arguments)
+        return thought, str(arguments.get("content", "")), repaired
+    return thought, ToolCall(id=call_id, name=action["name"], arguments=arguments), repaired
 
 
 def render_history(messages: Sequence[Message], system: str) -> list[Message]:
@@ -145,10 +175,11 @@ class TextProtocolAgent:
     async def respond(self, messages: Sequence[Message]) -> Message:
         reply = await self.model.complete(render_history(messages, self._system))
         self._calls += 1
-        thought, action = parse_action(reply.content or "", f"call_{self._calls}")
+        thought, action, repaired = parse_action_noted(reply.content or "", f"call_{self._calls}")
         reasoning = thought if self._with_thought else None
         if reply.reasoning:
             reasoning = f"{reply.reasoning}\n{reasoning}" if reasoning else reply.reasoning
+        repairs = [*(reply.repairs or []), *([repair_note("action", repaired)] if repaired else [])]
         if isinstance(action, str):
             return Message(
                 role="assistant",
@@ -156,6 +187,7 @@ class TextProtocolAgent:
                 reasoning=reasoning,
                 usage=reply.usage,
                 latency_s=reply.latency_s,
+                repairs=repairs or None,
             )
         return Message(
             role="assistant",
@@ -163,4 +195,5 @@ class TextProtocolAgent:
             reasoning=reasoning,
             usage=reply.usage,
             latency_s=reply.latency_s,
+            repairs=repairs or None,
         )
