@@ -382,3 +382,59 @@ def test_report_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
         browser.close()
     assert screenshot.stat().st_size > 10_000
     assert errors == []
+
+
+@pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} missing (apt-get install -y chromium)"
+)
+@pytest.mark.parametrize("width", [900, 1100, 1400, 1600])
+def test_no_table_is_clipped_from_900_px_up(report_html: Path, width: int) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto(report_html.as_uri())
+        clipped = page.evaluate(
+            """() => [...document.querySelectorAll('.card')]
+                .filter(c => c.querySelector('table') && c.scrollWidth > c.clientWidth + 1)
+                .map(c => (c.closest('section') || {}).id + ': ' + c.scrollWidth + ' > '
+                          + c.clientWidth)"""
+        )
+        last = page.locator("#leaderboard thead th").last
+        box, card = last.bounding_box(), page.locator("#leaderboard .card").bounding_box()
+        browser.close()
+    assert clipped == []
+    assert (
+        box is not None
+        and card is not None
+        and box["x"] + box["width"] <= card["x"] + card["width"]
+    )
+
+
+def test_charts_have_axis_titles_values_and_n(report_html: Path) -> None:
+    html = report_html.read_text(encoding="utf-8")
+    domains = html[
+        html.index('id="domains"') : html.index("</section>", html.index('id="domains"'))
+    ]
+    assert '<text x="16"' in domains and ">Avg@k</text>" in domains and ">domain</text>" in domains
+    assert 'class="value"' in domains and ">n=3</text>" in domains  # 3 tasks per domain
+    assert "emotional minus neutral success (percentage points)" in html
+    empathy = html[html.index('id="empathy"') :]
+    assert "success (Avg@k)" in empathy and "n=" in empathy
+
+
+def test_ranking_runs_of_different_task_sets_warns(tmp_path: Path) -> None:
+    from tau_emotion.cli.main import app as main_app
+
+    runner = CliRunner()
+    for name, n in (("small", "2"), ("large", "4")):
+        args = ["run", "--domain", "airline", "--num-tasks", n, "--agent", "oracle"]
+        assert runner.invoke(main_app, [*args, "--out", str(tmp_path / name)]).exit_code == 0
+    assert "different task sets" not in (tmp_path / "small" / "report.html").read_text()
+    out = tmp_path / "both.html"
+    both = [str(tmp_path / "small"), str(tmp_path / "large")]
+    result = runner.invoke(main_app, ["report", *both, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    assert "These runs used different task sets" in html
+    assert "small: 2 tasks" in html and "large: 4 tasks" in html

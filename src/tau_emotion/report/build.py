@@ -9,6 +9,7 @@ left out of every figure (and counted) before anything else is computed.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -27,7 +28,7 @@ from tau_emotion.analysis.paired import PairedReport, paired_for_runs, twins_fro
 from tau_emotion.analysis.policy import PolicyReport, policy_analysis
 from tau_emotion.analysis.runs import Run, RunDirError, TaskKey, load_runs, task_index
 from tau_emotion.analysis.tooluse import ToolUseReport, tool_use_analysis
-from tau_emotion.data import Task
+from tau_emotion.data import Episode, Task
 from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics, task_outcomes
 from tau_emotion.models.base import ChatModel
 from tau_emotion.report.episodes import EpisodeView, episode_view, index_by_key, task_for
@@ -51,6 +52,11 @@ class RunSection(BaseModel):
     split: str | None = Field(description="Task split.")
     code_version: str = Field(description="Code version the run recorded.")
     no_emotion: bool = Field(description="All episodes neutral (e.g. a --no-emotion run).")
+    task_set: str = Field(
+        default="",
+        description="Digest of the run's sorted domain/task ids: runs ranked side by side are "
+        "comparable only when it is the same.",
+    )
     metrics: MetricsReport = Field(description="Avg@k, Pass^k, pass@k with CIs.")
     cells: dict[str, dict[str, HeatCell]] = Field(description="Domain -> family -> success.")
     paired: PairedReport | None = Field(description="Emotional vs neutral, when emotional.")
@@ -73,6 +79,11 @@ class ReportData(BaseModel):
     runs: list[RunSection] = Field(description="One section per run, in the order given.")
     episodes: list[EpisodeView] = Field(description="Every episode, for the browser.")
     system_prompts: dict[str, str] = Field(description="System prompt texts by key.")
+
+
+def task_set_digest(episodes: Sequence[Episode]) -> str:
+    keys = sorted({f"{e.domain}/{e.task_id}" for e in episodes})
+    return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:16]
 
 
 def heat_cells(run: Run) -> dict[str, dict[str, HeatCell]]:
@@ -146,6 +157,7 @@ async def build_report(
                 split=run.split,
                 code_version=run.code_version,
                 no_emotion=run.no_emotion,
+                task_set=task_set_digest(episodes),
                 metrics=compute_metrics(episodes, seed),
                 cells=heat_cells(run),
                 paired=paired.get(run.label),

@@ -32,6 +32,8 @@ class Interval:
     value: float
     low: float | None = None
     high: float | None = None
+    n: int | None = None
+    """What the value is over (tasks or episodes), shown beside it."""
 
 
 def color(i: int) -> str:
@@ -79,6 +81,11 @@ def _y_axis(
     return out
 
 
+def _y_title(x: float, y: float, text: str) -> str:
+    """A vertical axis title, read bottom to top."""
+    return _text(x, y, text, "axis-label", extra=f'transform="rotate(-90 {_t(x)} {_t(y)})"')
+
+
 def _whisker(x: float, y_low: float, y_high: float, horizontal: bool = False) -> str:
     if horizontal:  # x is the row centre y here, y_* are x positions
         return (
@@ -97,9 +104,15 @@ def grouped_bars(
     label: str,
     y_max: float = 1.0,
     fmt: Callable[[float], str] = pct,
+    y_title: str = "success",
+    x_title: str = "",
 ) -> str:
-    """Vertical bars, one group per category and one bar per series, with CI whiskers."""
-    width, height, left, bottom, top = 760, 300, 48, 56, 16
+    """Vertical bars, one group per category and one bar per series, with CI whiskers.
+
+    Each bar carries its value (and n, where known) above it when the bar is wide enough to
+    hold the text, and always in its hover title.
+    """
+    width, height, left, bottom, top = 760, 320, 64, 70, 28
     plot_w, plot_h = width - left - 12, height - bottom - top
 
     def y_of(v: float) -> float:
@@ -118,6 +131,8 @@ def grouped_bars(
             tip = f"{name} · {category}: {fmt(v.value)}"
             if v.low is not None and v.high is not None:
                 tip += f" [{fmt(v.low)}, {fmt(v.high)}]"
+            if v.n is not None:
+                tip += f" · n = {v.n}"
             body.append(
                 f'<rect class="bar" x="{_t(x + 1)}" y="{_t(y)}" width="{_t(bar_w - 2)}" '
                 f'height="{_t(top + plot_h - y)}" rx="2" fill="{color(si)}">'
@@ -125,12 +140,23 @@ def grouped_bars(
             )
             if v.low is not None and v.high is not None:
                 body.append(_whisker(x + bar_w / 2, y_of(v.low), y_of(v.high)))
+            if bar_w >= 26:
+                above = min(y, y_of(v.high) if v.high is not None else y) - 4
+                body.append(_text(x + bar_w / 2, above, fmt(v.value), "value"))
         label_y = top + plot_h + 16
         body.append(_text(left + group_w * (ci + 0.5), label_y, category, "tick"))
+        sizes = {v.n for _, values in series if ci < len(values) and (v := values[ci])}
+        if len(sizes) == 1 and None not in sizes:
+            body.append(
+                _text(left + group_w * (ci + 0.5), label_y + 14, f"n={sizes.pop()}", "tick")
+            )
     body.append(
         f'<line class="axis" x1="{left}" x2="{width - 12}" '
         f'y1="{_t(top + plot_h)}" y2="{_t(top + plot_h)}"/>'
     )
+    body.append(_y_title(16, top + plot_h / 2, y_title))
+    if x_title:
+        body.append(_text(left + plot_w / 2, height - 8, x_title, "axis-label"))
     return _svg(width, height, body, label)
 
 
@@ -139,9 +165,10 @@ def line_chart(
     label: str,
     x_label: str,
     y_max: float = 1.0,
+    y_label: str = "Pass^k",
 ) -> str:
     """Lines over integer x (e.g. Pass^k against k) with shaded 95% bands."""
-    width, height, left, bottom, top, right = 560, 300, 48, 44, 16, 16
+    width, height, left, bottom, top, right = 560, 300, 64, 44, 16, 16
     plot_w, plot_h = width - left - right, height - bottom - top
     xs = sorted({x for _, points in series for x, _ in points}) or [1]
     x_lo, x_hi = xs[0], max(xs[-1], xs[0] + 1)
@@ -156,6 +183,7 @@ def line_chart(
     for x in xs:
         body.append(_text(x_of(x), top + plot_h + 16, str(x), "tick"))
     body.append(_text(left + plot_w / 2, height - 6, x_label, "axis-label"))
+    body.append(_y_title(16, top + plot_h / 2, y_label))
     for si, (name, points) in enumerate(series):
         if not points:
             continue
@@ -234,7 +262,7 @@ def forest(
 ) -> str:
     """Point estimates with CIs around a zero line (paired differences); rows: (name, est, note)."""
     row_h, left, right, top = 28, 140, 56, 26
-    width, height = 560, top + row_h * len(rows) + 28
+    width, height = 560, top + row_h * len(rows) + 46
     plot_w = width - left - right
 
     def x_of(v: float) -> float:
@@ -245,9 +273,11 @@ def forest(
         x = x_of(tick)
         cls = "axis" if tick == 0 else "grid"
         body.append(
-            f'<line class="{cls}" x1="{_t(x)}" x2="{_t(x)}" y1="{top - 6}" y2="{height - 22}"/>'
+            f'<line class="{cls}" x1="{_t(x)}" x2="{_t(x)}" y1="{top - 6}" y2="{height - 40}"/>'
         )
-        body.append(_text(x, height - 6, f"{tick * 100:+.0f} pp" if tick else "0", "tick"))
+        body.append(_text(x, height - 24, f"{tick * 100:+.0f} pp" if tick else "0", "tick"))
+    title = "emotional minus neutral success (percentage points)"
+    body.append(_text(left + plot_w / 2, height - 6, title, "axis-label"))
     body.append(_text(x_of(-span / 2), 14, "← emotional worse", "axis-label"))
     body.append(_text(x_of(span / 2), 14, "emotional better →", "axis-label"))
     for i, (name, est, note) in enumerate(rows):

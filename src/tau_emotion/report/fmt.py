@@ -39,7 +39,9 @@ def pp(value: float | None) -> str:
 
 
 def iv(e: Estimate | Rate) -> Interval:
-    return Interval(e.value, e.low, e.high)
+    """A chart interval, with the n it is over: tasks for an estimate, episodes for a rate."""
+    n = e.n if isinstance(e, Estimate) else e.total
+    return Interval(e.value, e.low, e.high, n or None)
 
 
 def swatch(i: int, fill: str | None = None, round_: bool = False) -> str:

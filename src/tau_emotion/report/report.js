@@ -68,7 +68,7 @@
     var rows = filtered.slice(0, shown).map(function (e) {
       var turns = e.messages.filter(function (m) { return m.role === "user" || (m.role === "assistant" && m.content); }).length;
       return '<tr data-id="' + e.id + '">' +
-        "<td class=num>" + e.id + "</td><td>" + esc(e.run) + "</td><td>" + esc(e.domain) + "</td>" +
+        "<td class=num>" + e.id + '</td><td class="wrap">' + esc(e.run) + "</td><td>" + esc(e.domain) + "</td>" +
         '<td class="wrap">' + esc(e.task_id) + "</td><td class=num>" + e.trial + "</td>" +
         '<td><span class="badge fam">' + esc(e.family) + "</span></td>" +
         '<td><span class="badge ' + e.outcome + '">' + label(e.outcome) + "</span></td>" +

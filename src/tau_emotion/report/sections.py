@@ -30,6 +30,18 @@ def kpis(runs: Sequence[RunSection]) -> str:
     return "".join(out)
 
 
+def task_set_warning(runs: Sequence[RunSection]) -> str:
+    """A visible note when ranked runs did not play the same tasks (ranks then mislead)."""
+    if len({r.task_set for r in runs}) <= 1:
+        return ""
+    sizes = ", ".join(f"{escape(r.label)}: {r.metrics.overall_tasks.tasks} tasks" for r in runs)
+    return (
+        '<p class="warning"><b>These runs used different task sets</b> '
+        f"({sizes}), so their ranks compare different questions. Rank runs of the same "
+        "task selection (same domains, task file and --num-tasks sample).</p>"
+    )
+
+
 def leaderboard(runs: Sequence[RunSection]) -> str:
     order = sorted(range(len(runs)), key=lambda i: -runs[i].metrics.overall_equal.avg.value)
     rows = []
@@ -41,12 +53,9 @@ def leaderboard(runs: Sequence[RunSection]) -> str:
         rows.append(
             [
                 str(rank),
-                f"{swatch(i)} <b>{escape(r.label)}</b>",
-                escape(r.agent),
-                escape(r.user),
-                str(g.tasks),
-                str(g.episodes),
-                str(k),
+                f"{swatch(i)} <b>{escape(r.label)}</b>"
+                f'<span class="sub">{escape(r.agent)} · user {escape(r.user)}</span>',
+                f'{g.tasks}<span class="sub">{g.episodes} episodes, k = {k}</span>',
                 pct(g.avg.value) + meter + est(g.avg, block=True).split(" ", 1)[1],
                 est(g.pass_hat[k], block=True),
                 est(g.pass_at[k], block=True),
@@ -54,14 +63,15 @@ def leaderboard(runs: Sequence[RunSection]) -> str:
                 str(g.infra_errors),
             ]
         )
-    head = ["#", "run", "agent", "user", "tasks", "episodes", "k", "Avg@k", "Pass^k", "pass@k"]
+    head = ["#", "run (agent · user)", "tasks (n)", "Avg@k", "Pass^k", "pass@k"]
     head += ["walked away", "infra errors"]
     lead = (
         "Runs ranked by Avg@k (mean success over the k trials of each task, domains weighted "
         "equally). Pass^k: all k trials of a task succeed; pass@k: at least one does. Brackets: "
-        "95% bootstrap intervals over tasks (a Wilson interval for the walk-away rate)."
+        "95% bootstrap intervals over the n tasks (a Wilson interval for the walk-away rate)."
     )
-    body = f'<div class="card leaderboard">{table(head, rows, numeric_from=4)}</div>'
+    board = table(head, rows, numeric_from=2)
+    body = f'{task_set_warning(runs)}<div class="card leaderboard">{board}</div>'
     return section("leaderboard", "Leaderboard", lead, body)
 
 
@@ -74,7 +84,9 @@ def domains(runs: Sequence[RunSection]) -> str:
         )
         for r in runs
     ]
-    chart = charts.grouped_bars(names, series, "Avg@k per domain")
+    chart = charts.grouped_bars(
+        names, series, "Avg@k per domain", y_title="Avg@k", x_title="domain"
+    )
     lead = "Mean task success per domain, with 95% bootstrap intervals over the domain's tasks."
     body = f'<div class="card">{legend([r.label for r in runs])}{chart}</div>'
     return section("domains", "Success per domain", lead, body)

@@ -8,11 +8,13 @@ from collections.abc import Sequence
 from html import escape
 
 from tau_emotion.analysis.empathy import EmpathyCell
+from tau_emotion.evaluation.metrics import Estimate
 from tau_emotion.report import charts
 from tau_emotion.report.build import RunSection
 from tau_emotion.report.fmt import (
     NEUTRAL,
     card,
+    est,
     families,
     frac,
     grid,
@@ -29,8 +31,11 @@ FAULT_COLORS = {"environment": "#6c757d", "user": "#c9a227", "agent": "#e0524d"}
 UNRESOLVED_COLOR = "#8a63d2"
 
 
-def _empathy_row(name: str, c: EmpathyCell) -> list[str]:
-    return [name, str(c.episodes), frac(c.with_empathy), frac(c.without_empathy), pp(c.difference)]
+def _empathy_row(name: str, c: EmpathyCell, overall: Estimate | None) -> list[str]:
+    # The group's own success is the metrics' figure (the CLI's), so the two never disagree.
+    success = f'{est(overall)} <span class="ci">n={overall.n}</span>' if overall else "–"
+    with_, without = frac(c.with_empathy), frac(c.without_empathy)
+    return [name, success, str(c.episodes), with_, without, pp(c.difference)]
 
 
 def empathy(runs: Sequence[RunSection]) -> str:
@@ -48,10 +53,15 @@ def empathy(runs: Sequence[RunSection]) -> str:
                 [iv(c.without_empathy) if c.without_empathy.total else None for c in cells],
             ),
         ]
-        chart = charts.grouped_bars(groups, series, f"{r.label}: success with / without empathy")
-        rows = [_empathy_row(escape(f), e.by_family[f]) for f in groups]
-        rows.append(_empathy_row("<b>all emotional</b>", e.emotional))
-        head = ["family", "episodes", "success with", "without", "Δ"]
+        title = f"{r.label}: success with / without empathy"
+        chart = charts.grouped_bars(groups, series, title, x_title="emotion family")
+        by_family = r.metrics.breakdowns.get("family", {})
+        rows = [
+            _empathy_row(escape(f), e.by_family[f], by_family[f].avg if f in by_family else None)
+            for f in groups
+        ]
+        rows.append(_empathy_row("<b>all emotional</b>", e.emotional, None))
+        head = ["family", "success (Avg@k)", "episodes", "with empathy", "without", "Δ"]
         body = legend(["with empathy", "without"]) + chart + table(head, rows, numeric_from=1)
         body += f'<p class="note">Detected by {escape(e.method)}. {escape(e.note)}</p>'
         cards.append(card(r.label, body, i))
