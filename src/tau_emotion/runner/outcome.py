@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tau_emotion.data import Episode, RunManifest, TerminationReason
 from tau_emotion.runner.config import RunConfig
-from tau_emotion.runner.results import MANIFEST_FILE
+from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 from tau_emotion.storage import read_model
 
 EXIT_OK = 0
@@ -99,8 +99,13 @@ def run_outcome(
     return RunOutcome(EXIT_OK, f"{len(episodes)} of {expected} episodes ran, no infra errors")
 
 
-def outcome_of_run(config: RunConfig, episodes: Sequence[Episode]) -> RunOutcome:
-    """The outcome of a run `execute_run` just returned from (its manifest holds the total)."""
+def outcome_of_run(config: RunConfig, episodes: Sequence[Episode] | None = None) -> RunOutcome:
+    """The outcome of a run `execute_run` just returned from (its manifest holds the total).
+
+    Without `episodes`, the latest record of each episode in the run's results file counts.
+    """
+    if episodes is None:
+        episodes = list(load_episodes(config.out / RESULTS_FILE).values())
     manifest = read_model(config.out / MANIFEST_FILE, RunManifest)
     expected = manifest.episodes_total
     uses_model = config.agent_model is not None or config.user_model is not None

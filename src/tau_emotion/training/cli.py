@@ -19,8 +19,10 @@ DEFAULT_MIXES_DIR = Path("runs/mixes")
 
 
 def _collect(request: RunRequest) -> None:
+    from tau_emotion.cli.errors import finish_run
     from tau_emotion.cli.tables import make_console, warning_printer
     from tau_emotion.errors import TauEmotionError
+    from tau_emotion.runner.outcome import outcome_of_run
     from tau_emotion.runner.progress import progress_display
     from tau_emotion.training.collect import SUMMARY_FILE
     from tau_emotion.training.collect import collect as run_collection
@@ -41,6 +43,7 @@ def _collect(request: RunRequest) -> None:
         raise fail(str(exc)) from None
     print_collect_summary(summary, console)
     console.print(f"results: {out}/results.jsonl   summary: {out}/{SUMMARY_FILE}")
+    finish_run(outcome_of_run(request.config))  # exit 3/4/5 when the endpoint failed
 
 
 collect = run_like_command(
