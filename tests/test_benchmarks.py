@@ -1,0 +1,49 @@
+"""The benchmark scripts run (quick mode) and report what they promise; the figures
+themselves are checked by reading them, not by timing assertions here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from loopback import bypass_proxies
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_engine_overhead_quick_measures_episodes_that_end_as_they_do_now() -> None:
+    out = run("engine_overhead.py", "--quick")
+    assert "framework CPU per agent step" in out
+    assert "succeeded" in out and "walked away" in out
+
+
+def test_throughput_quick_reports_cpu_rates_and_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bypass_proxies(monkeypatch)
+    figures_path = tmp_path / "figures.json"
+    out = run("throughput.py", "--quick", "--json", str(figures_path))
+    assert "% of ideal" in out and "load average" in out
+    figures = json.loads(figures_path.read_text())
+    assert [r["concurrency"] for r in figures["rates"]] == [1, 8]
+    for row in figures["rates"]:
+        assert row["requests"] > 0 and row["cpu_ms_per_request"] > 0
+        assert 0 < row["rate"] <= row["ideal_rate"] * 1.5
+        assert row["peak_rss_mb"] > 10
+    assert [r["max_steps"] for r in figures["lengths"]] == [6, 24]
+    assert all(r["requests"] > 0 for r in figures["lengths"])
