@@ -14,20 +14,18 @@ never blocks the caller's loop. `Results.load` opens a finished run directory.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tau_emotion.data import Episode, RunManifest
 from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 from tau_emotion.runner.run import ProgressHook, RunWarning, execute_run
-
-if TYPE_CHECKING:
-    import pandas
 
 MODEL_FIELDS = ("agent_model", "user_model")
 
@@ -69,10 +67,11 @@ class Results:
         """One flat dict per episode: what `to_pandas` puts in its rows."""
         return [episode_record(e) for e in self._episodes]
 
-    def to_pandas(self) -> pandas.DataFrame:
-        """One row per episode; pandas is optional, so this is the one method that needs it."""
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame, one row per episode (`records`); pandas is optional, so this is
+        the one method that needs it (imported by name: it ships no type information)."""
         try:
-            import pandas
+            pandas = importlib.import_module("pandas")
         except ImportError:
             raise ImportError(
                 "Results.to_pandas() needs pandas, which tau-emotion does not install: "
