@@ -303,3 +303,23 @@ def test_replay_with_an_empty_cache_is_no_response(tmp_path: Path) -> None:
     result = run("http://127.0.0.1:9/v1", out, *args, tasks=2)
     assert result.exit_code == EXIT_NO_RESPONSE, result.output
     assert {e["termination"] for e in assert_recorded_once(out, 2)} == {"infra_error"}
+
+
+def test_an_embeddings_endpoint_echoing_its_key_is_redacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("EMBED_KEY", KEY)
+    with faulty(lambda n: "401") as server:
+        result = runner.invoke(
+            app,
+            [
+                *["emotions", "map", "I am so angry", "--embedder", "openai"],
+                *["--embed-model", "e", "--embed-base-url", server.base_url],
+                *["--api-key-env", "EMBED_KEY"],
+            ],
+        )
+    assert server.served["401"] > 0
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "[EMBED_KEY redacted]" in result.output or "[OPENAI_API_KEY redacted]" in result.output
+    assert_no_key_anywhere(tmp_path, result.output)

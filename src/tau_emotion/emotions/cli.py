@@ -46,13 +46,17 @@ KeyEnvOpt = Annotated[
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    from tau_emotion.storage import safe_text  # an embeddings endpoint may quote the key
+
+    typer.echo(f"error: {safe_text(message)}", err=True)
     return typer.Exit(code)
 
 
 def _embedder(kind: str, model: str | None, base_url: str | None, key_env: str) -> Embedder:
     from tau_emotion.emotions.embedders import make_embedder
+    from tau_emotion.redact import register_key_variables
 
+    register_key_variables([key_env])  # hidden from any error line that quotes it
     try:
         return make_embedder(kind, model=model, base_url=base_url, api_key_env=key_env)
     except (ValueError, ModuleNotFoundError) as exc:

@@ -13,7 +13,9 @@ import typer
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    from tau_emotion.storage import safe_text  # a judge endpoint's error may quote the key
+
+    typer.secho(f"error: {safe_text(message)}", fg=typer.colors.RED, err=True)
     return typer.Exit(code=2)
 
 
@@ -47,7 +49,9 @@ def report(
     if judge_model:
         from tau_emotion.models.factory import make_model
         from tau_emotion.models.openai_compat import ModelConfig
+        from tau_emotion.redact import register_key_variables
 
+        register_key_variables([judge_api_key_env])  # the report may quote judge errors
         judge = make_model(
             ModelConfig(
                 model=judge_model,
