@@ -14,7 +14,6 @@ same budget both ways measures what the dissatisfied-exit signal is worth.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from tau_emotion.runner.results import (
 )
 from tau_emotion.runner.run import ProgressHook, execute_run
 from tau_emotion.runner.tasks import select_tasks
+from tau_emotion.storage import model_json, write_atomic
 from tau_emotion.training.outcomes import CollectSummary, rollout_record, summarize
 
 OUTCOMES_FILE = "outcomes.jsonl"
@@ -62,9 +62,7 @@ def collect(
         retry_errors=retry_errors,
         on_warning=on_warning,
     )
-    _write_atomic(
-        config.out / METRICS_FILE, compute_metrics(episodes).model_dump_json(indent=2) + "\n"
-    )
+    _write_atomic(config.out / METRICS_FILE, model_json(compute_metrics(episodes), indent=2) + "\n")
     return summarize_collection(config, episodes)
 
 
@@ -75,7 +73,7 @@ def summarize_collection(config: RunConfig, episodes: list[Episode]) -> CollectS
         rollout_record(e, tasks.get((e.domain, e.task_id)))
         for e in sorted(episodes, key=lambda e: e.key)
     ]
-    _write_atomic(config.out / OUTCOMES_FILE, "".join(r.model_dump_json() + "\n" for r in records))
+    _write_atomic(config.out / OUTCOMES_FILE, "".join(model_json(r) + "\n" for r in records))
     summary = summarize(
         records,
         tasks,
@@ -88,7 +86,7 @@ def summarize_collection(config: RunConfig, episodes: list[Episode]) -> CollectS
         max_steps=config.max_steps,
         trials=config.trials,
     )
-    _write_atomic(config.out / SUMMARY_FILE, summary.model_dump_json(indent=2) + "\n")
+    _write_atomic(config.out / SUMMARY_FILE, model_json(summary, indent=2) + "\n")
     return summary
 
 
@@ -103,7 +101,6 @@ def load_run(run_dir: Path) -> tuple[RunConfig, list[Episode]]:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    # Derived files are rewritten whole; a rename keeps a reader from seeing half a file.
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    # Derived files are rewritten whole; temp file, fsync and rename keep a reader (or a
+    # kill) from seeing half a file, and the text is made encodable and redacted.
+    write_atomic(path, text)
