@@ -70,6 +70,14 @@ def _few_shot(tmp: Path, path: Path) -> list[str]:
     ]
 
 
+def _cache_file_is_a_folder(tmp: Path) -> list[str]:
+    (tmp / "c" / "agent.jsonl").mkdir(parents=True)
+    return [
+        *["run", "--domain", "airline", "--num-tasks", "1", *MODEL, "--agent-base-url", DEAD_URL],
+        *["--cache-dir", str(tmp / "c"), "--out", str(tmp / "o")],
+    ]
+
+
 Case = tuple[str, Callable[[Path], list[str]], str]
 
 CASES: list[Case] = [
@@ -193,6 +201,46 @@ CASES: list[Case] = [
     ("--fail-on-error 2.5", lambda t: [*ORACLE, "--fail-on-error", "2.5"], "--fail-on-error"),
     ("--trials 0", lambda t: [*ORACLE, "--trials", "0"], "--trials"),
     ("unknown domain", lambda t: ["run", "--domain", "zoo", "--agent", "oracle"], "'zoo'"),
+    (
+        "--few-shot-file: not a demonstration",
+        lambda t: _few_shot(t, _file(t / "demo.jsonl", b'{"messages": [{"role": "bogus"}]}\n')),
+        "demo.jsonl:1: not a demonstration",
+    ),
+    (
+        "--cache-dir holds a folder for its cache file",
+        lambda t: _cache_file_is_a_folder(t),
+        "c/agent.jsonl",
+    ),
+    ("--config is a folder", lambda t: [*ORACLE, "--config", str(t)], "is a folder, not a file"),
+    (
+        "--agent-timeout-s -1",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-timeout-s", "-1"],
+        "--agent-timeout-s",
+    ),
+    ("--num-tasks 0", lambda t: [*ORACLE[:3], "--num-tasks", "0"], "--num-tasks"),
+    (
+        "tasks: --tasks garbage",
+        lambda t: ["tasks", "--tasks", str(_file(t / "t.jsonl", b"nope\n"))],
+        "t.jsonl:1: not a valid task",
+    ),
+    (
+        "report: not a run",
+        lambda t: ["report", str(t), "--out", str(t / "r.html")],
+        "results.jsonl",
+    ),
+    ("view: not a run", lambda t: ["view", str(t / "none")], "results.jsonl does not exist"),
+    ("export: not a run", lambda t: ["export", str(t / "none")], "none"),
+    ("mix: not a run", lambda t: ["mix", "high", "--from", str(t / "none")], "none"),
+    (
+        "emotions map: --anchors not anchors",
+        lambda t: ["emotions", "map", "x", "--anchors", str(_file(t / "a.json"))],
+        "cannot use anchors",
+    ),
+    (
+        "emotions map: --classifier missing",
+        lambda t: ["emotions", "map", "x", "--classifier", str(t / "none.npz")],
+        "cannot use classifier",
+    ),
     ("show: unknown task", lambda t: ["show", "airline/nope"], "no task 'nope'"),
     ("domains generate: unknown", lambda t: ["domains", "generate", "zoo", "--check"], "zoo"),
 ]

@@ -82,7 +82,12 @@ def _mapper(
     from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER, Mapper
     from tau_emotion.emotions.training import train_artifact
 
-    anchors = default_anchor_set() if anchors_path is None else read_anchor_set(anchors_path)
+    try:
+        anchors = default_anchor_set() if anchors_path is None else read_anchor_set(anchors_path)
+    except (OSError, ValueError) as exc:  # ValueError: a pydantic error, bad gzip or JSON
+        from tau_emotion.cli.errors import describe
+
+        raise _fail(f"cannot use anchors {anchors_path}: {describe(exc) or exc}") from exc
     if classifier is None and embedder.name == _static_name() and anchors_path is None:
         classifier = DEFAULT_CLASSIFIER
     if classifier is None:
