@@ -9,6 +9,12 @@
   ``user_error``.
 - `TaskFileError` / `DomainError`: broken input files and domains; raised at load time with
   the file, line and problem named, before any episode runs.
+- `inputs.InputError` / `storage.DamagedFileError`: a path, file, folder or base URL the
+  user gave cannot be used, or a file a run wrote is damaged; raised before the first
+  episode, naming the input. The CLI turns every `TauEmotionError` into one line and exit
+  status 2 (`cli.errors`); a run's endpoint failures set statuses 3-5 (`runner.outcome`).
+- A tool argument that is not finite, out of range or not encodable is refused at the tool
+  boundary (`domains.tools`) as a `ToolError`, so no tool sees it and no database holds it.
 
 Any other exception inside an episode is a bug; the runner still records it on the episode
 (kind ``bug``) so a run never crashes half-way, and tests fail on it.
