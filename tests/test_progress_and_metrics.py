@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
 from tau_emotion.data import EmotionSpec, Episode, Message, TerminationReason
-from tau_emotion.evaluation.metrics import compute_metrics
+from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
 from tau_emotion.runner.progress import PlainProgress
 
 runner = CliRunner()
@@ -90,3 +90,21 @@ def test_metrics_refuses_unknown_breakdowns_and_json_writes_both(tmp_path: Path)
     assert good.exit_code == 0, good.output
     assert "By urgency" in good.output and "By family" not in good.output
     assert json.loads(extra.read_text()) == json.loads((out / "metrics.json").read_text())
+
+
+def test_the_report_shows_the_cli_numbers(tmp_path: Path) -> None:
+    from tau_emotion.report.build import ReportData
+
+    out = tmp_path / "run"
+    args = ["run", "--domain", "airline,retail", "--num-tasks", "12", "--agent", "oracle"]
+    assert runner.invoke(app, [*args, "--trials", "2", "--out", str(out)]).exit_code == 0
+    data = tmp_path / "report.json"
+    result = runner.invoke(
+        app, ["report", str(out), "--out", str(tmp_path / "r.html"), "--json", str(data)]
+    )
+    assert result.exit_code == 0, result.output
+    shown = ReportData.model_validate_json(data.read_text()).runs[0].metrics
+    assert shown == MetricsReport.model_validate_json((out / "metrics.json").read_text())
+    import tau_emotion
+
+    assert tau_emotion.Results.load(out).metrics() == shown

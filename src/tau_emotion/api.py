@@ -57,7 +57,8 @@ class Results:
 
     @cached_property
     def _metrics(self) -> MetricsReport:
-        return compute_metrics(self._episodes, seed=self.config.seed)
+        # Bootstrap seed 0, as `tau-emotion metrics` and the report use: the same numbers.
+        return compute_metrics(self._episodes)
 
     def metrics(self) -> MetricsReport:
         """The same numbers as ``tau-emotion metrics`` (and OUT/metrics.json)."""

@@ -46,7 +46,7 @@ def _row(name: str, g: GroupMetrics, k: int) -> list[str]:
 def _table(title: str, first: str, k: int) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column(first, style="bold")
-    for col in ("tasks", "episodes", f"Avg@{k}", f"Pass^{k}"):
+    for col in ("tasks (n)", "episodes", f"Avg@{k}", f"Pass^{k}"):
         table.add_column(col, justify="right")
     table.add_column(f"pass@{k}", justify="right")
     table.add_column("dissatisfied", justify="right")
