@@ -40,6 +40,9 @@ def test_num_tasks_is_a_seeded_sample_spread_over_domains_and_families() -> None
     assert Counter(t.domain for t in twenty) == dict.fromkeys(domain_names(), 2)
     order = [t.key for t in load_domain("airline").tasks("test", "test")]
     assert [t.key for t in five] == sorted((t.key for t in five), key=order.index)
+    # Nested: a larger sample keeps every task of a smaller one (so --resume only adds).
+    for n in (1, 7, 23):
+        assert set(pick(num_tasks=n)) <= set(pick(num_tasks=n + 5))
     everything = select_tasks(RunConfig(domains="airline", agent="oracle"))
     assert sample_tasks(everything, 10_000, 0) == everything
 

@@ -49,7 +49,7 @@ def test_collect_mix_export_pipeline(tmp_path: Path) -> None:
             "--domain",
             "movie,school",
             "--num-tasks",
-            "3",
+            "6",
             "--agent",
             "oracle",
             "--out",

@@ -18,7 +18,13 @@ from tau_emotion.runner.run import execute_run, select_tasks
 
 def config(out: Path, **kw: Any) -> RunConfig:
     return RunConfig(  # type: ignore[arg-type]
-        domains=["airline", "movie"], agent="oracle", trials=2, concurrency=4, out=out, **kw
+        domains=["airline", "movie"],
+        task_file="dev",
+        agent="oracle",
+        trials=2,
+        concurrency=4,
+        out=out,
+        **kw,
     )
 
 
@@ -63,14 +69,14 @@ def local_ray() -> Iterator[None]:
 
 
 def test_ray_run_matches_local_run_and_resumes(local_ray: None, tmp_path: Path) -> None:
-    local = execute_run(config(tmp_path / "local", num_tasks=3))
+    local = execute_run(config(tmp_path / "local", num_tasks=6))
     # A first Ray run covers part of the tasks, as if it had been interrupted...
-    execute_run(config(tmp_path / "ray", num_tasks=2, executor="ray"))
+    execute_run(config(tmp_path / "ray", num_tasks=4, executor="ray"))
     assert len(records(tmp_path / "ray")) == 8
     # ...and --resume on Ray runs only the missing pairs, with progress as locally.
     seen: list[int] = []
     resumed = execute_run(
-        config(tmp_path / "ray", num_tasks=3, executor="ray"),
+        config(tmp_path / "ray", num_tasks=6, executor="ray"),
         resume=True,
         progress=lambda e, done, total: seen.append(done),
     )

@@ -85,9 +85,11 @@ def sample_tasks(tasks: Sequence[Task], n: int, seed: int) -> list[Task]:
     """A seeded sample of `n` tasks spread evenly over domains, then over emotion families.
 
     Within a domain, larger families get the remainder first, so five tasks of one domain
-    cover five families. The sample keeps the input order, so it reads like the task file.
+    cover five families. Each (domain, family) stratum is shuffled by its own seeded RNG and
+    its first k tasks are taken, so samples are nested: a larger N keeps every task of a
+    smaller one, and ``--num-tasks 20 --resume`` after ``--num-tasks 10`` only adds tasks.
+    The sample keeps the input order, so it reads like the task file.
     """
-    rng = random.Random(f"tasks/{seed}")
     by_domain: dict[str, list[Task]] = defaultdict(list)
     for t in tasks:
         by_domain[t.domain].append(t)
@@ -102,7 +104,9 @@ def sample_tasks(tasks: Sequence[Task], n: int, seed: int) -> list[Task]:
         families = sorted(by_family, key=lambda f: (-len(by_family[f]), f))
         counts = _spread(share, [len(by_family[f]) for f in families])
         for fam, k in zip(families, counts, strict=True):
-            chosen.update((t.domain, t.id) for t in rng.sample(by_family[fam], k))
+            order = list(by_family[fam])
+            random.Random(f"tasks/{seed}/{domain}/{fam}").shuffle(order)
+            chosen.update((t.domain, t.id) for t in order[:k])
     return [t for t in tasks if (t.domain, t.id) in chosen]
 
 
