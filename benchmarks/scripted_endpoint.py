@@ -2,10 +2,11 @@
 
 It answers ``POST .../chat/completions`` after a fixed latency with a reply chosen from the
 request alone (so the same run gets the same replies): the first reply and every third one
-after it call the first ``get_*`` tool the request offers, the others are text. ``GET /stats`` returns how many
-completions it served and when the first and last arrived, which is what the throughput
-benchmark divides by. It is an `asyncio.Protocol` with a hand-rolled HTTP/1.1 parser so that
-the endpoint, which shares the machine's cores with the framework under test, stays cheap.
+after it call the first ``get_*`` tool the request offers, the others are text.
+``GET /stats`` returns how many completions it served and when the first and last arrived,
+which is what the throughput benchmark divides by (``GET /reset`` zeroes them). It is an
+`asyncio.Protocol` with a hand-rolled HTTP/1.1 parser so that the endpoint, which shares the
+machine's cores with the framework under test, stays cheap.
 
     python benchmarks/scripted_endpoint.py --port 0 --latency 0.2   # prints "PORT <n>"
 """
@@ -31,7 +32,7 @@ class Stats:
 
 
 def reply_for(body: bytes, stats: Stats) -> bytes:
-    """A completion chosen from the request: a tool call on every third turn, else text."""
+    """A completion chosen from the request: a tool call every third turn, else text."""
     turn = body.count(b'"role"')
     tool = _TOOL.search(body)
     message: dict[str, Any] = {"role": "assistant", "content": None}

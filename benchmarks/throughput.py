@@ -10,11 +10,13 @@ runs to ``--max-steps``: all episodes have the same length, which keeps the end-
 Reported per concurrency (episodes in flight = requests in flight):
 
 - CPU per request: the run process's user + system CPU (from ``wait4``) over the requests
-  the endpoint served, all in, and without the fixed start-up (imports, database load,
-  metrics), which a one-request run measures;
+  the endpoint served, all in (start-up, imports, database load, the end-of-run metrics and
+  report included); and "in run": sampled from ``/proc`` every 20 ms, from the first sample
+  that saw a request to the first that saw them all, which leaves out the fixed costs;
 - achieved vs ideal request rate: requests over the window from the first to the last
   request, against ``concurrency / latency``;
-- peak memory: the run process's maximum RSS.
+- peak memory: the run process's maximum RSS (``wait4``), and the largest RSS sampled while
+  episodes were playing (the end-of-run metrics and HTML report come after).
 
 A second table holds CPU per request against conversation length (``--max-steps``), which
 must stay flat. The load average is printed with every table: the figures are only as quiet
@@ -36,6 +38,7 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
@@ -50,12 +53,43 @@ class Measure:
     wall_s: float
     window_s: float
     peak_rss_mb: float
+    rss_in_run_mb: float
+    """The largest RSS sampled while episodes played (before the end-of-run report)."""
+    steady_ms: float | None
+    """CPU per request while requests flow: from the first sample that saw a request to the
+    first that saw them all, so start-up and the end-of-run report are left out."""
 
     def rate(self) -> float:
         # Episodes advance in waves of `concurrency` requests; the window runs from the first
         # wave's arrival to the last one's, so it spans all requests but one wave.
         done = self.requests - self.concurrency
         return done / self.window_s if self.window_s > 0 and done > 0 else 0.0
+
+
+SAMPLE_S = 0.02
+TICK_S = 1 / os.sysconf("SC_CLK_TCK")
+
+
+PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def process_cpu_rss(pid: int) -> tuple[float, float] | None:
+    """User + system CPU seconds and resident MB of a running process (None once gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # fields 14 and 15 (utime, stime) and 24 (rss, in pages) of proc(5)
+    return (int(fields[11]) + int(fields[12])) * TICK_S, int(fields[21]) * PAGE_MB
+
+
+def steady_ms_per_request(samples: list[tuple[float, int]], total: int) -> float | None:
+    flowing = [(cpu, n) for cpu, n in samples if n > 0]
+    done = [(cpu, n) for cpu, n in flowing if n >= total]
+    if not flowing or not done or done[0][1] - flowing[0][1] < 1:
+        return None
+    (cpu_a, n_a), (cpu_b, n_b) = flowing[0], done[0]
+    return 1000 * (cpu_b - cpu_a) / (n_b - n_a)
 
 
 class Endpoint:
@@ -120,14 +154,29 @@ def run_cli(
     for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
         env.pop(var, None)
     endpoint.get("/reset")
+    log = out.with_suffix(".log")
+    out.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
+    with log.open("w") as err:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
+        # Sample the run's CPU (from /proc) against the requests served, so that the CPU of
+        # the episodes can be told apart from start-up and the end-of-run report.
+        samples: list[tuple[float, int]] = []
+        rss: list[tuple[float, int]] = []
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            sample = process_cpu_rss(proc.pid)
+            if sample is not None:
+                requests = int(endpoint.get("/stats")["requests"])
+                samples.append((sample[0], requests))
+                rss.append((sample[1], requests))
+            time.sleep(SAMPLE_S)
     wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
     if proc.returncode != 0:
-        raise RuntimeError(f"tau-emotion run failed ({proc.returncode}): {stderr[-2000:]}")
+        raise RuntimeError(f"tau-emotion run failed ({proc.returncode}): {log.read_text()[-2000:]}")
     stats = endpoint.get("/stats")
     lines = (out / "results.jsonl").read_text().splitlines()
     return Measure(
@@ -138,6 +187,9 @@ def run_cli(
         cpu_s=usage.ru_utime + usage.ru_stime,
         wall_s=wall,
         window_s=stats["last"] - stats["first"],
+        steady_ms=steady_ms_per_request(samples, int(stats["requests"])),
+        # while episodes play: before the last request (the metrics and report come after)
+        rss_in_run_mb=max((mb for mb, n in rss if n < int(stats["requests"])), default=0.0),
         peak_rss_mb=usage.ru_maxrss / 1024,  # KiB on Linux
     )
 
@@ -161,45 +213,42 @@ def main() -> None:
     if args.quick:
         args.latency, args.concurrency, args.max_steps, args.lengths = 0.02, [1, 8], 12, [6, 24]
 
-    figures: dict[str, list[dict[str, float]]] = {"rates": [], "lengths": []}
+    figures: dict[str, Any] = {"rates": [], "lengths": []}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         endpoint = Endpoint(args.latency)
         try:
-            # the fixed cost of a run, to take out of the marginal figures: the cheaper of two
-            startup = min(
-                (run_cli(endpoint, root / f"startup{i}", 1, 1, 2) for i in range(2)),
-                key=lambda m: m.cpu_s,
-            )
+            startup = run_cli(endpoint, root / "startup", 1, 1, 2)
+            figures["startup_cpu_s"] = startup.cpu_s
             print(f"endpoint latency {args.latency * 1000:.0f} ms; {load()}")
             print(
-                f"start-up (one request): {startup.cpu_s:.2f} s CPU, "
-                f"{startup.peak_rss_mb:.0f} MB peak RSS"
+                f"a one-request run: {startup.cpu_s:.2f} s CPU (start-up, imports, database, "
+                f"report), {startup.peak_rss_mb:.0f} MB peak RSS"
             )
             print(
-                "in flight | episodes | requests | CPU/request all-in | CPU/request marginal "
-                "| achieved rate | ideal rate | % of ideal | peak RSS"
+                "in flight | episodes | requests | CPU/request all-in | CPU/request in run "
+                "| achieved rate | ideal rate | % of ideal | peak RSS | RSS while playing"
             )
             for c in args.concurrency:
                 episodes = 8 if c == 1 and not args.quick else max(c, 2)
                 m = run_cli(endpoint, root / f"c{c}", c, episodes, args.max_steps)
                 ideal = c / args.latency
-                marginal = (m.cpu_s - startup.cpu_s) / max(1, m.requests - startup.requests)
                 print(
                     f"{c:9d} | {m.episodes:8d} | {m.requests:8d} | "
-                    f"{1000 * m.cpu_s / m.requests:15.2f} ms | {1000 * marginal:17.2f} ms | "
-                    f"{m.rate():9.1f}/s | {ideal:8.1f}/s | {100 * m.rate() / ideal:9.1f}% | "
-                    f"{m.peak_rss_mb:.0f} MB"
+                    f"{1000 * m.cpu_s / m.requests:15.2f} ms | {fmt(m.steady_ms):>15} | "
+                    f"{m.rate():11.1f}/s | {ideal:8.1f}/s | {100 * m.rate() / ideal:9.1f}% | "
+                    f"{m.peak_rss_mb:8.0f} MB | {m.rss_in_run_mb:.0f} MB"
                 )
                 figures["rates"].append(
                     {
                         "concurrency": c,
                         "requests": m.requests,
                         "cpu_ms_per_request": 1000 * m.cpu_s / m.requests,
-                        "marginal_cpu_ms_per_request": 1000 * marginal,
+                        "cpu_ms_per_request_in_run": m.steady_ms,
                         "rate": m.rate(),
                         "ideal_rate": ideal,
                         "peak_rss_mb": m.peak_rss_mb,
+                        "rss_while_playing_mb": m.rss_in_run_mb,
                     }
                 )
             print(f"after the rate runs: {load()}")
@@ -209,18 +258,21 @@ def main() -> None:
         # Conversation length: CPU per request at one in flight, low latency (CPU, not waiting).
         endpoint = Endpoint(0.002)
         try:
-            print("max steps | requests | CPU/request marginal")
+            print("2 ms endpoint, one in flight: max steps | requests | CPU/request in run")
             for steps in args.lengths:
                 m = run_cli(endpoint, root / f"len{steps}", 1, 2 if args.quick else 8, steps)
-                marginal = (m.cpu_s - startup.cpu_s) / max(1, m.requests - startup.requests)
-                print(f"{steps:9d} | {m.requests:8d} | {1000 * marginal:17.2f} ms")
+                print(f"{steps:9d} | {m.requests:8d} | {fmt(m.steady_ms):>15}")
                 figures["lengths"].append(
-                    {"max_steps": steps, "requests": m.requests, "marginal_cpu_ms": 1000 * marginal}
+                    {"max_steps": steps, "requests": m.requests, "cpu_ms_in_run": m.steady_ms}
                 )
         finally:
             endpoint.close()
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
+
+
+def fmt(ms: float | None) -> str:
+    return "n/a" if ms is None else f"{ms:.2f} ms"
 
 
 if __name__ == "__main__":
