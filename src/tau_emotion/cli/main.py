@@ -145,6 +145,7 @@ app.command(
 
 def _report(out: Path, episodes: list[Episode], console: Console) -> None:
     from tau_emotion.cli.tables import print_metrics
+    from tau_emotion.errors import TauEmotionError
     from tau_emotion.evaluation.metrics import compute_metrics
     from tau_emotion.report.write import REPORT_FILE, write_report
     from tau_emotion.runner.results import METRICS_FILE
@@ -153,11 +154,12 @@ def _report(out: Path, episodes: list[Episode], console: Console) -> None:
     report = compute_metrics(episodes)
     write_atomic(out / METRICS_FILE, model_json(report, indent=2))
     print_metrics(report, console)
-    write_report([out], out / REPORT_FILE)
-    console.print(
-        f"results: {out}/results.jsonl   metrics: {out}/{METRICS_FILE}   "
-        f"report: {out}/{REPORT_FILE}"
-    )
+    where = f"report: {out}/{REPORT_FILE}"
+    try:
+        write_report([out], out / REPORT_FILE)
+    except TauEmotionError as exc:  # the results are safe; a report can be built later
+        where = f"report not written ({exc}); try `tau-emotion report {out}`"
+    console.print(f"results: {out}/results.jsonl   metrics: {out}/{METRICS_FILE}   {where}")
 
 
 @app.command()
