@@ -100,7 +100,10 @@ def test_a_truncated_200_after_the_retries_is_an_error_saying_what_came() -> Non
     cut = RawReply(http("200 OK", good_body()[:20], "content-length: 400"))
     with (
         chat_server([cut, cut]) as server,
-        pytest.raises(ModelError, match=r"failed after 2 attempts: .*cut off: 20 of 400 bytes"),
+        pytest.raises(
+            ModelError,
+            match=r"failed after 2 attempts: broken response: HTTP 200 OK: response body cut off: 20 of 400 bytes",
+        ),
     ):
         ask(make(server.base_url, max_retries=1))
     assert len(server.requests) == 2

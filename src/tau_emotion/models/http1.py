@@ -148,7 +148,10 @@ class _Connection(asyncio.Protocol):
                 continue
             self._head = head
         status, reason, headers = self._head
-        body = _take_body(buf, headers, eof)
+        try:
+            body = _take_body(buf, headers, eof)
+        except ProtocolError as exc:
+            raise ProtocolError(f"HTTP {status} {reason}: {exc}".replace("  ", " ")) from None
         if body is None:
             return None
         if headers.get("connection", "").lower() == "close":

@@ -168,7 +168,9 @@ class OpenAICompatibleModel:
                 f"no complete reply within {cfg.timeout_s:g} s (timeout_s); the request was "
                 "abandoned"
             ) from None
-        except (ProtocolError, OSError) as exc:
+        except ProtocolError as exc:  # the response broke off or was not HTTP
+            raise Retryable(f"broken response: {exc}") from None
+        except OSError as exc:
             raise Retryable(f"connection failed: {type(exc).__name__}: {exc}") from None
         if response.status != 200:
             self._raise_for_status(response)
