@@ -7,9 +7,10 @@ from pathlib import Path
 
 from tau_emotion.domains.bank.checks import CHECKS
 from tau_emotion.domains.bank.db import BankDB
-from tau_emotion.domains.bank.generate import generate_eval, generate_train
+from tau_emotion.domains.bank.generate import SPLIT
 from tau_emotion.domains.bank.tools import BankTools
-from tau_emotion.domains.base import Database, Domain
+from tau_emotion.domains.base import Domain
+from tau_emotion.domains.kit.split import SPLIT_DATABASE
 
 DOMAIN = Domain(
     name="bank",
@@ -21,10 +22,7 @@ DOMAIN = Domain(
     root=Path(__file__).parent,
     db_model=BankDB,
     toolset=BankTools,
-    databases={
-        "train": Database("db_train.json", generate_train),
-        "eval": Database("db_eval.json", generate_eval),
-    },
-    split_database={"train": "train", "test": "eval"},
+    databases=SPLIT.databases(),
+    split_database=SPLIT_DATABASE,
     checks=CHECKS,
 )

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
 
+from tau_emotion.domains.kit.handoff import QueuedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 NOW = datetime(2025, 9, 10, 11, 0)
@@ -151,13 +152,8 @@ class Dispute(Record):
     opened_on: str
 
 
-class Transfer(Record):
-    """A hand-off to a human agent (not a money transfer: those are transactions). The
-    free-text summary stays in the conversation so an agent's wording cannot change the
-    graded state."""
-
-    transfer_id: str
-    queue: str
+Transfer = QueuedTicketTransfer
+"""A hand-off to a human agent (not a money transfer: those are transactions); see `kit.handoff`."""
 
 
 class BankDB(DomainDB):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 from tau_emotion.domains.bank.db import (
     TODAY,
@@ -40,10 +39,9 @@ from tau_emotion.domains.bank.pools import (
     Series,
 )
 from tau_emotion.domains.bank.rules import CARD_YEARS, clean_words
-from tau_emotion.domains.base import write_snapshot
 from tau_emotion.domains.common import money, unique
+from tau_emotion.domains.kit.split import SplitGenerator
 
-ROOT = Path(__file__).parent
 CUSTOMERS = 250
 FEES: dict[FeeType, tuple[str, Decimal]] = {
     "overdraft": ("Overdraft fee", money("35.00")),
@@ -400,14 +398,5 @@ def generate(series: Series) -> BankDB:
     return gen.db
 
 
-def generate_train() -> BankDB:
-    return generate(TRAIN)
-
-
-def generate_eval() -> BankDB:
-    return generate(EVAL)
-
-
-if __name__ == "__main__":
-    write_snapshot(generate_train(), ROOT / "db_train.json")
-    write_snapshot(generate_eval(), ROOT / "db_eval.json")
+SPLIT = SplitGenerator(generate, TRAIN, EVAL)
+"""The train and eval databases of the domain."""

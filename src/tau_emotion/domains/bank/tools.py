@@ -19,7 +19,6 @@ from tau_emotion.domains.bank.db import (
     FreezeReason,
     LimitType,
     ReplaceReason,
-    Transfer,
     day,
 )
 from tau_emotion.domains.bank.rules import (
@@ -46,6 +45,7 @@ from tau_emotion.domains.bank.rules import (
 )
 from tau_emotion.domains.bank.tools_read import BankReadTools
 from tau_emotion.domains.common import money, money_text, next_id
+from tau_emotion.domains.kit.handoff import CUSTOMER_CARE
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -476,6 +476,4 @@ class BankTools(BankReadTools):
         Args:
             summary: What the customer needs and what has been done so far.
         """
-        transfer_id = next_id(self.transfers, "TR-")
-        self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, queue="customer_care"))
-        return f"Transfer {transfer_id} created; a human agent will take over."
+        return CUSTOMER_CARE.hand_off(self.transfers, summary)

@@ -8,19 +8,19 @@ from tau_emotion.domains.bank.db import Customer
 from tau_emotion.domains.bank.office import BankOffice
 from tau_emotion.domains.bank.rules import COURTESY_PERIOD_DAYS, days_ago
 from tau_emotion.domains.common import money_text, words
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
+PEOPLE: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.customer_id, "full_name": c.full_name},
+    missing="no customer with that {what}",
+    phone=PhoneRule(all_digits),
+)
 
 
 class BankReadTools(BankOffice):
     """Lookups and verification: nothing here changes the database."""
-
-    def _found(self, customer: Customer) -> dict[str, str]:
-        return {"customer_id": customer.customer_id, "full_name": customer.full_name}
 
     @tool("read")
     def find_customer_by_email(self, email: str) -> dict[str, str]:
@@ -29,11 +29,7 @@ class BankReadTools(BankOffice):
         Args:
             email: The email address the customer gives, e.g. 'dana.ruiz@example.com'.
         """
-        wanted = email.strip().lower()
-        for customer in self.customers.values():
-            if customer.email == wanted:
-                return self._found(customer)
-        raise ToolError("no customer with that email address")
+        return PEOPLE.by_email(self.customers.values(), email)
 
     @tool("read")
     def find_customer_by_phone(self, phone: str) -> dict[str, str]:
@@ -42,11 +38,7 @@ class BankReadTools(BankOffice):
         Args:
             phone: The phone number the customer gives, any punctuation, e.g. '503-555-0147'.
         """
-        wanted = _digits(phone)
-        for customer in self.customers.values():
-            if _digits(customer.phone) == wanted:
-                return self._found(customer)
-        raise ToolError("no customer with that phone number")
+        return PEOPLE.by_phone(self.customers.values(), phone)
 
     @tool("read")
     def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
@@ -57,11 +49,13 @@ class BankReadTools(BankOffice):
             full_name: First and last name, e.g. 'Dana Ruiz'.
             zip_code: Five-digit zip code of the mailing address, e.g. '97214'.
         """
-        name = words(full_name)
-        for customer in self.customers.values():
-            if customer.full_name.lower() == name and customer.address.zip_code == zip_code.strip():
-                return self._found(customer)
-        raise ToolError("no customer matches that name and zip code")
+        name, zip_code = words(full_name), zip_code.strip()
+        return PEOPLE.by(
+            self.customers.values(),
+            lambda c: c.full_name.lower() == name and c.address.zip_code == zip_code,
+            "name and zip code",
+            refusal="no customer matches that name and zip code",
+        )
 
     @tool("read")
     def verify_identity(self, customer_id: str, date_of_birth: str, ssn_last4: str) -> str:
@@ -74,7 +68,7 @@ class BankReadTools(BankOffice):
             ssn_last4: Last four digits of the SSN, e.g. '4417'.
         """
         customer = self.customer(customer_id)
-        if customer.date_of_birth != date_of_birth.strip() or customer.ssn_last4 != _digits(
+        if customer.date_of_birth != date_of_birth.strip() or customer.ssn_last4 != all_digits(
             ssn_last4
         ):
             raise ToolError("the details do not match our records; the customer is not verified")
@@ -89,7 +83,7 @@ class BankReadTools(BankOffice):
             customer_id: The id returned by a find_customer tool.
         """
         customer = self.customer(customer_id)
-        return f"a one-time code was texted to the phone ending {_digits(customer.phone)[-4:]}"
+        return f"a one-time code was texted to the phone ending {all_digits(customer.phone)[-4:]}"
 
     @tool("read")
     def verify_one_time_code(self, customer_id: str, code: str) -> str:
@@ -100,7 +94,7 @@ class BankReadTools(BankOffice):
             code: The six digits the customer reads out, e.g. '204518'.
         """
         customer = self.customer(customer_id)
-        if _digits(code) != customer.one_time_code:
+        if all_digits(code) != customer.one_time_code:
             raise ToolError("that code does not match; the customer is not verified")
         return f"customer {customer_id} is verified (one-time code)"
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_emotion.domains.base import Database, Domain
+from tau_emotion.domains.base import Domain
 from tau_emotion.domains.basketball.checks import CHECKS
 from tau_emotion.domains.basketball.db import BasketballDB
-from tau_emotion.domains.basketball.generate import generate_eval, generate_train
+from tau_emotion.domains.basketball.generate import SPLIT
 from tau_emotion.domains.basketball.tools import ClubTools
+from tau_emotion.domains.kit.split import SPLIT_DATABASE
 
 DOMAIN = Domain(
     name="basketball",
@@ -23,10 +24,7 @@ DOMAIN = Domain(
     root=Path(__file__).parent,
     db_model=BasketballDB,
     toolset=ClubTools,
-    databases={
-        "train": Database("db_train.json", generate_train),
-        "eval": Database("db_eval.json", generate_eval),
-    },
-    split_database={"train": "train", "test": "eval"},
+    databases=SPLIT.databases(),
+    split_database=SPLIT_DATABASE,
     checks=CHECKS,
 )

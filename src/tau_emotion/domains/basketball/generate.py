@@ -30,6 +30,7 @@ from tau_emotion.domains.basketball.db import (
 from tau_emotion.domains.basketball.names import EVAL_POOLS, FIRST_NAMES, TRAIN_POOLS
 from tau_emotion.domains.basketball.rules import ID_WIDTH, ZONES, Zone, seat_label
 from tau_emotion.domains.common import PeoplePools, make_id, unique
+from tau_emotion.domains.kit.split import SplitGenerator
 
 CUSTOMERS = 440
 PASS_HOLDERS: dict[Zone, int] = {"courtside": 4, "lower": 24, "upper": 26, "family": 12}
@@ -210,9 +211,5 @@ def generate(v: Variant) -> BasketballDB:
     return BasketballDB(**tables)
 
 
-def generate_train() -> BasketballDB:
-    return generate(TRAIN)
-
-
-def generate_eval() -> BasketballDB:
-    return generate(EVAL)
+SPLIT = SplitGenerator(generate, TRAIN, EVAL)
+"""The train and eval databases of the domain."""

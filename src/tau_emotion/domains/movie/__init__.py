@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_emotion.domains.base import Database, Domain
+from tau_emotion.domains.base import Domain
+from tau_emotion.domains.kit.split import SPLIT_DATABASE
 from tau_emotion.domains.movie.checks import CHECKS
 from tau_emotion.domains.movie.db import MovieDB
-from tau_emotion.domains.movie.generate import generate_eval, generate_train
+from tau_emotion.domains.movie.generate import SPLIT
 from tau_emotion.domains.movie.tools import MovieTools
 
 DOMAIN = Domain(
@@ -21,10 +22,7 @@ DOMAIN = Domain(
     root=Path(__file__).parent,
     db_model=MovieDB,
     toolset=MovieTools,
-    databases={
-        "train": Database("db_train.json", generate_train),
-        "eval": Database("db_eval.json", generate_eval),
-    },
-    split_database={"train": "train", "test": "eval"},
+    databases=SPLIT.databases(),
+    split_database=SPLIT_DATABASE,
     checks=CHECKS,
 )

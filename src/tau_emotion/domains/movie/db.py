@@ -10,6 +10,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Literal
 
+from tau_emotion.domains.kit.handoff import QueuedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 NOW = datetime(2025, 6, 14, 15, 0)
@@ -144,12 +145,8 @@ class Payment(Record):
     created_at: str
 
 
-class Transfer(Record):
-    """A hand-off to a human agent. The free-text summary stays in the conversation, not
-    here, so that an agent's wording cannot change the graded state."""
-
-    transfer_id: str
-    queue: str
+Transfer = QueuedTicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class MovieDB(DomainDB):

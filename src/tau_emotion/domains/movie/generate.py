@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from pathlib import Path
 
-from tau_emotion.domains.base import write_snapshot
 from tau_emotion.domains.common import money
+from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.movie.db import (
     NOW,
     Booking,
@@ -57,7 +56,6 @@ from tau_emotion.domains.movie.rules import (
     ticket_price,
 )
 
-ROOT = Path(__file__).parent
 FIRST_DAY = date(2025, 6, 7)
 DAYS = 15
 CUSTOMERS = 300
@@ -430,14 +428,5 @@ def generate(series: Series) -> MovieDB:
     return gen.db
 
 
-def generate_train() -> MovieDB:
-    return generate(TRAIN)
-
-
-def generate_eval() -> MovieDB:
-    return generate(EVAL)
-
-
-if __name__ == "__main__":
-    write_snapshot(generate_train(), ROOT / "db_train.json")
-    write_snapshot(generate_eval(), ROOT / "db_eval.json")
+SPLIT = SplitGenerator(generate, TRAIN, EVAL)
+"""The train and eval databases of the domain."""

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.common import money, money_text, next_id
+from tau_emotion.domains.kit.handoff import CUSTOMER_CARE
 from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
@@ -19,7 +20,6 @@ from tau_emotion.domains.movie.db import (
     Showtime,
     Ticket,
     TicketType,
-    Transfer,
 )
 from tau_emotion.domains.movie.office import NOW_TEXT
 from tau_emotion.domains.movie.rules import (
@@ -449,6 +449,4 @@ class MovieTools(MovieReadTools):
         Args:
             summary: What the customer needs and what has been done so far.
         """
-        transfer_id = next_id(self.transfers, "TR-")
-        self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, queue="customer_care"))
-        return f"Transfer {transfer_id} created; a human agent will take over."
+        return CUSTOMER_CARE.hand_off(self.transfers, summary)

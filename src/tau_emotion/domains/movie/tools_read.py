@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tau_emotion.domains.common import money_text, words
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits
 from tau_emotion.domains.movie.db import Customer
 from tau_emotion.domains.movie.office import MovieOffice, seat_ranges
 from tau_emotion.domains.movie.rules import (
@@ -17,16 +18,15 @@ from tau_emotion.domains.movie.rules import (
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-
-def _digits(text: str) -> str:
-    return "".join(ch for ch in text if ch.isdigit())
+PEOPLE: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.customer_id, "full_name": c.full_name},
+    missing="no customer account with that {what}",
+    phone=PhoneRule(all_digits),
+)
 
 
 class MovieReadTools(MovieOffice):
     """Lookups: nothing here changes the database."""
-
-    def _found(self, customer: Customer) -> dict[str, str]:
-        return {"customer_id": customer.customer_id, "full_name": customer.full_name}
 
     @tool("read")
     def find_customer_by_email(self, email: str) -> dict[str, str]:
@@ -35,11 +35,7 @@ class MovieReadTools(MovieOffice):
         Args:
             email: The email address the customer gives, e.g. 'maria.lopez@example.com'.
         """
-        wanted = email.strip().lower()
-        for customer in self.customers.values():
-            if customer.email == wanted:
-                return self._found(customer)
-        raise ToolError("no customer account with that email address")
+        return PEOPLE.by_email(self.customers.values(), email)
 
     @tool("read")
     def find_customer_by_phone(self, phone: str) -> dict[str, str]:
@@ -48,11 +44,7 @@ class MovieReadTools(MovieOffice):
         Args:
             phone: The phone number the customer gives, any punctuation, e.g. '312-555-0147'.
         """
-        wanted = _digits(phone)
-        for customer in self.customers.values():
-            if _digits(customer.phone) == wanted:
-                return self._found(customer)
-        raise ToolError("no customer account with that phone number")
+        return PEOPLE.by_phone(self.customers.values(), phone)
 
     @tool("read")
     def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
@@ -62,11 +54,13 @@ class MovieReadTools(MovieOffice):
             full_name: First and last name, e.g. 'Maria Lopez'.
             zip_code: Five-digit zip code of the customer's address, e.g. '60614'.
         """
-        name = words(full_name)
-        for customer in self.customers.values():
-            if customer.full_name.lower() == name and customer.zip_code == zip_code.strip():
-                return self._found(customer)
-        raise ToolError("no customer account matches that name and zip code")
+        name, zip_code = words(full_name), zip_code.strip()
+        return PEOPLE.by(
+            self.customers.values(),
+            lambda c: c.full_name.lower() == name and c.zip_code == zip_code,
+            "name and zip code",
+            refusal="no customer account matches that name and zip code",
+        )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
-from pathlib import Path
 
-from tau_emotion.domains.base import write_snapshot
+from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.restaurant import history
 from tau_emotion.domains.restaurant.db import (
     Customer,
@@ -34,24 +33,10 @@ from tau_emotion.domains.restaurant.pools import (
 )
 
 N_CUSTOMERS = 300
-ROOT = Path(__file__).parent
 
 _ROOMS = (("Wine Cellar", 12, 24), ("Garden Room", 16, 40), ("Chef's Counter", 8, 14))
 _HOURS = (("11:00", "22:00", ()), ("11:00", "23:00", ()), ("11:00", "22:00", ("monday",)))
 _COVERS = (24, 30, 20)
-
-
-def generate_train() -> RestaurantDB:
-    return generate(TRAIN_CITY)
-
-
-def generate_eval() -> RestaurantDB:
-    return generate(EVAL_CITY)
-
-
-def write_all() -> None:
-    write_snapshot(generate_train(), ROOT / "db_train.json")
-    write_snapshot(generate_eval(), ROOT / "db_eval.json")
 
 
 def generate(city: City) -> RestaurantDB:
@@ -176,3 +161,7 @@ def _customers(rng: random.Random, city: City) -> list[Customer]:
             )
         )
     return out
+
+
+SPLIT = SplitGenerator(generate, TRAIN_CITY, EVAL_CITY)
+"""The train and eval databases of the domain."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tau_emotion.domains.base import Database, Domain
+from tau_emotion.domains.base import Domain
+from tau_emotion.domains.kit.split import SPLIT_DATABASE
 from tau_emotion.domains.school.checks import CHECKS
 from tau_emotion.domains.school.db import SchoolDB
-from tau_emotion.domains.school.generate import generate_eval, generate_train
+from tau_emotion.domains.school.generate import SPLIT
 from tau_emotion.domains.school.tools import SchoolTools
 
 DOMAIN = Domain(
@@ -25,10 +26,7 @@ DOMAIN = Domain(
     root=Path(__file__).parent,
     db_model=SchoolDB,
     toolset=SchoolTools,
-    databases={
-        "train": Database("db_train.json", generate_train),
-        "eval": Database("db_eval.json", generate_eval),
-    },
-    split_database={"train": "train", "test": "eval"},
+    databases=SPLIT.databases(),
+    split_database=SPLIT_DATABASE,
     checks=CHECKS,
 )

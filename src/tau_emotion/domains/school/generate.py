@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from tau_emotion.domains.common import PeoplePools, make_id, unique
+from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.school.catalog import (
     CATALOG,
     CORE_BY_GRADE,
@@ -421,9 +422,5 @@ def generate(v: Variant) -> SchoolDB:
     return add_history(db, b.rng)
 
 
-def generate_train() -> SchoolDB:
-    return generate(TRAIN)
-
-
-def generate_eval() -> SchoolDB:
-    return generate(EVAL)
+SPLIT = SplitGenerator(generate, TRAIN, EVAL)
+"""The train and eval databases of the domain."""

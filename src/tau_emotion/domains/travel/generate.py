@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
-from pathlib import Path
 
-from tau_emotion.domains.base import write_snapshot
+from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.travel import history, rules
 from tau_emotion.domains.travel.db import (
     Customer,
@@ -34,21 +33,7 @@ from tau_emotion.domains.travel.pools import (
 )
 
 N_CUSTOMERS = 300
-ROOT = Path(__file__).parent
 _STAR_FACTOR = {3: 0.75, 4: 1.0, 5: 1.5}
-
-
-def generate_train() -> TravelDB:
-    return generate(TRAIN_MARKET)
-
-
-def generate_eval() -> TravelDB:
-    return generate(EVAL_MARKET)
-
-
-def write_all() -> None:
-    write_snapshot(generate_train(), ROOT / "db_train.json")
-    write_snapshot(generate_eval(), ROOT / "db_eval.json")
 
 
 def generate(market: Market) -> TravelDB:
@@ -199,3 +184,7 @@ def _customers(rng: random.Random, market: Market) -> list[Customer]:
             )
         )
     return out
+
+
+SPLIT = SplitGenerator(generate, TRAIN_MARKET, EVAL_MARKET)
+"""The train and eval databases of the domain."""

@@ -1,0 +1,89 @@
+"""`transfer_to_human_agents`, once: the desk that writes a hand-off record, and the records.
+
+Every domain ends a conversation the same way: check the summary if the domain asks for one,
+number the hand-off from the state (so a gold replay and an agent get the same id), write one
+record and tell the agent who takes over. What differs between domains is data, so it is
+declared, not written again: the id prefix and width, the record, the reply.
+
+The records keep the field names each domain's snapshots and shipped task hashes were made
+with (`id` or `transfer_id`, with a queue or a time stamp for some); all of them are a
+`HandOff`, so the agent's summary never reaches the graded state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from tau_emotion.domains.common import HandOff, Transfer, next_id
+from tau_emotion.domains.state import Table
+from tau_emotion.errors import ToolError
+
+__all__ = [
+    "CUSTOMER_CARE",
+    "HandOffDesk",
+    "QueuedTicketTransfer",
+    "StampedTicketTransfer",
+    "StampedTransfer",
+    "TicketTransfer",
+    "Transfer",
+]
+
+
+class TicketTransfer(HandOff):
+    """A hand-off keyed by `transfer_id`."""
+
+    transfer_id: str
+
+
+class QueuedTicketTransfer(TicketTransfer):
+    """A hand-off keyed by `transfer_id`, routed to a named queue of human agents."""
+
+    queue: str
+
+
+class StampedTicketTransfer(TicketTransfer):
+    """A hand-off keyed by `transfer_id`, with the domain time it was made."""
+
+    created_at: str
+
+
+class StampedTransfer(Transfer):
+    """A hand-off keyed by `id`, with the domain time it was made."""
+
+    created_at: str
+
+
+T = TypeVar("T", bound=HandOff)
+
+
+@dataclass(frozen=True)
+class HandOffDesk(Generic[T]):
+    """How one domain hands a conversation over: the body of its `transfer_to_human_agents`."""
+
+    prefix: str
+    """Id prefix, e.g. 'TR-'; a split domain's lead digit is added per call."""
+    record: Callable[[str, str], T]
+    """The record for a new id and the agent's summary."""
+    reply: str
+    """What the agent reads; may name the new id as '{id}'."""
+    width: int = 4
+    floor: int = 0
+    blank: str | None = None
+    """The refusal of an empty summary, for domains that want one written; None takes any."""
+
+    def hand_off(self, table: Table[T], summary: str, *, lead: str = "") -> str:
+        if self.blank is not None and not summary.strip():
+            raise ToolError(self.blank)
+        key = next_id(table, self.prefix + lead, self.width, floor=self.floor)
+        table.put(key, self.record(key, summary))
+        return self.reply.format(id=key)
+
+
+CUSTOMER_CARE: HandOffDesk[QueuedTicketTransfer] = HandOffDesk(
+    prefix="TR-",
+    record=lambda key, _summary: QueuedTicketTransfer(transfer_id=key, queue="customer_care"),
+    reply="Transfer {id} created; a human agent will take over.",
+)
+"""The desk of the domains whose hand-offs all go to one customer-care queue (bank, movie)."""
