@@ -28,6 +28,7 @@ __all__ = [
     "StampedTransfer",
     "TicketTransfer",
     "Transfer",
+    "stamped_desk",
 ]
 
 
@@ -87,3 +88,14 @@ CUSTOMER_CARE: HandOffDesk[QueuedTicketTransfer] = HandOffDesk(
     reply="Transfer {id} created; a human agent will take over.",
 )
 """The desk of the domains whose hand-offs all go to one customer-care queue (bank, movie)."""
+
+
+def stamped_desk(stamp: str) -> HandOffDesk[StampedTransfer]:
+    """The desk of the domains that ask for a summary and stamp each hand-off with the
+    domain's fixed 'now' (restaurant, travel)."""
+    return HandOffDesk(
+        prefix="TR",
+        record=lambda key, _summary: StampedTransfer(id=key, created_at=stamp),
+        reply="Transfer {id} created; a human agent will take over the conversation.",
+        blank="give a short summary for the human agent",
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from tau_emotion.domains.common import FloatMoney
+from tau_emotion.domains.kit.handoff import StampedTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 Occasion = Literal["none", "birthday", "anniversary", "business", "celebration"]
@@ -168,11 +169,8 @@ class PrivateEvent(Record):
     deposit_refund: FloatMoney = 0.0
 
 
-class Transfer(Record):
-    """A hand-off to a human agent. The free-text summary is returned, not stored (see module)."""
-
-    id: str
-    created_at: str
+Transfer = StampedTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class RestaurantDB(DomainDB):

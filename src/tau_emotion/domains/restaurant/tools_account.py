@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_emotion.domains.common import digits, fmt, next_id, record_view, words
+from tau_emotion.domains.common import fmt, record_view, words
+from tau_emotion.domains.kit.handoff import stamped_desk
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.restaurant import rules
-from tau_emotion.domains.restaurant.db import Transfer
+from tau_emotion.domains.restaurant.db import Customer
 from tau_emotion.domains.restaurant.toolbase import RestaurantBase
 from tau_emotion.domains.tools import tool
-from tau_emotion.errors import ToolError
+
+PEOPLE: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.id},
+    missing="no customer profile has that {what}",
+    phone=PhoneRule(last_ten, "a phone number needs 10 digits (area code included)"),
+)
+HAND_OFF = stamped_desk(rules.stamp(rules.NOW))
 
 
 class AccountTools(RestaurantBase):
@@ -20,11 +28,7 @@ class AccountTools(RestaurantBase):
         Args:
             email: The email address the guest gives, e.g. 'nadia.okonkwo42@example.com'.
         """
-        wanted = email.strip().lower()
-        for customer in self.customers.values():
-            if customer.email == wanted:
-                return {"customer_id": customer.id}
-        raise ToolError("no customer profile has that email address")
+        return PEOPLE.by_email(self.customers.values(), email)
 
     @tool("read")
     def find_customer_by_phone(self, phone: str) -> dict[str, str]:
@@ -33,13 +37,7 @@ class AccountTools(RestaurantBase):
         Args:
             phone: The phone number the guest gives, in any format, e.g. '512-533-0142'.
         """
-        wanted = digits(phone)[-10:]
-        if len(wanted) != 10:
-            raise ToolError("a phone number needs 10 digits (area code included)")
-        for customer in self.customers.values():
-            if digits(customer.phone) == wanted:
-                return {"customer_id": customer.id}
-        raise ToolError("no customer profile has that phone number")
+        return PEOPLE.by_phone(self.customers.values(), phone)
 
     @tool("read")
     def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
@@ -50,13 +48,12 @@ class AccountTools(RestaurantBase):
             zip_code: The 5-digit zip code of the guest's address on file.
         """
         name, wanted_zip = words(full_name), zip_code.strip()
-        for customer in self.customers.values():
-            if (
-                words(f"{customer.first_name} {customer.last_name}") == name
-                and customer.zip_code == wanted_zip
-            ):
-                return {"customer_id": customer.id}
-        raise ToolError("no customer profile matches that name and zip code")
+        return PEOPLE.by(
+            self.customers.values(),
+            lambda c: words(f"{c.first_name} {c.last_name}") == name and c.zip_code == wanted_zip,
+            "name and zip code",
+            refusal="no customer profile matches that name and zip code",
+        )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:
@@ -109,8 +106,4 @@ class AccountTools(RestaurantBase):
         Args:
             summary: A short summary of the guest, their request and what has been done so far.
         """
-        if not summary.strip():
-            raise ToolError("give a short summary for the human agent")
-        transfer_id = next_id(self.transfers, "TR", 4)
-        self.transfers.put(transfer_id, Transfer(id=transfer_id, created_at=rules.stamp(rules.NOW)))
-        return f"Transfer {transfer_id} created; a human agent will take over the conversation."
+        return HAND_OFF.hand_off(self.transfers, summary)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from tau_emotion.domains.common import FloatMoney
+from tau_emotion.domains.kit.handoff import StampedTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 Fare = Literal["saver", "standard", "flexible"]
@@ -152,11 +153,8 @@ class Claim(Record):
     created_at: str
 
 
-class Transfer(Record):
-    """A hand-off to a human agent; the free-text summary is returned, not stored."""
-
-    id: str
-    created_at: str
+Transfer = StampedTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class TravelDB(DomainDB):

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_emotion.domains.common import calendar_date, digits, next_id, record_view, words
+from tau_emotion.domains.common import calendar_date, record_view, words
+from tau_emotion.domains.kit.handoff import stamped_desk
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import rules
-from tau_emotion.domains.travel.db import Transfer
+from tau_emotion.domains.travel.db import Customer
 from tau_emotion.domains.travel.toolbase import TravelBase
-from tau_emotion.errors import ToolError
+
+PEOPLE: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.id},
+    missing="no customer account has that {what}",
+    phone=PhoneRule(last_ten, "a phone number needs 10 digits (area code included)"),
+)
+HAND_OFF = stamped_desk(rules.stamp(rules.NOW))
 
 
 class AccountTools(TravelBase):
@@ -20,11 +28,7 @@ class AccountTools(TravelBase):
         Args:
             email: The email address the customer gives, e.g. 'dalia.novak42@example.com'.
         """
-        wanted = email.strip().lower()
-        for customer in self.customers.values():
-            if customer.email == wanted:
-                return {"customer_id": customer.id}
-        raise ToolError("no customer account has that email address")
+        return PEOPLE.by_email(self.customers.values(), email)
 
     @tool("read")
     def find_customer_by_phone(self, phone: str) -> dict[str, str]:
@@ -33,13 +37,7 @@ class AccountTools(TravelBase):
         Args:
             phone: The phone number the customer gives, in any format, e.g. '312-544-0192'.
         """
-        wanted = digits(phone)[-10:]
-        if len(wanted) != 10:
-            raise ToolError("a phone number needs 10 digits (area code included)")
-        for customer in self.customers.values():
-            if digits(customer.phone) == wanted:
-                return {"customer_id": customer.id}
-        raise ToolError("no customer account has that phone number")
+        return PEOPLE.by_phone(self.customers.values(), phone)
 
     @tool("read")
     def find_customer_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
@@ -51,11 +49,12 @@ class AccountTools(TravelBase):
         """
         name = words(full_name)
         birth = calendar_date(date_of_birth.strip()).isoformat()
-        for customer in self.customers.values():
-            own = f"{customer.first_name} {customer.last_name}".lower()
-            if own == name and customer.date_of_birth == birth:
-                return {"customer_id": customer.id}
-        raise ToolError("no customer account matches that name and date of birth")
+        return PEOPLE.by(
+            self.customers.values(),
+            lambda c: f"{c.first_name} {c.last_name}".lower() == name and c.date_of_birth == birth,
+            "name and date of birth",
+            refusal="no customer account matches that name and date of birth",
+        )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:
@@ -89,8 +88,4 @@ class AccountTools(TravelBase):
         Args:
             summary: A short summary of the customer, their request and what was done so far.
         """
-        if not summary.strip():
-            raise ToolError("give a short summary for the human agent")
-        transfer_id = next_id(self.transfers, "TR", 4)
-        self.transfers.put(transfer_id, Transfer(id=transfer_id, created_at=rules.stamp(rules.NOW)))
-        return f"Transfer {transfer_id} created; a human agent will take over the conversation."
+        return HAND_OFF.hand_off(self.transfers, summary)
