@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import time
 from email.utils import formatdate
@@ -226,3 +227,16 @@ def test_a_configured_proxy_is_used_through_httpx(monkeypatch: pytest.MonkeyPatc
         assert isinstance(model._transport, HttpxTransport)
         assert ask(model).content == "via proxy"
     assert proxy.requests[0]["path"] == "http://models.example.test/v1/chat/completions"
+
+
+def test_a_gzip_body_is_decoded_and_a_204_does_not_wait_for_a_body() -> None:
+    packed = gzip.compress(good_body("zipped"))
+    zipped = RawReply(
+        http("200 OK", packed, f"content-length: {len(packed)}", "content-encoding: gzip")
+    )
+    empty = RawReply(http("204 No Content", b""), delay=0, keep_open=True)
+    with chat_server([zipped, empty]) as server:
+        model = make(server.base_url)
+        assert ask(model).content == "zipped"
+        with pytest.raises(ModelError, match="HTTP 204 No Content"):
+            ask(model)

@@ -148,6 +148,8 @@ class _Connection(asyncio.Protocol):
                 continue
             self._head = head
         status, reason, headers = self._head
+        if status in (204, 304):  # no body by definition, whatever the headers say
+            return Response(status, reason, headers, b"")
         try:
             body = _take_body(buf, headers, eof)
         except ProtocolError as exc:
