@@ -181,9 +181,10 @@ def test_a_model_object_works_across_event_loops() -> None:
         assert ask(model).content == "b"
 
 
-def test_concurrent_requests_over_the_pool() -> None:
+@pytest.mark.parametrize("limit", [None, 2])
+def test_concurrent_requests_over_the_pool(limit: int | None) -> None:
     with chat_server([(200, completion(f"r{i}"), {}) for i in range(20)]) as server:
-        model = make(server.base_url)
+        model = make(server.base_url, max_concurrency=limit)
 
         async def many() -> list[Message]:
             return list(await asyncio.gather(*(model.complete(HI) for _ in range(20))))

@@ -16,6 +16,7 @@ becomes the agent's failed turn rather than a crash.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import time
@@ -141,15 +142,7 @@ class OpenAICompatibleModel:
         self, messages: Sequence[Message], tools: Sequence[dict[str, Any]] | None = None
     ) -> Message:
         body = self._body.build(messages, tools)
-        semaphore = self._semaphore()
-        if semaphore is None:
-            return await with_retries(
-                lambda: self._attempt(body),
-                self.config.max_retries,
-                self.config.backoff_s,
-                self._who,
-            )
-        async with semaphore:
+        async with self._semaphore() or contextlib.nullcontext():
             return await with_retries(
                 lambda: self._attempt(body),
                 self.config.max_retries,
