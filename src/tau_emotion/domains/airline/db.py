@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripType
+from tau_emotion.domains.kit.handoff import StampedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 CancellationBasis = Literal["within_24_hours", "airline_cancellation", "travel_protection", "fee"]
@@ -154,12 +155,8 @@ class Reservation(Record):
     """'LK123/2025-06-14' for each flight a compensation certificate was issued for."""
 
 
-class Transfer(Record):
-    """A hand-off to a human agent. The free-text summary is returned to the agent, not
-    stored, so that an agent's wording cannot change the graded state."""
-
-    transfer_id: str
-    created_at: str
+Transfer = StampedTicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class AirlineDB(DomainDB):

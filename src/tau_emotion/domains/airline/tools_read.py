@@ -10,6 +10,7 @@ from tau_emotion.domains.airline.db import User, day_key
 from tau_emotion.domains.airline.itinerary import actual_departure, arrival_day, connects
 from tau_emotion.domains.airline.rules import BOOKING_CUTOFF, CABINS, NOW
 from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.kit.identity import Directory
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -18,12 +19,18 @@ def _same(a: str, b: str) -> bool:
     return a.strip().casefold() == b.strip().casefold()
 
 
-class ReadTools(AirlineBase):
-    def _find(self, matches: list[User], what: str) -> dict[str, str]:
-        if not matches:
-            raise ToolError(f"no customer with that {what}")
-        return {"user_id": matches[0].user_id}
+def _same_name(user: User, first_name: str, last_name: str) -> bool:
+    return _same(user.first_name, first_name) and _same(user.last_name, last_name)
 
+
+USERS: Directory[User] = Directory(
+    answer=lambda u: {"user_id": u.user_id},
+    missing="no customer with that {what}",
+    email_label="email",
+)
+
+
+class ReadTools(AirlineBase):
     @tool("read")
     def find_user_by_email(self, email: str) -> dict[str, str]:
         """Authenticate a customer by the email address on their account; returns their user id.
@@ -31,7 +38,7 @@ class ReadTools(AirlineBase):
         Args:
             email: The email address the customer gives, e.g. 'amara.holloway12@example.com'.
         """
-        return self._find([u for u in self.users.values() if _same(u.email, email)], "email")
+        return USERS.by_email(self.users.values(), email)
 
     @tool("read")
     def find_user_by_name_and_birth_date(
@@ -48,14 +55,11 @@ class ReadTools(AirlineBase):
             born = calendar_date.fromisoformat(date_of_birth.strip()).isoformat()
         except ValueError:
             raise ToolError("date_of_birth must be 'YYYY-MM-DD', e.g. '1986-04-23'") from None
-        matches = [
-            u
-            for u in self.users.values()
-            if _same(u.first_name, first_name)
-            and _same(u.last_name, last_name)
-            and u.date_of_birth == born
-        ]
-        return self._find(matches, "name and date of birth")
+        return USERS.by(
+            self.users.values(),
+            lambda u: _same_name(u, first_name, last_name) and u.date_of_birth == born,
+            "name and date of birth",
+        )
 
     @tool("read")
     def find_user_by_name_and_zip(
@@ -69,14 +73,12 @@ class ReadTools(AirlineBase):
             last_name: The customer's last name.
             zip_code: The five-digit zip code of the customer's address.
         """
-        matches = [
-            u
-            for u in self.users.values()
-            if _same(u.first_name, first_name)
-            and _same(u.last_name, last_name)
-            and u.address.zip_code == zip_code.strip()
-        ]
-        return self._find(matches, "name and zip code")
+        zip_code = zip_code.strip()
+        return USERS.by(
+            self.users.values(),
+            lambda u: _same_name(u, first_name, last_name) and u.address.zip_code == zip_code,
+            "name and zip code",
+        )
 
     @tool("read")
     def get_user_details(self, user_id: str) -> dict[str, Any]:

@@ -12,9 +12,17 @@ from tau_emotion.domains.airline.rules import (
     NOW,
 )
 from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
-from tau_emotion.domains.common import next_id
+from tau_emotion.domains.kit.handoff import HandOffDesk
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+HAND_OFF = HandOffDesk(
+    prefix="TR-",
+    record=lambda key, _summary: Transfer(
+        transfer_id=key, created_at=NOW.isoformat(timespec="minutes")
+    ),
+    reply="Transferred to a human agent (ticket {id}). Summary: {summary}",
+)
 
 
 class SupportTools(AirlineBase):
@@ -91,9 +99,4 @@ class SupportTools(AirlineBase):
         Args:
             summary: What the customer needs and why you could not complete it.
         """
-        transfer_id = next_id(self.transfers, "TR-")
-        self.transfers.put(
-            transfer_id,
-            Transfer(transfer_id=transfer_id, created_at=NOW.isoformat(timespec="minutes")),
-        )
-        return f"Transferred to a human agent (ticket {transfer_id}). Summary: {summary}"
+        return HAND_OFF.hand_off(self.transfers, summary)

@@ -8,6 +8,7 @@ from typing import Any
 
 from tau_emotion.domains.basketball.db import CampRegistration
 from tau_emotion.domains.basketball.rules import (
+    ID_WIDTH,
     RETURN_WINDOW_DAYS,
     SIBLING_DISCOUNT,
     TODAY,
@@ -15,7 +16,8 @@ from tau_emotion.domains.basketball.rules import (
     camp_refund_share,
 )
 from tau_emotion.domains.basketball.toolbase import ClubToolBase
-from tau_emotion.domains.common import Transfer, fmt, money
+from tau_emotion.domains.common import fmt, money
+from tau_emotion.domains.kit.handoff import HandOffDesk, transfer
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -23,6 +25,14 @@ from tau_emotion.errors import ToolError
 def _camper_name(text: str) -> str:
     """One spelling per name whatever case and spacing the agent uses."""
     return " ".join(word.capitalize() for word in text.split())
+
+
+HAND_OFF = HandOffDesk(
+    prefix="TR",
+    record=transfer,
+    reply="Transfer {id} created; a fan-services specialist will take over.",
+    width=ID_WIDTH,
+)
 
 
 class ShopTools(ClubToolBase):
@@ -187,6 +197,4 @@ class ShopTools(ClubToolBase):
         Args:
             summary: What the customer needs and why it could not be done here.
         """
-        tid = self.q.new_id(self.q.transfers, "TR")
-        self.q.transfers.put(tid, Transfer(id=tid, summary=summary))
-        return f"Transfer {tid} created; a fan-services specialist will take over."
+        return HAND_OFF.hand_off(self.q.transfers, summary, lead=self.q.lead)

@@ -14,21 +14,21 @@ from tau_emotion.domains.basketball.db import Customer
 from tau_emotion.domains.basketball.rules import TODAY, ZONES, single_price
 from tau_emotion.domains.basketball.shop import ShopTools
 from tau_emotion.domains.basketball.tickets import TicketTools
-from tau_emotion.domains.common import fmt
+from tau_emotion.domains.common import fmt, words
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.tools import tool
-from tau_emotion.errors import ToolError
+
+FANS: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.id, "full_name": f"{c.first_name} {c.last_name}"},
+    missing="no customer found with that {what}",
+    ambiguous="more than one customer matches that {what}; ask for their email",
+    phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
+    email_label="email",
+)
 
 
 class ClubTools(TicketTools, ShopTools):
     """All tools of the desk: reads and lookups here, the writes from the mixins."""
-
-    def _found(self, matches: list[Customer], what: str) -> dict[str, str]:
-        if not matches:
-            raise ToolError(f"no customer found with that {what}")
-        if len(matches) > 1:
-            raise ToolError(f"more than one customer matches that {what}; ask for their email")
-        c = matches[0]
-        return {"customer_id": c.id, "full_name": f"{c.first_name} {c.last_name}"}
 
     @tool("read")
     def find_customer_by_email(self, email: str) -> dict[str, str]:
@@ -37,8 +37,7 @@ class ClubTools(TicketTools, ShopTools):
         Args:
             email: The customer's email address.
         """
-        wanted = email.strip().lower()
-        return self._found([c for c in self.q.customers.values() if c.email == wanted], "email")
+        return FANS.by_email(self.q.customers.values(), email)
 
     @tool("read")
     def find_customer_by_phone(self, phone: str) -> dict[str, str]:
@@ -47,15 +46,7 @@ class ClubTools(TicketTools, ShopTools):
         Args:
             phone: The phone number in any format, e.g. '(206) 555-0142'.
         """
-        digits = "".join(ch for ch in phone if ch.isdigit())[-10:]
-        if len(digits) < 10:
-            raise ToolError("give the full 10-digit phone number")
-        matches = [
-            c
-            for c in self.q.customers.values()
-            if "".join(ch for ch in c.phone if ch.isdigit()) == digits
-        ]
-        return self._found(matches, "phone number")
+        return FANS.by_phone(self.q.customers.values(), phone)
 
     @tool("read")
     def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
@@ -65,13 +56,12 @@ class ClubTools(TicketTools, ShopTools):
             full_name: First and last name, e.g. 'Dana Okafor'.
             zip_code: The five-digit billing zip code.
         """
-        name = " ".join(full_name.lower().split())
-        matches = [
-            c
-            for c in self.q.customers.values()
-            if f"{c.first_name} {c.last_name}".lower() == name and c.zip_code == zip_code.strip()
-        ]
-        return self._found(matches, "name and zip code")
+        name, zip_code = words(full_name), zip_code.strip()
+        return FANS.by(
+            self.q.customers.values(),
+            lambda c: f"{c.first_name} {c.last_name}".lower() == name and c.zip_code == zip_code,
+            "name and zip code",
+        )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:

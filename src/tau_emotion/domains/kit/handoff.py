@@ -29,6 +29,8 @@ __all__ = [
     "TicketTransfer",
     "Transfer",
     "stamped_desk",
+    "ticket",
+    "transfer",
 ]
 
 
@@ -56,6 +58,16 @@ class StampedTransfer(Transfer):
     created_at: str
 
 
+def transfer(key: str, summary: str) -> Transfer:
+    """A `Transfer` that keeps the summary for readers of the episode (never the hash)."""
+    return Transfer(id=key, summary=summary)
+
+
+def ticket(key: str, summary: str) -> TicketTransfer:
+    """A `TicketTransfer` that keeps the summary the same way."""
+    return TicketTransfer(transfer_id=key, summary=summary)
+
+
 T = TypeVar("T", bound=HandOff)
 
 
@@ -68,7 +80,7 @@ class HandOffDesk(Generic[T]):
     record: Callable[[str, str], T]
     """The record for a new id and the agent's summary."""
     reply: str
-    """What the agent reads; may name the new id as '{id}'."""
+    """What the agent reads; may name the new id as '{id}' and the summary as '{summary}'."""
     width: int = 4
     floor: int = 0
     blank: str | None = None
@@ -79,7 +91,7 @@ class HandOffDesk(Generic[T]):
             raise ToolError(self.blank)
         key = next_id(table, self.prefix + lead, self.width, floor=self.floor)
         table.put(key, self.record(key, summary))
-        return self.reply.format(id=key)
+        return self.reply.format(id=key, summary=summary)
 
 
 CUSTOMER_CARE: HandOffDesk[QueuedTicketTransfer] = HandOffDesk(

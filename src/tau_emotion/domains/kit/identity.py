@@ -57,7 +57,7 @@ class Directory(Generic[P]):
     """What a lookup returns for the person found."""
     missing: str
     """The refusal when nobody matches; '{what}' names what was looked up."""
-    phone: PhoneRule
+    phone: PhoneRule = PhoneRule(all_digits)
     email_of: Callable[[P], str | None] = lambda p: getattr(p, "email")  # noqa: B009
     phone_of: Callable[[P], str | None] = lambda p: getattr(p, "phone")  # noqa: B009
     ambiguous: str | None = None

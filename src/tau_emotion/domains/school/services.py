@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tau_emotion.domains.common import Transfer
+from tau_emotion.domains.kit.handoff import HandOffDesk, transfer
 from tau_emotion.domains.school.db import Absence, Appointment, Topic
 from tau_emotion.domains.school.queries import parse_date
 from tau_emotion.domains.school.rules import (
@@ -13,6 +13,7 @@ from tau_emotion.domains.school.rules import (
     ABSENCE_LOOKBACK_DAYS,
     CANCEL_NOTICE,
     CURRENT_TERM,
+    ID_WIDTH,
     NOW,
     TODAY,
     AbsenceReason,
@@ -22,6 +23,13 @@ from tau_emotion.domains.school.rules import (
 from tau_emotion.domains.school.toolbase import SchoolToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+HAND_OFF = HandOffDesk(
+    prefix="TR",
+    record=transfer,
+    reply="Transfer {id} created; a staff member will take over.",
+    width=ID_WIDTH,
+)
 
 
 class ServiceTools(SchoolToolBase):
@@ -183,6 +191,4 @@ class ServiceTools(SchoolToolBase):
         Args:
             summary: What the caller needs and why it could not be done here.
         """
-        tid = self.q.new_id(self.q.transfers, "TR")
-        self.q.transfers.put(tid, Transfer(id=tid, summary=summary))
-        return f"Transfer {tid} created; a staff member will take over."
+        return HAND_OFF.hand_off(self.q.transfers, summary, lead=self.q.lead)

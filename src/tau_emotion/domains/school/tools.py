@@ -12,9 +12,11 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import fmt
+from tau_emotion.domains.common import fmt, words
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.school.billing import BillingTools
-from tau_emotion.domains.school.db import Student
+from tau_emotion.domains.school.db import Guardian, Student
+from tau_emotion.domains.school.queries import Queries
 from tau_emotion.domains.school.registration import RegistrationTools
 from tau_emotion.domains.school.rules import (
     COMPLETED_TERM,
@@ -31,19 +33,24 @@ from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
 
+def _caller(person: Student | Guardian) -> dict[str, str]:
+    role = "student" if isinstance(person, Student) else "guardian"
+    return {"caller_id": person.id, "role": role, "full_name": Queries.full_name(person)}
+
+
+CALLERS: Directory[Student | Guardian] = Directory(
+    answer=_caller,
+    missing="no guardian or student found with that {what}",
+    ambiguous="more than one person matches that {what}; ask for their email",
+    phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
+    email_label="email",
+)
+
+
 class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
     """All tools of the desk: the reads and lookups here, the writes from the mixins."""
 
-    def _found(self, matches: list[Student | Any], what: str) -> dict[str, str]:
-        if not matches:
-            raise ToolError(f"no guardian or student found with that {what}")
-        if len(matches) > 1:
-            raise ToolError(f"more than one person matches that {what}; ask for their email")
-        person = matches[0]
-        role = "student" if isinstance(person, Student) else "guardian"
-        return {"caller_id": person.id, "role": role, "full_name": self.q.full_name(person)}
-
-    def _people(self) -> list[Any]:
+    def _people(self) -> list[Student | Guardian]:
         return [*self.q.guardians.values(), *self.q.students.values()]
 
     @tool("read")
@@ -53,8 +60,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
         Args:
             email: The caller's email address, e.g. 'maria.novak41@webmail.example'.
         """
-        wanted = email.strip().lower()
-        return self._found([p for p in self._people() if p.email == wanted], "email")
+        return CALLERS.by_email(self._people(), email)
 
     @tool("read")
     def find_caller_by_phone(self, phone: str) -> dict[str, str]:
@@ -63,15 +69,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
         Args:
             phone: The caller's phone number in any format, e.g. '(413) 555-0142'.
         """
-        digits = "".join(ch for ch in phone if ch.isdigit())[-10:]
-        if len(digits) < 10:
-            raise ToolError("give the full 10-digit phone number")
-        matches = [
-            p
-            for p in self._people()
-            if p.phone and "".join(c for c in p.phone if c.isdigit()) == digits
-        ]
-        return self._found(matches, "phone number")
+        return CALLERS.by_phone(self._people(), phone)
 
     @tool("read")
     def find_caller_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
@@ -81,13 +79,12 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
             full_name: First and last name, e.g. 'Maria Novak'.
             zip_code: The five-digit zip code of the caller's home address.
         """
-        name = " ".join(full_name.lower().split())
-        matches = [
-            p
-            for p in self._people()
-            if self.q.full_name(p).lower() == name and p.zip_code == zip_code.strip()
-        ]
-        return self._found(matches, "name and zip code")
+        name, zip_code = words(full_name), zip_code.strip()
+        return CALLERS.by(
+            self._people(),
+            lambda p: Queries.full_name(p).lower() == name and p.zip_code == zip_code,
+            "name and zip code",
+        )
 
     @tool("read")
     def get_caller_details(self, caller_id: str) -> dict[str, Any]:
