@@ -17,7 +17,7 @@ from tau_emotion.domains.basketball.rules import (
 )
 from tau_emotion.domains.basketball.toolbase import ClubToolBase
 from tau_emotion.domains.common import fmt, money
-from tau_emotion.domains.kit.handoff import HandOffDesk, transfer
+from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -29,7 +29,7 @@ def _camper_name(text: str) -> str:
 
 HAND_OFF = HandOffDesk(
     prefix="TR",
-    record=transfer,
+    record=summary_transfer,
     reply="Transfer {id} created; a fan-services specialist will take over.",
     width=ID_WIDTH,
 )

@@ -29,8 +29,8 @@ __all__ = [
     "TicketTransfer",
     "Transfer",
     "stamped_desk",
-    "ticket",
-    "transfer",
+    "summary_ticket",
+    "summary_transfer",
 ]
 
 
@@ -58,12 +58,12 @@ class StampedTransfer(Transfer):
     created_at: str
 
 
-def transfer(key: str, summary: str) -> Transfer:
+def summary_transfer(key: str, summary: str) -> Transfer:
     """A `Transfer` that keeps the summary for readers of the episode (never the hash)."""
     return Transfer(id=key, summary=summary)
 
 
-def ticket(key: str, summary: str) -> TicketTransfer:
+def summary_ticket(key: str, summary: str) -> TicketTransfer:
     """A `TicketTransfer` that keeps the summary the same way."""
     return TicketTransfer(transfer_id=key, summary=summary)
 

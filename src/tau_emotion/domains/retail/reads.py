@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from tau_emotion.domains.common import digits
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.access import RetailAccess
+from tau_emotion.domains.retail.db import Customer
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+CUSTOMERS: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.id},
+    missing="no customer account uses that {what}",
+    phone=PhoneRule(last_ten, "a phone number needs ten digits, area code included"),
+)
 
 
 class RetailReads(RetailAccess):
@@ -17,11 +24,7 @@ class RetailReads(RetailAccess):
         Args:
             email: The email address the customer gives, e.g. 'maya.patel12@example.com'.
         """
-        wanted = email.strip().lower()
-        for c in self.customers.values():
-            if c.email == wanted:
-                return {"customer_id": c.id}
-        raise ToolError("no customer account uses that email address")
+        return CUSTOMERS.by_email(self.customers.values(), email)
 
     @tool("read")
     def find_customer_by_phone(self, phone: str) -> views.View:
@@ -30,13 +33,7 @@ class RetailReads(RetailAccess):
         Args:
             phone: The phone number the customer gives, in any format, e.g. '503-555-0142'.
         """
-        wanted = digits(phone)[-10:]
-        if len(wanted) != 10:
-            raise ToolError("a phone number needs ten digits, area code included")
-        for c in self.customers.values():
-            if digits(c.phone)[-10:] == wanted:
-                return {"customer_id": c.id}
-        raise ToolError("no customer account uses that phone number")
+        return CUSTOMERS.by_phone(self.customers.values(), phone)
 
     @tool("read")
     def find_customer_by_name_zip(
@@ -50,14 +47,15 @@ class RetailReads(RetailAccess):
             zip_code: The five-digit zip code of the customer's default address, e.g. '97214'.
         """
         first, last, zip5 = first_name.strip().lower(), last_name.strip().lower(), zip_code.strip()
-        for c in self.customers.values():
-            if (
-                c.first_name.lower() == first
-                and c.last_name.lower() == last
-                and c.address.zip_code == zip5
-            ):
-                return {"customer_id": c.id}
-        raise ToolError("no customer account matches that name and zip code")
+        return CUSTOMERS.by(
+            self.customers.values(),
+            lambda c: (
+                (c.first_name.lower(), c.last_name.lower(), c.address.zip_code)
+                == (first, last, zip5)
+            ),
+            "name and zip code",
+            refusal="no customer account matches that name and zip code",
+        )
 
     @tool("read")
     def get_customer(self, customer_id: str) -> views.View:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tau_emotion.domains.common import Transfer, cents_text
+from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.access import FROZEN_REASONS, build_address
 from tau_emotion.domains.retail.db import (
@@ -22,6 +23,16 @@ from tau_emotion.domains.retail.rules import (
 )
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+# Retail numbers its requests unpadded from 10001 (see `RetailAccess.next_id`).
+HAND_OFF = HandOffDesk(
+    prefix="TR-",
+    record=summary_transfer,
+    reply="Transfer {id} created; a human agent will take over this conversation.",
+    width=0,
+    floor=10000,
+    blank="write a short summary of the case for the human agent",
+)
 
 
 class RetailTools(RetailReads):
@@ -343,11 +354,7 @@ class RetailTools(RetailReads):
         Args:
             summary: What the customer needs and what was already done, for the human agent.
         """
-        if not summary.strip():
-            raise ToolError("write a short summary of the case for the human agent")
-        transfer_id = self.next_id(self.transfers, "TR-")
-        self.transfers.put(transfer_id, Transfer(id=transfer_id, summary=summary.strip()))
-        return f"Transfer {transfer_id} created; a human agent will take over this conversation."
+        return HAND_OFF.hand_off(self.transfers, summary.strip())
 
     # ---- helpers --------------------------------------------------------------------------
 

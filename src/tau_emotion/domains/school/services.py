@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tau_emotion.domains.kit.handoff import HandOffDesk, transfer
+from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.school.db import Absence, Appointment, Topic
 from tau_emotion.domains.school.queries import parse_date
 from tau_emotion.domains.school.rules import (
@@ -26,7 +26,7 @@ from tau_emotion.errors import ToolError
 
 HAND_OFF = HandOffDesk(
     prefix="TR",
-    record=transfer,
+    record=summary_transfer,
     reply="Transfer {id} created; a staff member will take over.",
     width=ID_WIDTH,
 )

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tau_emotion.domains.common import HandOff
+from tau_emotion.domains.kit.handoff import TicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 LineStatus = Literal["active", "suspended"]
@@ -171,8 +171,8 @@ class Ticket(Record):
     description: str = Field(default="", exclude=True)
 
 
-class Transfer(HandOff):
-    transfer_id: str
+Transfer = TicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class TelecomDB(DomainDB):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, phone_digits, words
+from tau_emotion.domains.common import cents_text, words
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, us_phone
+from tau_emotion.domains.telecom.db import Customer, Line
 from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status
 from tau_emotion.domains.telecom.toolbase import TelecomToolBase
 from tau_emotion.domains.telecom.views import (
@@ -22,6 +24,18 @@ from tau_emotion.errors import ToolError
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
+HOLDERS: Directory[Customer] = Directory(
+    answer=lambda c: {"customer_id": c.customer_id},
+    missing="no customer with that {what}",
+    email_label="email",
+)
+LINES: Directory[Line] = Directory(
+    answer=lambda line: {"customer_id": line.customer_id},
+    missing="no line with that {what}",
+    phone=PhoneRule(us_phone, "a phone number has 10 digits, e.g. '415-555-0134'"),
+    phone_of=lambda line: line.phone_number,
+)
+
 
 class ReadTools(TelecomToolBase):
     @tool("read")
@@ -31,13 +45,7 @@ class ReadTools(TelecomToolBase):
         Args:
             phone_number: A phone number on the account, e.g. '415-555-0134'.
         """
-        wanted = phone_digits(phone_number)
-        if len(wanted) != 10:
-            raise ToolError("a phone number has 10 digits, e.g. '415-555-0134'")
-        for line in self.lines.values():
-            if phone_digits(line.phone_number) == wanted:
-                return {"customer_id": line.customer_id}
-        raise ToolError("no line with that phone number")
+        return LINES.by_phone(self.lines.values(), phone_number)
 
     @tool("read")
     def find_customer_by_email(self, email: str) -> dict[str, str]:
@@ -46,11 +54,7 @@ class ReadTools(TelecomToolBase):
         Args:
             email: The account email, e.g. 'maria.lopez@example.com'.
         """
-        wanted = email.strip().lower()
-        for customer in self.customers.values():
-            if customer.email == wanted:
-                return {"customer_id": customer.customer_id}
-        raise ToolError("no customer with that email")
+        return HOLDERS.by_email(self.customers.values(), email)
 
     @tool("read")
     def find_customer_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
@@ -62,14 +66,12 @@ class ReadTools(TelecomToolBase):
         """
         if not _DATE.match(date_of_birth.strip()):
             raise ToolError("date_of_birth must be written YYYY-MM-DD")
-        name = words(full_name)
-        for customer in self.customers.values():
-            if (
-                customer.date_of_birth == date_of_birth.strip()
-                and f"{customer.first_name} {customer.last_name}".lower() == name
-            ):
-                return {"customer_id": customer.customer_id}
-        raise ToolError("no customer with that name and date of birth")
+        name, born = words(full_name), date_of_birth.strip()
+        return HOLDERS.by(
+            self.customers.values(),
+            lambda c: c.date_of_birth == born and f"{c.first_name} {c.last_name}".lower() == name,
+            "name and date of birth",
+        )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:

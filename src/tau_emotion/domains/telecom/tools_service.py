@@ -6,7 +6,8 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from tau_emotion.domains.common import cents_text, next_id
-from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory, Transfer
+from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
+from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory
 from tau_emotion.domains.telecom.rules import (
     HOLD_INTERVAL_DAYS,
     HOLD_MAX_DAYS,
@@ -23,6 +24,14 @@ from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
 SuspendReason = Literal["lost_device", "stolen_device", "temporary_hold"]
+
+
+HAND_OFF = HandOffDesk(
+    prefix="TR-",
+    record=summary_ticket,
+    reply="Transfer successful: a human agent will take over the conversation.",
+    width=5,
+)
 
 
 class ServiceTools(TelecomToolBase):
@@ -315,6 +324,4 @@ class ServiceTools(TelecomToolBase):
         Args:
             summary: Who the customer is, what they need, and why it needs a human.
         """
-        transfer_id = next_id(self.transfers, "TR-", 5)
-        self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, summary=summary))
-        return "Transfer successful: a human agent will take over the conversation."
+        return HAND_OFF.hand_off(self.transfers, summary)

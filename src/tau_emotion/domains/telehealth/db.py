@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tau_emotion.domains.common import HandOff
+from tau_emotion.domains.kit.handoff import TicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
 VisitType = Literal["video", "phone", "in_person_follow_up"]
@@ -215,8 +215,8 @@ class DeviceShipment(Record):
     status: Literal["processing", "shipped"]
 
 
-class Transfer(HandOff):
-    transfer_id: str
+Transfer = TicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class TelehealthDB(DomainDB):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, next_id, phone_digits, words
-from tau_emotion.domains.telehealth.db import Address, Coverage, Patient, Transfer
+from tau_emotion.domains.common import cents_text, phone_digits, words
+from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
+from tau_emotion.domains.kit.identity import Directory, PhoneRule, us_phone
+from tau_emotion.domains.telehealth.db import Address, Coverage, Patient
 from tau_emotion.domains.telehealth.rules import STATE_ZIP_PREFIXES, TODAY
 from tau_emotion.domains.telehealth.tools_base import TelehealthBase
 from tau_emotion.domains.tools import tool
@@ -26,6 +28,18 @@ def _identity(patient: Patient) -> dict[str, str]:
     }
 
 
+PATIENTS: Directory[Patient] = Directory(
+    answer=_identity,
+    missing="no patient with that {what}",
+    phone=PhoneRule(us_phone, "a phone number has 10 digits (area code included)"),
+)
+HAND_OFF = HandOffDesk(
+    prefix="TR",
+    record=summary_ticket,
+    reply="Transfer {id} created: a member of the clinic staff will take over.",
+)
+
+
 class PatientTools(TelehealthBase):
     @tool("read")
     def find_patient_by_email(self, email: str) -> dict[str, str]:
@@ -34,11 +48,7 @@ class PatientTools(TelehealthBase):
         Args:
             email: The email address the patient gives, e.g. 'maria.alvarez@example.com'.
         """
-        wanted = email.strip().lower()
-        for patient in self.patients.values():
-            if patient.email.lower() == wanted:
-                return _identity(patient)
-        raise ToolError("no patient with that email address")
+        return PATIENTS.by_email(self.patients.values(), email)
 
     @tool("read")
     def find_patient_by_phone(self, phone: str) -> dict[str, str]:
@@ -47,13 +57,7 @@ class PatientTools(TelehealthBase):
         Args:
             phone: The phone number the patient gives, any format, e.g. '503-555-0142'.
         """
-        wanted = phone_digits(phone)
-        if len(wanted) != 10:
-            raise ToolError("a phone number has 10 digits (area code included)")
-        for patient in self.patients.values():
-            if phone_digits(patient.phone) == wanted:
-                return _identity(patient)
-        raise ToolError("no patient with that phone number")
+        return PATIENTS.by_phone(self.patients.values(), phone)
 
     @tool("read")
     def find_patient_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
@@ -65,12 +69,12 @@ class PatientTools(TelehealthBase):
         """
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date_of_birth.strip()):
             raise ToolError("date_of_birth must be written YYYY-MM-DD")
-        wanted = words(full_name)
-        for patient in self.patients.values():
-            name = f"{patient.first_name} {patient.last_name}".lower()
-            if name == wanted and patient.date_of_birth == date_of_birth.strip():
-                return _identity(patient)
-        raise ToolError("no patient with that name and date of birth")
+        wanted, born = words(full_name), date_of_birth.strip()
+        return PATIENTS.by(
+            self.patients.values(),
+            lambda p: f"{p.first_name} {p.last_name}".lower() == wanted and p.date_of_birth == born,
+            "name and date of birth",
+        )
 
     @tool("read")
     def get_patient_details(self, patient_id: str) -> dict[str, Any]:
@@ -227,6 +231,4 @@ class PatientTools(TelehealthBase):
         Args:
             summary: Who the patient is, what they need and what was already done.
         """
-        transfer_id = next_id(self.transfers, "TR", 4)
-        self.transfers.put(transfer_id, Transfer(transfer_id=transfer_id, summary=summary))
-        return f"Transfer {transfer_id} created: a member of the clinic staff will take over."
+        return HAND_OFF.hand_off(self.transfers, summary)
