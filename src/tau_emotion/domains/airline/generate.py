@@ -6,7 +6,7 @@ import random
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from tau_emotion.domains.airline import network, people
+from tau_emotion.domains.airline import network, pools
 from tau_emotion.domains.airline.db import (
     AirlineDB,
     CancellationBasis,
@@ -122,7 +122,7 @@ def _reservation(rng: random.Random, net: _Network, user: User, code: str) -> Re
         return None
     cabin = rng.choices([c for c, _ in _CABIN_WEIGHTS], [w for _, w in _CABIN_WEIGHTS])[0]
     count = rng.choices((1, 2, 3, 4), (60, 25, 10, 5))[0]
-    passengers = [people.random_passenger(rng) for _ in range(count)]
+    passengers = [pools.random_passenger(rng) for _ in range(count)]
     if rng.random() < 0.8:
         passengers[0] = Passenger(
             first_name=user.first_name, last_name=user.last_name, date_of_birth=user.date_of_birth
@@ -186,7 +186,7 @@ def generate(seed: int = SEED) -> AirlineDB:
     flights = network.flights(rng)
     days = network.flight_days(rng, flights)
     net = _Network(flights, days)
-    users = people.users(rng, USERS)
+    users = pools.users(rng, USERS)
     reservations: dict[str, Reservation] = {}
     for user_id, user in users.items():
         codes: list[str] = []

@@ -15,7 +15,7 @@ from tau_emotion.domains.airline.db import (
     Segment,
 )
 from tau_emotion.domains.airline.itinerary import Leg, check_itinerary
-from tau_emotion.domains.airline.people import is_valid_certificate
+from tau_emotion.domains.airline.pools import is_valid_certificate
 from tau_emotion.domains.airline.rules import (
     BAG_FEE,
     CANCEL_FEE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tau_emotion.domains.bank.db import Customer
-from tau_emotion.domains.bank.office import BankOffice
 from tau_emotion.domains.bank.rules import COURTESY_PERIOD_DAYS, days_ago
+from tau_emotion.domains.bank.tools_base import BankOffice
 from tau_emotion.domains.common import money_text, words
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits
 from tau_emotion.domains.tools import tool

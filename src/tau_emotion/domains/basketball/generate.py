@@ -27,7 +27,7 @@ from tau_emotion.domains.basketball.db import (
     Team,
     Transaction,
 )
-from tau_emotion.domains.basketball.names import EVAL_POOLS, FIRST_NAMES, TRAIN_POOLS
+from tau_emotion.domains.basketball.pools import EVAL_POOLS, FIRST_NAMES, TRAIN_POOLS
 from tau_emotion.domains.basketball.rules import ID_WIDTH, ZONES, Zone, seat_label
 from tau_emotion.domains.common import PeoplePools, make_id, unique
 from tau_emotion.domains.kit.split import SplitGenerator

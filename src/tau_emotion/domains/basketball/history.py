@@ -25,7 +25,7 @@ from tau_emotion.domains.basketball.db import (
     TicketOrder,
 )
 from tau_emotion.domains.basketball.generate import Builder
-from tau_emotion.domains.basketball.names import CHILD_NAMES
+from tau_emotion.domains.basketball.pools import CHILD_NAMES
 from tau_emotion.domains.basketball.rules import (
     EXCHANGE_FEE,
     SERVICE_FEE,

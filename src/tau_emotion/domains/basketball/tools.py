@@ -1,7 +1,7 @@
 """The tools of the club's fan-services desk.
 
-Lookups and reads live here; ticketing writes in `tickets.py`, merchandise, camps and the
-hand-off in `shop.py`. Every tool that touches an account takes the authenticated
+Lookups and reads live here; ticketing writes in `tools_tickets.py`, merchandise, camps and the
+hand-off in `tools_shop.py`. Every tool that touches an account takes the authenticated
 ``customer_id`` and refuses records of other customers; the rules a single call cannot see
 (confirmation, authentication order, one customer) are audited in `checks.py`.
 """
@@ -12,8 +12,8 @@ from typing import Any
 
 from tau_emotion.domains.basketball.db import Customer
 from tau_emotion.domains.basketball.rules import TODAY, ZONES, single_price
-from tau_emotion.domains.basketball.shop import ShopTools
-from tau_emotion.domains.basketball.tickets import TicketTools
+from tau_emotion.domains.basketball.tools_shop import ShopTools
+from tau_emotion.domains.basketball.tools_tickets import TicketTools
 from tau_emotion.domains.common import fmt, words
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.tools import tool

@@ -21,7 +21,6 @@ from tau_emotion.domains.movie.db import (
     Ticket,
     TicketType,
 )
-from tau_emotion.domains.movie.office import NOW_TEXT
 from tau_emotion.domains.movie.rules import (
     BOOKING_FEE,
     CUTOFF_HOURS,
@@ -41,6 +40,7 @@ from tau_emotion.domains.movie.rules import (
     split_seat,
     ticket_price,
 )
+from tau_emotion.domains.movie.tools_base import NOW_TEXT
 from tau_emotion.domains.movie.tools_read import MovieReadTools
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError

@@ -7,7 +7,6 @@ from typing import Any
 from tau_emotion.domains.common import money_text, words
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits
 from tau_emotion.domains.movie.db import Customer
-from tau_emotion.domains.movie.office import MovieOffice, seat_ranges
 from tau_emotion.domains.movie.rules import (
     MENU,
     PREMIUM_SURCHARGE,
@@ -15,6 +14,7 @@ from tau_emotion.domains.movie.rules import (
     concession_unit_price,
     screen_rows,
 )
+from tau_emotion.domains.movie.tools_base import MovieOffice, seat_ranges
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

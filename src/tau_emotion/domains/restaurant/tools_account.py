@@ -9,7 +9,7 @@ from tau_emotion.domains.kit.handoff import stamped_desk
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer
-from tau_emotion.domains.restaurant.toolbase import RestaurantBase
+from tau_emotion.domains.restaurant.tools_base import RestaurantBase
 from tau_emotion.domains.tools import tool
 
 PEOPLE: Directory[Customer] = Directory(

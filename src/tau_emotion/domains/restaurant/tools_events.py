@@ -7,7 +7,7 @@ from typing import Any
 from tau_emotion.domains.common import calendar_date, fmt, next_id, record_view
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import EventPackage, PrivateEvent
-from tau_emotion.domains.restaurant.toolbase import RestaurantBase
+from tau_emotion.domains.restaurant.tools_base import RestaurantBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

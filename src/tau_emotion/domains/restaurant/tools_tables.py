@@ -14,7 +14,7 @@ from tau_emotion.domains.restaurant.db import (
     Reservation,
     Seating,
 )
-from tau_emotion.domains.restaurant.toolbase import RestaurantBase
+from tau_emotion.domains.restaurant.tools_base import RestaurantBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

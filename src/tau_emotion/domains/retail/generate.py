@@ -28,7 +28,7 @@ from tau_emotion.domains.retail.db import (
     Shipment,
     Transaction,
 )
-from tau_emotion.domains.retail.people import (
+from tau_emotion.domains.retail.pools import (
     CARD_BRANDS,
     CARRIERS,
     CITIES,

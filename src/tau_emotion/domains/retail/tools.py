@@ -5,7 +5,6 @@ from __future__ import annotations
 from tau_emotion.domains.common import cents_text
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.retail import views
-from tau_emotion.domains.retail.access import FROZEN_REASONS, build_address
 from tau_emotion.domains.retail.db import (
     CancelReason,
     Customer,
@@ -14,13 +13,14 @@ from tau_emotion.domains.retail.db import (
     Order,
     ReturnRequest,
 )
-from tau_emotion.domains.retail.reads import RetailReads
 from tau_emotion.domains.retail.rules import (
     RETURN_WINDOW_DAYS,
     TODAY,
     days_between,
     late_credit_cents,
 )
+from tau_emotion.domains.retail.tools_base import FROZEN_REASONS, build_address
+from tau_emotion.domains.retail.tools_read import RetailReads
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

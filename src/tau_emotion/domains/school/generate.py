@@ -38,7 +38,7 @@ from tau_emotion.domains.school.db import (
     Staff,
     Student,
 )
-from tau_emotion.domains.school.names import (
+from tau_emotion.domains.school.pools import (
     ADULT_FEMALE_NAMES,
     ADULT_FIRST_NAMES,
     ADULT_MALE_NAMES,

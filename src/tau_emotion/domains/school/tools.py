@@ -14,10 +14,8 @@ from typing import Any
 
 from tau_emotion.domains.common import fmt, words
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
-from tau_emotion.domains.school.billing import BillingTools
 from tau_emotion.domains.school.db import Guardian, Student
 from tau_emotion.domains.school.queries import Queries
-from tau_emotion.domains.school.registration import RegistrationTools
 from tau_emotion.domains.school.rules import (
     COMPLETED_TERM,
     CURRENT_TERM,
@@ -28,7 +26,9 @@ from tau_emotion.domains.school.rules import (
     gpa,
     is_adult,
 )
-from tau_emotion.domains.school.services import ServiceTools
+from tau_emotion.domains.school.tools_billing import BillingTools
+from tau_emotion.domains.school.tools_registration import RegistrationTools
+from tau_emotion.domains.school.tools_services import ServiceTools
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -20,7 +20,7 @@ from tau_emotion.domains.telecom.rules import (
     method_label,
     parse_day,
 )
-from tau_emotion.domains.telecom.toolbase import TelecomToolBase
+from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -9,7 +9,7 @@ from tau_emotion.domains.common import cents_text, words
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, us_phone
 from tau_emotion.domains.telecom.db import Customer, Line
 from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status
-from tau_emotion.domains.telecom.toolbase import TelecomToolBase
+from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.telecom.views import (
     addon_view,
     bill_view,

@@ -19,7 +19,7 @@ from tau_emotion.domains.telecom.rules import (
     end_of_month,
     parse_day,
 )
-from tau_emotion.domains.telecom.toolbase import TelecomToolBase
+from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -10,7 +10,7 @@ from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.db import Customer
-from tau_emotion.domains.travel.toolbase import TravelBase
+from tau_emotion.domains.travel.tools_base import TravelBase
 
 PEOPLE: Directory[Customer] = Directory(
     answer=lambda c: {"customer_id": c.id},

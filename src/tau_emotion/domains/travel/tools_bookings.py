@@ -10,7 +10,7 @@ from tau_emotion.domains.common import float_money, fmt, next_id, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Booking, CancelReason, Fare
-from tau_emotion.domains.travel.toolbase import TravelBase
+from tau_emotion.domains.travel.tools_base import TravelBase
 from tau_emotion.errors import ToolError
 
 

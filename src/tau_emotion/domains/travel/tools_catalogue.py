@@ -7,7 +7,7 @@ from typing import Any
 from tau_emotion.domains.common import fmt, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import rules
-from tau_emotion.domains.travel.toolbase import TravelBase
+from tau_emotion.domains.travel.tools_base import TravelBase
 from tau_emotion.errors import ToolError
 
 

@@ -9,7 +9,7 @@ from tau_emotion.domains.common import calendar_date, float_money, fmt, next_id,
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Claim, ClaimType, InsurancePolicy, Plan, TourBooking
-from tau_emotion.domains.travel.toolbase import TravelBase
+from tau_emotion.domains.travel.tools_base import TravelBase
 from tau_emotion.errors import ToolError
 
 

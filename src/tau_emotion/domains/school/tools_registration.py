@@ -19,7 +19,7 @@ from tau_emotion.domains.school.rules import (
     SUMMER_FEE_DUE,
     TODAY,
 )
-from tau_emotion.domains.school.toolbase import SchoolToolBase
+from tau_emotion.domains.school.tools_base import SchoolToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.retail import views
-from tau_emotion.domains.retail.access import RetailAccess
 from tau_emotion.domains.retail.db import Customer
+from tau_emotion.domains.retail.tools_base import RetailAccess
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

@@ -15,7 +15,7 @@ from tau_emotion.domains.basketball.rules import (
     age_on,
     camp_refund_share,
 )
-from tau_emotion.domains.basketball.toolbase import ClubToolBase
+from tau_emotion.domains.basketball.tools_base import ClubToolBase
 from tau_emotion.domains.common import fmt, money
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.tools import tool

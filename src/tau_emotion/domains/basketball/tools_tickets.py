@@ -16,7 +16,7 @@ from tau_emotion.domains.basketball.rules import (
     ZONES,
     Zone,
 )
-from tau_emotion.domains.basketball.toolbase import ClubToolBase
+from tau_emotion.domains.basketball.tools_base import ClubToolBase
 from tau_emotion.domains.common import fmt
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError

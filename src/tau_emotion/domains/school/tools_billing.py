@@ -20,7 +20,7 @@ from tau_emotion.domains.school.rules import (
     installment_dates,
     split_installments,
 )
-from tau_emotion.domains.school.toolbase import SchoolToolBase
+from tau_emotion.domains.school.tools_base import SchoolToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
