@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from tau_emotion.domains.basketball.builder import Builder
 from tau_emotion.domains.basketball.catalog import (
     CAMPS,
     FREE_SHIPPING_FROM,
@@ -24,7 +25,6 @@ from tau_emotion.domains.basketball.db import (
     Product,
     TicketOrder,
 )
-from tau_emotion.domains.basketball.generate import Builder
 from tau_emotion.domains.basketball.pools import CHILD_NAMES
 from tau_emotion.domains.basketball.rules import (
     EXCHANGE_FEE,

@@ -1,0 +1,76 @@
+"""The builder the club's generators share: the two series (train, eval) and the tables
+being written. `generate.py` adds customers, the league and passes; `history.py` the orders."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from tau_emotion.domains.basketball.db import Flow, PaymentMethod, Transaction
+from tau_emotion.domains.basketball.pools import EVAL_POOLS, TRAIN_POOLS
+from tau_emotion.domains.basketball.rules import ID_WIDTH
+from tau_emotion.domains.common import PeoplePools, make_id, unique
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    seed: int
+    lead: str
+    pools: PeoplePools
+    card_parity: int
+    """Last digit parity of every card number (0 train, 1 eval)."""
+
+
+TRAIN = Variant("train", 2202, "1", TRAIN_POOLS, card_parity=0)
+EVAL = Variant("eval", 6606, "5", EVAL_POOLS, card_parity=1)
+
+
+@dataclass
+class Builder:
+    """Accumulates tables while generating; `history.py` adds the orders."""
+
+    v: Variant
+    rng: random.Random
+    used: set[str] = field(default_factory=set)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def table(self, name: str) -> dict[str, Any]:
+        return self.tables.setdefault(name, {})
+
+    def new_id(self, prefix: str, table: str) -> str:
+        """Rows are numbered 1, 2, ... in the order they are written."""
+        return make_id(prefix + self.v.lead, len(self.table(table)) + 1, ID_WIDTH)
+
+    def unique(self, make: Callable[[], str]) -> str:
+        return unique(self.used, make)
+
+    def email(self, first: str, last: str) -> str:
+        domains = self.v.pools.email_domains
+        return self.unique(
+            lambda: f"{first}.{last}{self.rng.randint(1, 99)}@{self.rng.choice(domains)}".lower()
+        )
+
+    def card_digits(self) -> str:
+        """Even last digit in train, odd in eval: no card number occurs in both databases."""
+        return self.unique(lambda: f"{self.rng.randint(0, 4999) * 2 + self.v.card_parity:04d}")
+
+    def charge(
+        self, customer_id: str, method_id: str, kind: Flow, amount: Decimal, ref: str, day: str
+    ) -> None:
+        tid = self.new_id("TX", "transactions")
+        self.table("transactions")[tid] = Transaction(
+            id=tid,
+            customer_id=customer_id,
+            method_id=method_id,
+            kind=kind,
+            amount=amount,
+            reference=ref,
+            date=day,
+        )
+
+    def methods_of(self, customer_id: str) -> list[PaymentMethod]:
+        return [m for m in self.table("payment_methods").values() if m.customer_id == customer_id]
