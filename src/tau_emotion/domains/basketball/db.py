@@ -10,6 +10,7 @@ from typing import Literal
 
 from tau_emotion.domains.basketball.rules import Zone
 from tau_emotion.domains.common import Money, Transfer
+from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
 GameStatus = Literal["scheduled", "played", "cancelled", "postponed"]
@@ -28,12 +29,7 @@ class Settings(Record):
     """Leading digit of every numeric id in this database, so two databases never share ids."""
 
 
-class Customer(Record):
-    id: str
-    first_name: str
-    last_name: str
-    email: str
-    phone: str
+class Customer(Person):
     zip_code: str
     member_since: str
 

@@ -19,7 +19,7 @@ from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
 from tau_emotion.domains.tools import tool
 
 FANS: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.id, "full_name": f"{c.first_name} {c.last_name}"},
+    answer=lambda c: {"customer_id": c.id, "full_name": c.full_name},
     missing="no customer found with that {what}",
     ambiguous="more than one customer matches that {what}; ask for their email",
     phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
@@ -59,7 +59,7 @@ class ClubTools(TicketTools, ShopTools):
         name, zip_code = words(full_name), zip_code.strip()
         return FANS.by(
             self.q.customers.values(),
-            lambda c: f"{c.first_name} {c.last_name}".lower() == name and c.zip_code == zip_code,
+            lambda c: c.full_name.lower() == name and c.zip_code == zip_code,
             "name and zip code",
         )
 
@@ -88,7 +88,7 @@ class ClubTools(TicketTools, ShopTools):
                 )
         return {
             "customer_id": c.id,
-            "full_name": f"{c.first_name} {c.last_name}",
+            "full_name": c.full_name,
             "email": c.email,
             "phone": c.phone,
             "zip_code": c.zip_code,

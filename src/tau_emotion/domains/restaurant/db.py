@@ -11,6 +11,7 @@ from typing import Literal
 
 from tau_emotion.domains.common import FloatMoney
 from tau_emotion.domains.kit.handoff import StampedTransfer
+from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
 Occasion = Literal["none", "birthday", "anniversary", "business", "celebration"]
@@ -36,12 +37,7 @@ class PaymentMethod(Record):
     """Remaining value of a gift card; None for credit cards."""
 
 
-class Customer(Record):
-    id: str
-    first_name: str
-    last_name: str
-    email: str
-    phone: str
+class Customer(Person):
     street: str
     city: str
     zip_code: str

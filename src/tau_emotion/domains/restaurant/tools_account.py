@@ -50,7 +50,7 @@ class AccountTools(RestaurantBase):
         name, wanted_zip = words(full_name), zip_code.strip()
         return PEOPLE.by(
             self.customers.values(),
-            lambda c: words(f"{c.first_name} {c.last_name}") == name and c.zip_code == wanted_zip,
+            lambda c: words(c.full_name) == name and c.zip_code == wanted_zip,
             "name and zip code",
             refusal="no customer profile matches that name and zip code",
         )

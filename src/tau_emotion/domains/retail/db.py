@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from tau_emotion.domains.common import Transfer
+from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
 PaymentKind = Literal["card", "gift_card", "store_credit", "paypal"]
@@ -44,12 +45,7 @@ class PaymentMethod(Record):
     )
 
 
-class Customer(Record):
-    id: str
-    first_name: str
-    last_name: str
-    email: str
-    phone: str
+class Customer(Person):
     date_of_birth: str
     tier: Literal["member", "gold"]
     address: Address

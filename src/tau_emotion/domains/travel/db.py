@@ -11,6 +11,7 @@ from typing import Literal
 
 from tau_emotion.domains.common import FloatMoney
 from tau_emotion.domains.kit.handoff import StampedTransfer
+from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
 Fare = Literal["saver", "standard", "flexible"]
@@ -30,12 +31,7 @@ class PaymentMethod(Record):
     """Remaining travel credit; None for credit cards."""
 
 
-class Customer(Record):
-    id: str
-    first_name: str
-    last_name: str
-    email: str
-    phone: str
+class Customer(Person):
     date_of_birth: str
     zip_code: str
     member_since: str

@@ -51,7 +51,7 @@ class AccountTools(TravelBase):
         birth = calendar_date(date_of_birth.strip()).isoformat()
         return PEOPLE.by(
             self.customers.values(),
-            lambda c: f"{c.first_name} {c.last_name}".lower() == name and c.date_of_birth == birth,
+            lambda c: c.full_name.lower() == name and c.date_of_birth == birth,
             "name and date of birth",
             refusal="no customer account matches that name and date of birth",
         )
