@@ -169,6 +169,25 @@ def one_customer(rule_id: str, argument: str = "user_id") -> PolicyCheck:
     return PolicyCheck(rule_id, "Serve one customer per conversation.", fn)
 
 
+def session_checks(
+    domain: str,
+    auth_tools: Sequence[str],
+    guarded: Guard,
+    *,
+    argument: str = "customer_id",
+    one: str = "one_customer",
+) -> list[PolicyCheck]:
+    """The checks an account domain opens with: an explicit yes before every write, an
+    identity lookup before every guarded call, and one customer (named by `argument`) per
+    conversation; rule ids are '<domain>.confirm_before_write', '<domain>.authenticate_first'
+    and '<domain>.<one>'."""
+    return [
+        confirmation_before_writes(f"{domain}.confirm_before_write"),
+        authentication_before(f"{domain}.authenticate_first", auth_tools, guarded),
+        one_customer(f"{domain}.{one}", argument),
+    ]
+
+
 def result_json(call: CallRecord) -> Any:
     """A call's result parsed as JSON; None for plain text (refusals, confirmations)."""
     try:

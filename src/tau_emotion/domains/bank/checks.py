@@ -9,10 +9,8 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     Trajectory,
     act_as_authenticated,
-    authentication_before,
-    confirmation_before_writes,
-    one_customer,
     result_json,
+    session_checks,
     writes_and,
 )
 
@@ -69,9 +67,7 @@ def _transactions_read_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("bank.confirm_before_write"),
-    authentication_before("bank.authenticate_first", AUTH_TOOLS, writes_and(PROTECTED_READS)),
-    one_customer("bank.one_customer", "customer_id"),
+    *session_checks("bank", AUTH_TOOLS, writes_and(PROTECTED_READS)),
     act_as_authenticated(
         "bank.authenticated_customer_only",
         "Act only on the customer an identity lookup returned.",

@@ -6,9 +6,7 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     act_as_authenticated,
     all_but,
-    authentication_before,
-    confirmation_before_writes,
-    one_customer,
+    session_checks,
 )
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_zip")
@@ -17,9 +15,7 @@ PUBLIC_TOOLS = frozenset((*AUTH_TOOLS, "list_home_games", "get_team_roster", "li
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("basketball.confirm_before_write"),
-    authentication_before("basketball.authenticate_first", AUTH_TOOLS, all_but(PUBLIC_TOOLS)),
-    one_customer("basketball.one_customer", argument="customer_id"),
+    *session_checks("basketball", AUTH_TOOLS, all_but(PUBLIC_TOOLS)),
     act_as_authenticated(
         "basketball.act_as_authenticated_customer",
         "Pass as customer_id only the id the authentication lookup returned for this caller.",

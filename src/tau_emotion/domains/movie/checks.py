@@ -9,11 +9,9 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     Trajectory,
     act_as_authenticated,
-    authentication_before,
-    confirmation_before_writes,
-    one_customer,
     read_before_change,
     result_dict,
+    session_checks,
     writes_and,
 )
 
@@ -62,9 +60,7 @@ def _seat_map_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("movie.confirm_before_write"),
-    authentication_before("movie.authenticate_first", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
-    one_customer("movie.one_customer", "customer_id"),
+    *session_checks("movie", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
     act_as_authenticated(
         "movie.authenticated_customer_only",
         "Act only on the customer an identity lookup returned.",

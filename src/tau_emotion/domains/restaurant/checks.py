@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from tau_emotion.domains.checks import (
     PolicyCheck,
-    authentication_before,
-    confirmation_before_writes,
     nothing_after_transfer,
-    one_customer,
     read_before_change,
     records_of_authenticated,
+    session_checks,
     writes_and,
 )
 
@@ -33,9 +31,7 @@ READ_FIRST = {
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("restaurant.confirm_before_write"),
-    authentication_before("restaurant.authenticate_first", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
-    one_customer("restaurant.one_customer", "customer_id"),
+    *session_checks("restaurant", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
     records_of_authenticated(
         "restaurant.own_records_only",
         "Show or change only records that belong to the authenticated guest.",

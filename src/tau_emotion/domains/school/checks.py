@@ -6,9 +6,7 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     act_as_authenticated,
     all_but,
-    authentication_before,
-    confirmation_before_writes,
-    one_customer,
+    session_checks,
 )
 
 AUTH_TOOLS = ("find_caller_by_email", "find_caller_by_phone", "find_caller_by_name_and_zip")
@@ -17,9 +15,9 @@ PUBLIC_TOOLS = frozenset((*AUTH_TOOLS, "search_sections", "get_staff_availabilit
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("school.confirm_before_write"),
-    authentication_before("school.authenticate_first", AUTH_TOOLS, all_but(PUBLIC_TOOLS)),
-    one_customer("school.one_caller", argument="caller_id"),
+    *session_checks(
+        "school", AUTH_TOOLS, all_but(PUBLIC_TOOLS), argument="caller_id", one="one_caller"
+    ),
     act_as_authenticated(
         "school.act_as_authenticated_caller",
         "Pass as caller_id only the id the authentication lookup returned for this caller.",

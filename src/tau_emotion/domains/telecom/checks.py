@@ -8,10 +8,8 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     Trajectory,
     all_but,
-    authentication_before,
-    confirmation_before_writes,
-    one_customer,
     result_field,
+    session_checks,
 )
 
 AUTH_TOOLS = ("find_customer_by_phone", "find_customer_by_email", "find_customer_by_name_and_dob")
@@ -63,9 +61,7 @@ def _reset_before_network_ticket(t: Trajectory) -> Findings:
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("telecom.confirm_before_write"),
-    authentication_before("telecom.authenticate_first", AUTH_TOOLS, all_but(PUBLIC_TOOLS)),
-    one_customer("telecom.one_customer", argument="customer_id"),
+    *session_checks("telecom", AUTH_TOOLS, all_but(PUBLIC_TOOLS)),
     PolicyCheck(
         "telecom.no_other_account_data",
         "Only the authenticated customer's account data is looked at.",

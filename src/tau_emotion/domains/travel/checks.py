@@ -8,13 +8,11 @@ from typing import Any
 from tau_emotion.domains.checks import (
     PolicyCheck,
     Trajectory,
-    authentication_before,
-    confirmation_before_writes,
     nothing_after_transfer,
-    one_customer,
     read_before_change,
     records_of_authenticated,
     result_json,
+    session_checks,
     writes_and,
 )
 
@@ -47,9 +45,7 @@ def _quoted_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
 
 
 CHECKS: list[PolicyCheck] = [
-    confirmation_before_writes("travel.confirm_before_write"),
-    authentication_before("travel.authenticate_first", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
-    one_customer("travel.one_customer", "customer_id"),
+    *session_checks("travel", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
     records_of_authenticated(
         "travel.own_records_only",
         "Show or change only bookings, policies and claims of the authenticated customer.",
