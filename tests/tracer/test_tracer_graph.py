@@ -22,7 +22,7 @@ from tau_emotion.tracer.render import to_markdown
 def test_committed_graph_keeps_the_policy_and_covers_the_tools(name: str) -> None:
     profile = load_profile(name)
     assert graph_path(profile).exists(), f"run `tau-emotion tracer graph --domain {name}`"
-    committed = load_graph(name)
+    committed = load_graph(profile)
     assert policy_problems(committed) == []
     # The committed graph is a reviewed snapshot: its edges may lag the seeds, but it must
     # know every tool the domain has now (`tracer graph --check` shows the full difference).
@@ -32,11 +32,13 @@ def test_committed_graph_keeps_the_policy_and_covers_the_tools(name: str) -> Non
 
 
 def test_a_fresh_derivation_matches_a_committed_graph() -> None:
-    assert graph_diff(load_graph("airline"), build_graph("airline")) == []
+    assert (
+        graph_diff(load_graph(load_profile("airline")), build_graph(load_profile("airline"))) == []
+    )
 
 
 def test_identity_lookups_come_first_and_nothing_follows_a_transfer() -> None:
-    graph = build_graph("airline")
+    graph = build_graph(load_profile("airline"))
     roles = {n.name: n.role for n in graph.nodes}
     assert set(graph.entries) == {n for n, r in roles.items() if r == "auth"}
     for e in graph.edges:
@@ -47,7 +49,7 @@ def test_identity_lookups_come_first_and_nothing_follows_a_transfer() -> None:
 
 
 def test_write_edges_carry_data_from_outputs_to_parameters() -> None:
-    graph = build_graph("airline")
+    graph = build_graph(load_profile("airline"))
     edge = next(
         e
         for e in graph.edges
@@ -60,15 +62,15 @@ def test_write_edges_carry_data_from_outputs_to_parameters() -> None:
 
 
 def test_policy_order_comes_from_the_seeds_and_the_review() -> None:
-    assert "quote_plan_change" in build_graph("telecom").requires["change_plan"]
-    bank = build_graph("bank")
+    assert "quote_plan_change" in build_graph(load_profile("telecom")).requires["change_plan"]
+    bank = build_graph(load_profile("bank"))
     assert ["verify_identity"] in bank.requires_any["*write"]
     assert bank.requires_any["freeze_card"] == []
-    assert build_graph("airline").limits["issue_compensation_certificate"] == 1
+    assert build_graph(load_profile("airline")).limits["issue_compensation_certificate"] == 1
 
 
 def test_review_drops_and_adds_edges_and_notes_them() -> None:
-    graph = build_graph("retail")
+    graph = build_graph(load_profile("retail"))
     first = graph.edges[0]
     reviewed = review_graph(
         graph,
@@ -80,7 +82,7 @@ def test_review_drops_and_adds_edges_and_notes_them() -> None:
 
 
 def test_policy_problems_flag_bad_edges() -> None:
-    graph = build_graph("retail")
+    graph = build_graph(load_profile("retail"))
     bad = graph.model_copy(
         update={
             "edges": [
@@ -98,7 +100,7 @@ def test_policy_problems_flag_bad_edges() -> None:
 
 
 def test_markdown_rendering_lists_every_tool() -> None:
-    graph = build_graph("telecom")
+    graph = build_graph(load_profile("telecom"))
     text = to_markdown(graph)
     for node in graph.nodes:
         assert f"`{node.name}`" in text

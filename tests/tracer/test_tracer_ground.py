@@ -10,7 +10,7 @@ from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk
 from tau_emotion.tracer.oracle import replay_task
-from tau_emotion.tracer.profile import internal_ids
+from tau_emotion.tracer.profile import internal_ids, load_profile
 from tau_emotion.tracer.records import GroundResult, Walk
 from tau_emotion.tracer.validate import leaked_ids
 from tau_emotion.tracer.walks import walk_domain
@@ -20,8 +20,12 @@ from tau_emotion.tracer.walks import walk_domain
 def grounded() -> list[GroundResult]:
     out: list[GroundResult] = []
     for name in ("telecom", "airline", "bank"):
-        walks = [w for w in walk_domain(build_graph(name), 60, 5, 0) if w.split == "train"]
-        out += [ground_walk(w, 5) for w in walks[:12]]
+        walks = [
+            w
+            for w in walk_domain(load_profile(name), build_graph(load_profile(name)), 60, 5, 0)
+            if w.split == "train"
+        ]
+        out += [ground_walk(load_profile(w.domain), w, 5) for w in walks[:12]]
     return out
 
 
@@ -55,7 +59,7 @@ def test_the_customer_side_names_no_tool_and_no_internal_id(
         texts = [task.instruction, *(i.request for i in task.intents)]
         for text in texts:
             assert not any(t in text for t in tools), text
-        leaks = leaked_ids(texts, internal_ids(task.domain, r.candidate.variant))
+        leaks = leaked_ids(texts, internal_ids(load_profile(task.domain), r.candidate.variant))
         # An id nothing describes is left as it is; validation then rejects the task.
         assert all(leak in r.candidate.task.instruction for leak in leaks)
         assert task.known_facts["full_name"] in task.instruction
@@ -70,7 +74,7 @@ def test_an_impossible_walk_is_rejected_not_forced() -> None:
         split="train",
         intents=[["find_customer_by_email", "get_customer_details", "unlock_device"]],
     )
-    result = ground_walk(walk, 1)
+    result = ground_walk(load_profile(walk.domain), walk, 1)
     assert result.candidate is None and result.rejection is not None
 
 
@@ -97,7 +101,11 @@ def test_screen_verdicts_are_cached_per_tool_order(monkeypatch: pytest.MonkeyPat
     from tau_emotion.tracer import screen
 
     kinds = {"lookup": "read", "pay": "write"}
-    profile = SimpleNamespace(name="toy-order", domain=SimpleNamespace(tool_kinds=kinds))
+    profile = SimpleNamespace(
+        name="toy-order",
+        domain=SimpleNamespace(tool_kinds=kinds),
+        cache=SimpleNamespace(screened={}),
+    )
     scene = SimpleNamespace(profile=profile, variant="main", customer_id="c1")
     seen: list[list[str]] = []
 
@@ -106,7 +114,6 @@ def test_screen_verdicts_are_cached_per_tool_order(monkeypatch: pytest.MonkeyPat
         return tools.index("lookup") < tools.index("pay")  # needs the lookup before paying
 
     monkeypatch.setattr(screen, "_screen", fake_screen)
-    monkeypatch.setattr(screen, "_SCREENED", {})
     assert screen.screen_customer(["lookup", "pay"], scene, None) is True  # type: ignore[arg-type]
     assert screen.screen_customer(["pay", "lookup"], scene, None) is False  # type: ignore[arg-type]
     assert screen.screen_customer(["lookup", "pay"], scene, None) is True  # type: ignore[arg-type]

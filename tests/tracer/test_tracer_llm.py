@@ -8,10 +8,11 @@ from tau_emotion.data import Intent, Task
 from tau_emotion.models import ScriptedModel
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.llm import judge_task, propose_graph, write_instruction
+from tau_emotion.tracer.profile import load_profile
 
 
 def test_proposed_edges_are_kept_only_when_the_policy_allows_them() -> None:
-    graph = build_graph("retail")
+    graph = build_graph(load_profile("retail"))
     proposal = [
         {"source": "find_customer_by_email", "target": "get_order", "why": "look it up"},
         {"source": "get_order", "target": "cancel_pending_order", "why": "act on it"},
@@ -20,7 +21,7 @@ def test_proposed_edges_are_kept_only_when_the_policy_allows_them() -> None:
         {"source": "nope", "target": "get_order", "why": "unknown"},
     ]
     model = ScriptedModel([f"Here you go:\n{json.dumps(proposal)}"], name="fake-llm")
-    proposed = propose_graph(model, graph)
+    proposed = propose_graph(model, load_profile("retail"), graph)
     pairs = {(e.source, e.target) for e in proposed.edges}
     assert pairs == {
         ("find_customer_by_email", "get_order"),

@@ -19,7 +19,6 @@ from tau_emotion.simulation.agents import OracleAgent
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users.scripted import ScriptedUser
-from tau_emotion.tracer.build import DEFAULT_TEST, TEST_TARGETS
 from tau_emotion.tracer.coverage import COMBOS
 from tau_emotion.tracer.oracle import replay_task
 
@@ -46,7 +45,7 @@ def shipped(name: str) -> tuple[list[Task], list[Task], list[Task], dict[str, st
 @pytest.mark.parametrize("name", domain_names())
 def test_counts_and_twins(name: str) -> None:
     test, _, twins, _ = shipped(name)
-    assert len(test) == TEST_TARGETS.get(name, DEFAULT_TEST)
+    assert len(test) == load_domain(name).tracer.test_target
     assert all(t.emotion is not None and t.feeling for t in test)
     by_id = {t.id: t for t in twins}
     strip = {"id", "emotion", "feeling", "neutral_twin_id"}
@@ -59,7 +58,7 @@ def test_counts_and_twins(name: str) -> None:
 def test_train_size_and_test_coverage() -> None:
     test = [t for n in domain_names() for t in shipped(n)[0]]
     train = [t for n in domain_names() for t in shipped(n)[1]]
-    assert len(test) == sum(TEST_TARGETS.get(n, DEFAULT_TEST) for n in domain_names())
+    assert len(test) == sum(load_domain(n).tracer.test_target for n in domain_names())
     assert len(train) >= TRAIN_MINIMUM
     emotions = Counter(t.emotion.emotion for t in test if t.emotion)
     combos = {(t.emotion.politeness, t.emotion.urgency, t.emotion.trust) for t in test if t.emotion}

@@ -10,6 +10,7 @@ from tau_emotion.data import Action, EmotionSpec, Intent
 from tau_emotion.tracer.feel import attach
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk
+from tau_emotion.tracer.profile import Profile, load_profile
 from tau_emotion.tracer.records import Candidate, Felt, Rejection
 from tau_emotion.tracer.validate import check, leaked_ids
 from tau_emotion.tracer.walks import walk_domain
@@ -25,6 +26,10 @@ SPEC = EmotionSpec(
 )
 
 
+def airline() -> Profile:
+    return load_profile("airline")
+
+
 def reasons(found: Sequence[Rejection]) -> list[str]:
     return [r.reason for r in found]
 
@@ -32,13 +37,15 @@ def reasons(found: Sequence[Rejection]) -> list[str]:
 @pytest.fixture(scope="module")
 def sound() -> Felt:
     """A grounded airline test task that passes every check (the first one found)."""
-    walks = [w for w in walk_domain(build_graph("airline"), 80, 2, 80) if w.split == "test"]
+    walks = [
+        w for w in walk_domain(airline(), build_graph(airline()), 80, 2, 80) if w.split == "test"
+    ]
     for walk in walks:
-        result = ground_walk(walk, 2)
+        result = ground_walk(airline(), walk, 2)
         if result.candidate is None or len(result.candidate.task.intents) != 1:
             continue
         felt = attach(result.candidate, "Annoyed about the trip.", SPEC, twin=True)
-        if not check(felt):
+        if not check(airline(), felt):
             return felt
     raise AssertionError("no sound airline candidate in 80 walks")
 
@@ -59,7 +66,7 @@ def _candidate(felt: Felt) -> Candidate:
 
 
 def test_a_sound_task_passes(sound: Felt) -> None:
-    assert check(sound) == []
+    assert check(airline(), sound) == []
 
 
 def test_a_planted_internal_id_is_caught(sound: Felt) -> None:
@@ -67,9 +74,9 @@ def test_a_planted_internal_id_is_caught(sound: Felt) -> None:
     user_id = task.user_id
     assert leaked_ids([f"my account is {user_id}"], frozenset({user_id})) == [user_id]
     leaky = _with_task(sound, instruction=task.instruction + f" Your id is {user_id}.")
-    assert "id_leak" in reasons(check(leaky))
+    assert "id_leak" in reasons(check(airline(), leaky))
     feeling = _with_task(sound, feeling=f"Upset about {user_id}.")
-    assert "id_leak" in reasons(check(feeling, run_oracle=False))
+    assert "id_leak" in reasons(check(airline(), feeling, run_oracle=False))
 
 
 def test_an_underivable_argument_is_caught(sound: Felt) -> None:
@@ -86,14 +93,14 @@ def test_an_underivable_argument_is_caught(sound: Felt) -> None:
         changed = {**first.arguments, "zip_code": "00000"}
         actions[0] = Action(name=first.name, arguments=changed)
     bad = _with_task(sound, intents=[intent.model_copy(update={"actions": actions})])
-    found = reasons(check(bad, run_oracle=False))
+    found = reasons(check(airline(), bad, run_oracle=False))
     assert "gold_refused" in found or any(r.startswith("underivable:") for r in found)
 
 
 def test_a_wrong_hash_is_a_replay_mismatch(sound: Felt) -> None:
     c = _candidate(sound)
     bad = sound.model_copy(update={"candidate": c.model_copy(update={"final_hash": "0" * 64})})
-    assert "replay_mismatch" in reasons(check(bad, run_oracle=False))
+    assert "replay_mismatch" in reasons(check(airline(), bad, run_oracle=False))
 
 
 def test_a_refused_gold_action_is_caught(sound: Felt) -> None:
@@ -104,14 +111,14 @@ def test_a_refused_gold_action_is_caught(sound: Felt) -> None:
         Action(name="get_reservation_details", arguments={"reservation_code": "NOPE00"}),
     ]
     bad = _with_task(sound, intents=[intent.model_copy(update={"actions": broken})])
-    assert reasons(check(bad, run_oracle=False)) == ["gold_refused"]
+    assert reasons(check(airline(), bad, run_oracle=False)) == ["gold_refused"]
 
 
 def test_an_intent_without_a_goal_is_caught(sound: Felt) -> None:
     task = _candidate(sound).task
     reads = [a for a in task.intents[0].actions if a.name.startswith(("find_", "get_"))]
     bad = _with_task(sound, intents=[Intent(request="Hello.", actions=reads, outputs=[])])
-    assert "no_concrete_goal" in reasons(check(bad, run_oracle=False))
+    assert "no_concrete_goal" in reasons(check(airline(), bad, run_oracle=False))
 
 
 def test_a_policy_violation_is_caught(sound: Felt) -> None:
@@ -120,20 +127,20 @@ def test_a_policy_violation_is_caught(sound: Felt) -> None:
     # The identity lookup moved to the end: everything before it is unauthenticated.
     reordered = [*actions[1:], actions[0]]
     bad = _with_task(sound, intents=[task.intents[0].model_copy(update={"actions": reordered})])
-    found = reasons(check(bad, run_oracle=False))
+    found = reasons(check(airline(), bad, run_oracle=False))
     assert any(r.startswith("policy:airline.") for r in found)
 
 
 def test_twin_and_emotion_defects_are_caught(sound: Felt) -> None:
     assert sound.twin is not None
     twin = sound.twin.model_copy(update={"instruction": "Something else entirely."})
-    assert "twin_mismatch" in reasons(check(sound.model_copy(update={"twin": twin})))
+    assert "twin_mismatch" in reasons(check(airline(), sound.model_copy(update={"twin": twin})))
     no_twin = sound.model_copy(update={"twin": None})
-    assert "twin_mismatch" in reasons(check(no_twin, run_oracle=False))
+    assert "twin_mismatch" in reasons(check(airline(), no_twin, run_oracle=False))
     no_emotion = _with_task(sound, emotion=None)
-    assert "missing_emotion" in reasons(check(no_emotion, run_oracle=False))
+    assert "missing_emotion" in reasons(check(airline(), no_emotion, run_oracle=False))
 
 
 def test_an_earlier_rejection_passes_through() -> None:
     felt = Felt(walk_id="w", rejection=Rejection(stage="ground", reason="screen"))
-    assert reasons(check(felt)) == ["screen"]
+    assert reasons(check(airline(), felt)) == ["screen"]

@@ -6,17 +6,16 @@ import re
 
 import pytest
 
-from tau_emotion.domains import domain_names
-from tau_emotion.tracer.phrases import PHRASES
+from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.tracer.profile import load_profile
-from tau_emotion.tracer.values import describe, humanize, observe, param_matches
+from tau_emotion.tracer.values import Vocabulary, describe, humanize, observe
 from tau_emotion.tracer.writer import Writer, slot
 
 
 @pytest.mark.parametrize("name", domain_names())
 def test_every_write_has_a_phrase_whose_slots_are_its_parameters(name: str) -> None:
     profile = load_profile(name)
-    phrases = PHRASES[name]
+    phrases = profile.spec.phrases
     for tool, spec in profile.domain.toolset.specs.items():
         if spec.kind != "write":
             continue
@@ -31,7 +30,10 @@ def test_ids_are_described_the_way_the_customer_knows_them() -> None:
     card = {"id": "card-1038", "kind": "credit_card", "label": "American Express ending 1038"}
     assert describe(card, "card-1038") == "American Express ending 1038"
     showing = {"showtime_id": "SH-1", "movie": "Harbor Lights", "starts_at": "2025-06-18T16:00"}
-    assert describe(showing, "SH-1") == "Harbor Lights on 2025-06-18 at 16:00"
+    # "movie" names a thing only where a domain declares it (`TracerSpec.name_keys`).
+    names = Vocabulary.extended({}, load_domain("movie").tracer.name_keys).names
+    assert describe(showing, "SH-1", names=names) == "Harbor Lights on 2025-06-18 at 16:00"
+    assert describe(showing, "SH-1") == "on 2025-06-18 at 16:00"
     line = {"line_id": "L2001", "phone_number": "512-555-1674", "plan": "Plus 15GB"}
     assert describe(line, "L2001").startswith("number 512-555-1674")
     assert humanize("stolen_device") == "stolen device"
@@ -54,6 +56,7 @@ def test_output_keys_fill_parameters_by_name() -> None:
         "reservations": ["ABC123"],
     }
     obs = observe(data, 0, "user")
+    param_matches = Vocabulary.extended({}, ()).param_matches
     assert any(param_matches("payment_method_id", o) and o.value == "card-1" for o in obs)
     assert any(param_matches("reservation_code", o) and o.value == "ABC123" for o in obs)
     assert not any(param_matches("reservation_code", o) and o.value == "card-1" for o in obs)

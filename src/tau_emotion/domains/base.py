@@ -1,19 +1,21 @@
 """The domain contract: what a domain folder exports, and how its files are loaded.
 
 A domain is a subpackage of `tau_emotion.domains` that defines ``DOMAIN = Domain(...)`` in its
-``__init__.py``. Its folder holds ``policy.md``, its database snapshot(s) and ``tasks/*.jsonl``.
+``__init__.py``. Its folder holds ``policy.md``, its database snapshot(s), ``tasks/*.jsonl``
+and, for the Tracer, ``tracer_profile.py`` (``TRACER = TracerSpec(...)``, see `Domain.tracer`).
 Nothing outside the folder names it: discovery is by package name.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from threading import Lock
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -22,6 +24,12 @@ from tau_emotion.domains.checks import PolicyCheck
 from tau_emotion.domains.state import DomainDB, canonical_json
 from tau_emotion.domains.tools import ToolKind, ToolSet
 from tau_emotion.errors import DomainError, TaskFileError
+
+if TYPE_CHECKING:
+    from tau_emotion.tracer.declaration import TracerSpec
+
+TRACER_FILE = "tracer_profile.py"
+"""The file in a domain folder that declares what the Tracer needs (``TRACER``)."""
 
 
 @dataclass(frozen=True)
@@ -48,12 +56,35 @@ class Domain:
     split_database: Mapping[Split, str]
     """Which database variant each split's tasks run against."""
     checks: Sequence[PolicyCheck]
+    tracer_spec: TracerSpec | None = field(default=None, compare=False, repr=False)
+    """The Tracer declaration, for a domain built in code (a test's); a domain package
+    declares it in its own ``tracer_profile.py`` instead."""
     _cache: dict[str, tuple[DomainDB, str]] = field(default_factory=dict, compare=False, repr=False)
     _lock: Lock = field(default_factory=Lock, compare=False, repr=False)
 
     @cached_property
     def policy(self) -> str:
         return (self.root / "policy.md").read_text(encoding="utf-8")
+
+    @cached_property
+    def tracer(self) -> TracerSpec:
+        """What the Tracer needs to know about this domain beyond its code and data: the
+        given `tracer_spec`, else ``TRACER`` from the folder's ``tracer_profile.py``, else
+        the empty defaults (the Tracer then derives what it can)."""
+        from tau_emotion.tracer.declaration import TracerSpec
+
+        if self.tracer_spec is not None:
+            return self.tracer_spec
+        if not (self.root / TRACER_FILE).exists():
+            return TracerSpec()
+        module = importlib.import_module(f"tau_emotion.domains.{self.name}.tracer_profile")
+        spec = getattr(module, "TRACER", None)
+        if not isinstance(spec, TracerSpec):
+            raise DomainError(
+                f"{self.root / TRACER_FILE} must define TRACER = TracerSpec(...) "
+                "(tau_emotion.tracer.declaration)"
+            )
+        return spec
 
     @property
     def tool_kinds(self) -> dict[str, ToolKind]:

@@ -13,7 +13,6 @@ from typing import Any
 
 from tau_emotion.domains.tools import ToolSpec
 from tau_emotion.tracer.fill import param_choices
-from tau_emotion.tracer.hooks import hook_choices
 from tau_emotion.tracer.scene import (
     Choice,
     Scene,
@@ -194,7 +193,8 @@ def argument_sets(
     props = schema_props(spec)
     req = set(required_params(spec))
     order = _order(spec, scene)
-    hooked = hook_choices(scene.profile.name, tool, scene)
+    hook = scene.profile.spec.hooks.get(tool)
+    hooked = hook(tool, scene) if hook is not None else []
     all_optional = not (req - {scene.profile.customer_param})
     acting = spec.kind == "write"
     optional_ids = [p for p in order if p not in req and is_id_param(p, scene.profile)]

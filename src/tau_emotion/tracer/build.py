@@ -6,36 +6,32 @@ folder, so a killed build resumes where it stopped. Test tasks come from the fir
 walks, train tasks only from train walks (the walk stage keeps the two pools' tool
 sequences apart). The test set then gets full emotion coverage, and the selection is
 written as task files (and, with ``install``, into the domain folders).
+
+Each domain's `Profile` is made once, here, and handed to every stage; the worker processes
+get them when the build's pool starts.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Sequence
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau_emotion.data import Split, Task
-from tau_emotion.domains import load_domain
+from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.base import write_tasks
 from tau_emotion.tracer.coverage import enforce_coverage
 from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
-from tau_emotion.tracer.graph import load_graph
 from tau_emotion.tracer.ground import run_ground, worker_pool
 from tau_emotion.tracer.jsonl import read_jsonl
+from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult, Verdict, Walk
 from tau_emotion.tracer.validate import run_validate
 from tau_emotion.tracer.walks import WalkConfig, run_walks
-
-TEST_TARGETS: Mapping[str, int] = {
-    "airline": 70,
-    "retail": 70,
-    "telecom": 70,
-    "telehealth": 70,
-}
-DEFAULT_TEST = 50
 
 
 class BuildConfig(BaseModel):
@@ -47,7 +43,8 @@ class BuildConfig(BaseModel):
     splits: list[Split] = Field(default=["test", "train"], description="Splits to build.")
     seed: int = Field(default=7, description="Seed of every stage.")
     test_targets: dict[str, int] = Field(
-        default_factory=dict, description="Test tasks per domain (default 70/50 by domain)."
+        default_factory=dict,
+        description="Test tasks per domain (default: the domain's `TracerSpec.test_target`).",
     )
     train_total: int = Field(default=7600, description="Train tasks over all domains.")
     walk_samples: int = Field(default=4000, description="Walk samples per domain, first round.")
@@ -57,8 +54,8 @@ class BuildConfig(BaseModel):
     intents: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().intents))
     lengths: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().lengths))
 
-    def test_target(self, domain: str) -> int:
-        return self.test_targets.get(domain, TEST_TARGETS.get(domain, DEFAULT_TEST))
+    def test_target(self, profile: Profile) -> int:
+        return self.test_targets.get(profile.name, profile.spec.test_target)
 
 
 StageName = Literal["walks", "ground", "feel", "validate"]
@@ -82,39 +79,60 @@ def _grounded_ids(out: Path, domain: str, split: Split) -> set[str]:
 def build_split(
     config: BuildConfig,
     out: Path,
-    domain: str,
+    profile: Profile,
     split: Split,
     target: int,
     mapper: FeelingMapper,
     show: bool = True,
+    pool: Pool | None = None,
 ) -> int:
     """Ground, feel and validate walks of one split in waves until `target` tasks pass."""
-    graph = load_graph(domain)
+    domain = profile.name
+    graph = profile.graph
     walk_config = WalkConfig(intents=config.intents, lengths=config.lengths)
     walks_path = stage_path(out, domain, "walks")
     samples = config.walk_samples
-    walks = run_walks(graph, walks_path, samples, config.seed, config.test_walks, walk_config, show)
+    walks = run_walks(
+        profile, graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
+    )
     done = _grounded_ids(out, domain, split)
     kept = len(accepted(out, domain, split))
     while kept < target:
-        pool = [w for w in walks if w.split == split and w.id not in done]
-        if not pool:
+        todo = [w for w in walks if w.split == split and w.id not in done]
+        if not todo:
             if split == "test" or samples >= config.walk_samples * 8:
                 break  # the test pool is fixed; train stops after a few extensions
             samples *= 2
             walks = run_walks(
-                graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
+                profile,
+                graph,
+                walks_path,
+                samples,
+                config.seed,
+                config.test_walks,
+                walk_config,
+                show,
             )
             continue
         rate = max(kept / len(done), 0.1) if done else 0.4
         size = max(40, int((target - kept) / rate * 1.15))
-        batch = {w.id for w in pool[:size]}
+        batch = {w.id for w in todo[:size]}
         ground = stage_path(out, domain, "ground", split)
-        run_ground(walks_path, ground, config.seed, config.workers, split, only=batch, show=show)
+        run_ground(
+            profile,
+            walks_path,
+            ground,
+            config.seed,
+            config.workers,
+            split,
+            only=batch,
+            show=show,
+            pool=pool,
+        )
         felt = stage_path(out, domain, "feel", split)
         run_feel(ground, felt, config.seed, mapper, show)
         run_validate(
-            felt, stage_path(out, domain, "validate", split), config.run_oracle, None, show
+            profile, felt, stage_path(out, domain, "validate", split), config.run_oracle, None, show
         )
         done |= batch
         kept = len(accepted(out, domain, split))
@@ -134,15 +152,23 @@ def select(out: Path, domain: str, split: Split, target: int) -> Selection:
     return [c.task for c in chosen], twins, {c.task.id: c.final_hash for c in chosen}
 
 
-def _build_all(config: BuildConfig, out: Path, mapper: FeelingMapper, show: bool) -> dict[str, int]:
+def _build_all(
+    config: BuildConfig,
+    out: Path,
+    profiles: dict[str, Profile],
+    mapper: FeelingMapper,
+    show: bool,
+    pool: Pool | None,
+) -> dict[str, int]:
     """Build every domain and split; returns the train target each domain ended with."""
     share = -(-config.train_total // len(config.domains))
     targets = {d: share for d in config.domains}
     kept: dict[str, int] = {}
     for domain in config.domains:
+        profile = profiles[domain]
         for split in config.splits:
-            target = config.test_target(domain) if split == "test" else targets[domain]
-            got = build_split(config, out, domain, split, target, mapper, show)
+            target = config.test_target(profile) if split == "test" else targets[domain]
+            got = build_split(config, out, profile, split, target, mapper, show, pool)
             if split == "train":
                 kept[domain] = got
     if "train" in config.splits:
@@ -151,21 +177,36 @@ def _build_all(config: BuildConfig, out: Path, mapper: FeelingMapper, show: bool
         full = [d for d in config.domains if kept.get(d, 0) >= targets[d]]
         for domain in full if short > 0 else []:
             targets[domain] += -(-short // len(full))
-            build_split(config, out, domain, "train", targets[domain], mapper, show)
+            build_split(config, out, profiles[domain], "train", targets[domain], mapper, show, pool)
     return targets
 
 
-def run_build(config: BuildConfig, out: Path, install: bool = False, show: bool = True) -> Path:
-    """The whole pipeline; returns the folder with the selected task files."""
+def run_build(
+    config: BuildConfig,
+    out: Path,
+    install: bool = False,
+    show: bool = True,
+    domains: Sequence[Domain] = (),
+) -> Path:
+    """The whole pipeline; returns the folder with the selected task files. `domains` gives
+    the `Domain` objects of `config.domains` (a test's own); the rest are loaded by name."""
+    given = {d.name: d for d in domains}
+    profiles = {n: profile_for(given.get(n) or load_domain(n)) for n in config.domains}
     out.mkdir(parents=True, exist_ok=True)
     (out / "manifest.json").write_text(config.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    for name, profile in profiles.items():
+        # The build folder keeps the graph it walked (the statistics read it there).
+        (out / name).mkdir(exist_ok=True)
+        (out / name / "graph.json").write_text(
+            profile.graph.model_dump_json(indent=1) + "\n", encoding="utf-8"
+        )
     mapper = default_mapper(config.seed)
-    with worker_pool(config.workers):
-        targets = _build_all(config, out, mapper, show)
+    with worker_pool(list(profiles.values()), config.workers) as pool:
+        targets = _build_all(config, out, profiles, mapper, show, pool)
     selected: dict[tuple[str, Split], Selection] = {}
     for domain in config.domains:
         for split in config.splits:
-            target = config.test_target(domain) if split == "test" else targets[domain]
+            target = config.test_target(profiles[domain]) if split == "test" else targets[domain]
             selected[(domain, split)] = select(out, domain, split, target)
     test = [t for (_, s), (ts, _, _) in sorted(selected.items()) if s == "test" for t in ts]
     covered = {t.id: t for t in enforce_coverage(test, mapper, config.seed)}
@@ -176,19 +217,19 @@ def run_build(config: BuildConfig, out: Path, install: bool = False, show: bool 
         if split == "test":
             write_tasks(final / domain / "test_neutral.jsonl", twins)
         if install:
-            install_tasks(domain, split, tasks, twins, hashes)
+            install_tasks(profiles[domain].domain, split, tasks, twins, hashes)
     (out / "mapper.json").write_text(json.dumps({"mapper": mapper.name}) + "\n", encoding="utf-8")
     return final
 
 
 def install_tasks(
-    domain: str, split: Split, tasks: list[Task], twins: list[Task], hashes: dict[str, str]
+    domain: Domain, split: Split, tasks: list[Task], twins: list[Task], hashes: dict[str, str]
 ) -> None:
     """Write the selection into the domain folder: tasks/<split>.jsonl, the test twins in
     tracer/test_neutral.jsonl (outside tasks/, so a plain test run holds only the emotional
     tasks; `tau-emotion run --no-emotion` runs the same tasks neutral), and each task's gold
     hash in tracer/hashes.json (the shipped-set tests replay against it)."""
-    root = load_domain(domain).root
+    root = domain.root
     write_tasks(root / "tasks" / f"{split}.jsonl", tasks)
     if split == "test":
         write_tasks(root / "tracer" / "test_neutral.jsonl", twins)

@@ -65,7 +65,6 @@ def graph_cmd(
     base_url: Annotated[str | None, typer.Option("--base-url", help="Its endpoint.")] = None,
 ) -> None:
     """Build, review, render and commit a domain's tool graph (domains/<name>/tracer/)."""
-    from tau_emotion.domains import resolve_domains
     from tau_emotion.tracer.graph import (
         build_graph,
         graph_diff,
@@ -78,24 +77,25 @@ def graph_cmd(
     from tau_emotion.tracer.render import write_renderings
 
     failed = False
-    for name in resolve_domains(domain):
-        fresh = build_graph(name)
+    for name in _domains(domain):
+        profile = load_profile(name)
+        fresh = build_graph(profile)
         chat = _model(model, base_url)
         if chat is not None:
             from tau_emotion.tracer.llm import propose_graph
 
-            fresh = propose_graph(chat, fresh)
+            fresh = propose_graph(chat, profile, fresh)
         problems = policy_problems(fresh)
         if check:
             diff = (
-                graph_diff(load_graph(name), fresh)
-                if graph_path(load_profile(name)).exists()
+                graph_diff(load_graph(profile), fresh)
+                if graph_path(profile).exists()
                 else ["not committed"]
             )
             failed |= bool(diff or problems)
             typer.echo(f"{name}: " + ("; ".join(diff + problems) or "committed graph is current"))
             continue
-        path = save_graph(fresh)
+        path = save_graph(profile, fresh)
         written = write_renderings(fresh, path.parent)
         typer.echo(
             f"{name}: {len(fresh.nodes)} tools, {len(fresh.edges)} edges -> "
@@ -119,12 +119,13 @@ def walk_cmd(
 ) -> None:
     """Sample walks over the committed graph; repeated tool sequences are dropped."""
     from tau_emotion.tracer.build import stage_path
-    from tau_emotion.tracer.graph import load_graph
+    from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.walks import run_walks
 
     for name in _domains(domain):
+        profile = load_profile(name)
         path = stage_path(out, name, "walks")
-        walks = run_walks(load_graph(name), path, n, seed, test_walks, show=not quiet)
+        walks = run_walks(profile, profile.graph, path, n, seed, test_walks, show=not quiet)
         test = sum(w.split == "test" for w in walks)
         typer.echo(f"{name}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")
 
@@ -142,9 +143,11 @@ def ground_cmd(
     """Ground walks on the split's database: gold actions, final hash, the customer's side."""
     from tau_emotion.tracer.build import stage_path
     from tau_emotion.tracer.ground import run_ground
+    from tau_emotion.tracer.profile import load_profile
 
     for name in _domains(domain):
         results = run_ground(
+            load_profile(name),
             stage_path(out, name, "walks"),
             stage_path(out, name, "ground", _split(split)),
             seed,
@@ -194,10 +197,12 @@ def validate_cmd(
 ) -> None:
     """Keep candidates that pass every check; record why the others failed."""
     from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.validate import run_validate
 
     for name in _domains(domain):
         verdicts = run_validate(
+            load_profile(name),
             stage_path(out, name, "feel", _split(split)),
             stage_path(out, name, "validate", _split(split)),
             oracle,

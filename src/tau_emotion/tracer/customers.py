@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from tau_emotion.tracer.profile import Profile, code_table
 from tau_emotion.tracer.values import Obs
 
 
-@cache
-def _owners(profile_name: str, variant: str) -> dict[str, list[tuple[str, str, dict[str, object]]]]:
+def _owners(profile: Profile, variant: str) -> dict[str, list[tuple[str, str, dict[str, object]]]]:
     """customer id -> [(param, code, record)] over every receipt-code table."""
-    from tau_emotion.tracer.profile import load_profile
-
-    profile = load_profile(profile_name)
+    if variant in profile.cache.code_owners:
+        return profile.cache.code_owners[variant]
     out: dict[str, list[tuple[str, str, dict[str, object]]]] = {}
     for tname, table in profile.db(variant).tables().items():
         params = [p for p in profile.known_codes if code_table(p, tname)]
@@ -37,6 +34,7 @@ def _owners(profile_name: str, variant: str) -> dict[str, list[tuple[str, str, d
             # A code nobody holds yet (a voucher from a health fund) can be given to anyone.
             holder = owner if owner is not None else ""
             out.setdefault(holder, []).extend((p, key, data) for p in params)
+    profile.cache.code_owners[variant] = out
     return out
 
 
@@ -47,7 +45,7 @@ UNOWNED_CODES = 3
 def customer_codes(profile: Profile, variant: str, customer_id: str) -> list[Obs]:
     """The customer's receipt codes as observations of step -1 (known before any call), plus
     a few unowned ones (a voucher someone gave them), picked by the customer id."""
-    owners = _owners(profile.name, variant)
+    owners = _owners(profile, variant)
     own = owners.get(customer_id, [])
     free = owners.get("", [])
     if free:

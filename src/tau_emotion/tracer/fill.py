@@ -24,7 +24,7 @@ from tau_emotion.tracer.scene import (
     seen_choices,
     type_of,
 )
-from tau_emotion.tracer.values import describe, wanted_names
+from tau_emotion.tracer.values import describe
 
 MONEY_KEYS = ("amount", "balance", "total", "remaining_balance", "unrefunded", "price")
 
@@ -125,7 +125,11 @@ def _fresh(param: str, scene: Scene, exclude: set[str]) -> list[Choice]:
     for obj in _sample(objects, scene.rng, 6):
         if repr(obj[param]) not in exclude:
             out.append(Choice(obj[param], "pool", obj))
-    values = [v for name in sorted(wanted_names(param)) for v in scene.pools.get(name)]
+    values = [
+        v
+        for name in sorted(scene.profile.vocabulary.wanted_names(param))
+        for v in scene.pools.get(name)
+    ]
     out += [Choice(v, "pool") for v in _sample(values, scene.rng, 6) if repr(v) not in exclude]
     return out
 
@@ -223,7 +227,7 @@ def _catalogue_map_choices(scene: Scene) -> list[Choice]:
         pick = scene.rng.sample(items, n)
         basket = {str(o.value): scene.rng.choice((1, 1, 2)) for o in pick}
         desc = ", ".join(
-            f"{q} x {describe(o.context, o.value, 1)}"
+            f"{q} x {describe(o.context, o.value, 1, scene.profile.vocabulary.names)}"
             for o, q in zip(pick, basket.values(), strict=True)
         )
         out.append(Choice(basket, "seen", None, step, desc))

@@ -14,21 +14,21 @@ of three kinds of reason, each recorded on the edge:
 before changing it): for each tool, the tools that precede it in every seed task that uses
 it, since seed tasks are gold trajectories that pass the policy checks.
 
-The graph is derived, then reviewed: `REVIEW` holds the reviewer's edits per domain, and
-the result is committed as ``domains/<name>/tracer/graph.json``.
+The graph is derived, then reviewed: the domain declares the reviewer's edits
+(`TracerSpec.review`), and the result is committed as ``domains/<name>/tracer/graph.json``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from tau_emotion.domains.tools import ToolSpec
-from tau_emotion.tracer.profile import Profile, load_profile
+from tau_emotion.tracer.declaration import ReviewEdit
+from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Edge, NodeRole, ToolGraph, ToolNode
-from tau_emotion.tracer.values import observe, param_matches, tool_noun
+from tau_emotion.tracer.values import Vocabulary, observe, tool_noun
 
 ID_SUFFIXES = ("_id", "_ids", "_code", "_number")
 LITERAL_CODES = frozenset({"zip_code", "postal_code", "phone_number"})
@@ -42,47 +42,6 @@ def is_entity_param(param: str) -> bool:
 
 MIN_SEED_USES = 2
 """A tool's policy order is read off the seeds only when at least this many use it."""
-
-# The reviewer's edits: (action, a, b, why). 'drop'/'add' remove or insert the edge a -> b;
-# 'unrequire' drops b from a's seed-derived order; 'require_any' gives a (a tool, or '*write'
-# for every other write) alternatives b ('x+y|z': x and y, or z); 'limit' caps a at int(b) calls.
-REVIEW: Mapping[str, Sequence[tuple[str, str, str, str]]] = {
-    "airline": (
-        (
-            "limit",
-            "issue_compensation_certificate",
-            "1",
-            "policy: at most one certificate per conversation",
-        ),
-    ),
-    "bank": (
-        (
-            "unrequire",
-            "reverse_fee",
-            "verify_identity",
-            "the one-time code verifies as well; covered by require_any",
-        ),
-        (
-            "unrequire",
-            "set_card_limit",
-            "send_verification_code",
-            "the identity check verifies as well; covered by require_any",
-        ),
-        (
-            "unrequire",
-            "set_card_limit",
-            "verify_one_time_code",
-            "the identity check verifies as well; covered by require_any",
-        ),
-        (
-            "require_any",
-            "*write",
-            "verify_identity|send_verification_code+verify_one_time_code",
-            "policy: strong verification before any write but a card freeze",
-        ),
-        ("require_any", "freeze_card", "", "policy: a freeze needs no strong verification"),
-    ),
-}
 
 
 def graph_path(profile: Profile) -> Path:
@@ -125,7 +84,10 @@ def _is_catalogue_map(schema: dict[str, Any]) -> bool:
 
 
 def produced_params(
-    tool: str, results: Sequence[Any], params: Mapping[str, dict[str, Any]]
+    tool: str,
+    results: Sequence[Any],
+    params: Mapping[str, dict[str, Any]],
+    vocabulary: Vocabulary,
 ) -> list[str]:
     """Parameters (of any tool) that values in these results can fill."""
     found: set[str] = set()
@@ -140,7 +102,7 @@ def produced_params(
             elif _is_catalogue_map(schema):
                 if any(("id" in ks or "item_id" in ks) and "price" in ks for ks in keysets):
                     found.add(param)
-            elif any(param_matches(param, o) for o in obs):
+            elif any(vocabulary.param_matches(param, o) for o in obs):
                 found.add(param)
     return sorted(found)
 
@@ -160,7 +122,7 @@ def _nodes(profile: Profile) -> list[ToolNode]:
         if name in profile.utilities:
             continue
         role: NodeRole = "auth" if name in profile.auth_tools else spec.kind
-        produces = produced_params(name, profile.samples.get(name, []), params)
+        produces = produced_params(name, profile.samples.get(name, []), params, profile.vocabulary)
         if role == "auth":
             produces = sorted({*produces, profile.customer_param})
         nodes.append(
@@ -241,9 +203,8 @@ def _requires(profile: Profile, names: set[str]) -> dict[str, list[str]]:
     return out
 
 
-def derive_graph(name: str) -> ToolGraph:
+def derive_graph(profile: Profile) -> ToolGraph:
     """The graph the rules give, before review."""
-    profile = load_profile(name)
     nodes = _nodes(profile)
     edges = [e for a in nodes for b in nodes if (e := _edge(a, b, profile)) is not None]
     entries = [n.name for n in nodes if n.role == "auth"]
@@ -258,7 +219,7 @@ def derive_graph(name: str) -> ToolGraph:
     names = {n.name for n in kept}
     edges = [e for e in edges if e.source in names and e.target in names]
     return ToolGraph(
-        domain=name,
+        domain=profile.name,
         nodes=kept,
         edges=sorted(edges, key=lambda e: (e.source, e.target)),
         entries=entries,
@@ -267,7 +228,7 @@ def derive_graph(name: str) -> ToolGraph:
     )
 
 
-def review_graph(graph: ToolGraph, edits: Sequence[tuple[str, str, str, str]]) -> ToolGraph:
+def review_graph(graph: ToolGraph, edits: Sequence[ReviewEdit]) -> ToolGraph:
     """Apply the reviewer's edits and record them as notes."""
     edges = {(e.source, e.target): e for e in graph.edges}
     requires = {k: list(v) for k, v in graph.requires.items()}
@@ -299,28 +260,29 @@ def review_graph(graph: ToolGraph, edits: Sequence[tuple[str, str, str, str]]) -
     )
 
 
-def build_graph(name: str) -> ToolGraph:
+def build_graph(profile: Profile) -> ToolGraph:
     """Derived and reviewed."""
-    graph = review_graph(derive_graph(name), REVIEW.get(name, ()))
+    graph = review_graph(derive_graph(profile), profile.spec.review)
     return graph.model_copy(
         update={"review": [*graph.review, "reviewed: edges, entries and requires read and kept"]}
     )
 
 
-@cache
-def load_graph(name: str) -> ToolGraph:
-    """The committed graph, or the freshly built one when none is committed yet."""
-    path = graph_path(load_profile(name))
+def load_graph(profile: Profile) -> ToolGraph:
+    """The committed graph, or the freshly built one when none is committed yet (the
+    profile keeps it: see `Profile.graph`)."""
+    path = graph_path(profile)
     if path.exists():
         return ToolGraph.model_validate_json(path.read_text(encoding="utf-8"))
-    return build_graph(name)
+    return build_graph(profile)
 
 
-def save_graph(graph: ToolGraph) -> Path:
-    path = graph_path(load_profile(graph.domain))
+def save_graph(profile: Profile, graph: ToolGraph) -> Path:
+    """Commit the graph into the domain folder; the profile walks it from now on."""
+    path = graph_path(profile)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(graph.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    load_graph.cache_clear()
+    profile.graph_override = graph
     return path
 
 

@@ -11,16 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from multiprocessing import get_context
 from multiprocessing.pool import Pool
 from pathlib import Path
 
 from tau_emotion.data import Task
-from tau_emotion.environment import Environment
 from tau_emotion.tracer.arguments import TERMINAL_STATES
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
-from tau_emotion.tracer.profile import Profile, db_pools, load_profile
+from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
 from tau_emotion.tracer.screen import CANDIDATES, SCREEN_CUSTOMERS, can_write, screen_customer
 from tau_emotion.tracer.search import ground_calls, new_scene
@@ -32,17 +30,11 @@ FALLBACK_SEARCHES = 1
 """Searches run anyway when no customer passes the screen (the screen can be wrong)."""
 
 
-@cache
-def _env(domain: str, variant: str) -> Environment:
-    return Environment(domain, variant)
-
-
-def ground_walk(walk: Walk, seed: int) -> GroundResult:
+def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
     """Ground one walk: a candidate task, or why not."""
-    profile = load_profile(walk.domain)
     variant = profile.domain.variant_for(walk.split)
-    env = _env(walk.domain, variant)
-    pools = db_pools(walk.domain, variant)
+    env = profile.env("ground", variant)
+    pools = db_pools(profile, variant)
     rng = random.Random(f"tracer/ground/{seed}/{walk.id}")
     customers = profile.customers(walk.split)
     tools = [t for intent in walk.intents for t in intent]
@@ -118,59 +110,66 @@ def ground_walk(walk: Walk, seed: int) -> GroundResult:
     return GroundResult(walk_id=walk.id, candidate=candidate)
 
 
-_ACTIVITY: dict[tuple[str, str, str], int] = {}
-
-
 def activity(profile: Profile, variant: str, customer: str) -> int:
     """How many of the customer's records are in a state that can still change."""
-    key = (profile.name, variant, customer)
-    if key not in _ACTIVITY:
-        _ACTIVITY[key] = sum(
+    key = (variant, customer)
+    if key not in profile.cache.activity:
+        profile.cache.activity[key] = sum(
             1
             for _, record in profile.scope(variant, customer)
             if getattr(record, "status", None) not in (None, *TERMINAL_STATES)
         )
-    return _ACTIVITY[key]
+    return profile.cache.activity[key]
 
 
-def _ground_one(job: tuple[Walk, int]) -> GroundResult:
-    return ground_walk(*job)
+_WORKER_PROFILES: dict[str, Profile] = {}
+"""In a grounding process only: the build's profiles, handed over once when it starts."""
 
 
-_POOL: list[Pool] = []
+def _start_worker(profiles: dict[str, Profile]) -> None:
+    # The pool forks, so the profiles arrive as they are (not pickled); each process then
+    # keeps its own caches on them.
+    _WORKER_PROFILES.update(profiles)
+
+
+def _ground_one(job: tuple[str, Walk, int]) -> GroundResult:
+    name, walk, seed = job
+    return ground_walk(_WORKER_PROFILES[name], walk, seed)
 
 
 @contextmanager
-def worker_pool(workers: int) -> Iterator[None]:
-    """Keep one pool of grounding processes for a whole build: their caches (screens,
-    lookups, each customer's records) stay warm from one wave to the next."""
+def worker_pool(profiles: Sequence[Profile], workers: int) -> Iterator[Pool | None]:
+    """One pool of grounding processes for a whole build (None for one worker): their
+    caches (screens, lookups, each customer's records) stay warm from one wave to the next."""
     if workers <= 1:
-        yield
+        yield None
         return
-    with get_context("fork").Pool(workers) as pool:
-        _POOL.append(pool)
-        try:
-            yield
-        finally:
-            _POOL.remove(pool)
+    start = {p.name: p for p in profiles}
+    with get_context("fork").Pool(workers, _start_worker, (start,)) as pool:
+        yield pool
 
 
-def map_walks(walks: Sequence[Walk], seed: int, workers: int) -> Iterator[GroundResult]:
+def map_walks(
+    profile: Profile, walks: Sequence[Walk], seed: int, workers: int, pool: Pool | None = None
+) -> Iterator[GroundResult]:
     """Ground walks in order, on `workers` processes (each result depends only on its walk
-    and the seed, so the output is the same for any number of workers)."""
-    jobs = [(w, seed) for w in walks]
-    if workers <= 1 or len(jobs) < 8:
-        for job in jobs:
-            yield _ground_one(job)
+    and the seed, so the output is the same for any number of workers). `pool` is the
+    build's (see `worker_pool`); without one, a pool is made for these walks."""
+    if workers <= 1 or len(walks) < 8:
+        for walk in walks:
+            yield ground_walk(profile, walk, seed)
         return
-    if _POOL:
-        yield from _POOL[-1].imap(_ground_one, jobs, chunksize=4)
-        return
-    with get_context("fork").Pool(workers) as pool:
+    jobs = [(profile.name, w, seed) for w in walks]
+    if pool is not None:
         yield from pool.imap(_ground_one, jobs, chunksize=4)
+        return
+    with worker_pool([profile], workers) as own:
+        assert own is not None
+        yield from own.imap(_ground_one, jobs, chunksize=4)
 
 
 def run_ground(
+    profile: Profile,
     walks_path: Path,
     out: Path,
     seed: int,
@@ -179,6 +178,7 @@ def run_ground(
     limit: int | None = None,
     only: set[str] | None = None,
     show: bool = True,
+    pool: Pool | None = None,
 ) -> list[GroundResult]:
     """The ground stage over files: ground the walks `out` does not hold yet (of one split,
     the first `limit`, or the ids in `only`)."""
@@ -190,7 +190,7 @@ def run_ground(
     have = done_keys(out, "walk_id")
     todo = [w for w in walks if w.id not in have]
     with appender(out) as add, progress(f"ground {out.stem}", len(todo), show) as tick:
-        for result in map_walks(todo, seed, workers):
+        for result in map_walks(profile, todo, seed, workers, pool):
             add(result)
             tick()
     return read_jsonl(out, GroundResult)

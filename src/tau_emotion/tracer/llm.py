@@ -12,7 +12,7 @@ from typing import Any
 from tau_emotion.data import Message, Task
 from tau_emotion.models.base import ChatModel
 from tau_emotion.tracer.graph import policy_problems
-from tau_emotion.tracer.profile import load_profile
+from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Edge, ToolGraph
 
 _JSON = re.compile(r"\[.*\]|\{.*\}", re.S)
@@ -42,10 +42,9 @@ and nothing follows a transfer. Answer with a JSON list of objects
 {"source": A, "target": B, "why": "..."} and nothing else."""
 
 
-def propose_graph(model: ChatModel, graph: ToolGraph) -> ToolGraph:
+def propose_graph(model: ChatModel, profile: Profile, graph: ToolGraph) -> ToolGraph:
     """The model's edges over the graph's nodes, each kept only if the policy rules allow it
     (the review); the rule-derived requirements and entries stay."""
-    profile = load_profile(graph.domain)
     tools = [s.openai_schema() for n, s in profile.domain.toolset.specs.items()]
     user = f"# Policy\n\n{profile.domain.policy}\n\n# Tools\n\n{json.dumps(tools)}"
     data = _json(_ask(model, GRAPH_PROMPT, user))

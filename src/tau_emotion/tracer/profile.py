@@ -1,28 +1,32 @@
-"""What the Tracer needs to know about a domain, derived from its code, data and seed tasks.
+"""A domain as the Tracer sees it, and the build context of one domain.
 
-Most of it is discovered: the authentication tools come from the domain's policy checks, the
-customer id parameter and table from what those tools return, sample outputs from replaying
-the seed tasks. The rest is a short table of facts that no schema states: which identifiers a
-customer holds on a receipt (a booking code) and which tables are public names (airports).
+Most of it is discovered: the customer id parameter and table from what the identity tools
+return, sample outputs from replaying the seed tasks. The rest the domain declares in its
+own folder (`Domain.tracer`, a `TracerSpec`): its identity tools, the codes a customer holds
+on a receipt, which tables are public names, and so on. A `Profile` is made once per build
+and domain (`profile_for`) and passed down every stage; the caches that grounding and
+validation keep (lookups, screens, each customer's records) live on it, not in modules.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
 from tau_emotion.data import Split
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.tools import to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
+from tau_emotion.tracer.declaration import CallerRule, TracerSpec
 from tau_emotion.tracer.values import (
+    Obs,
     Pools,
+    Vocabulary,
     leaves,
     looks_like_id,
     nested_objects,
@@ -30,67 +34,114 @@ from tau_emotion.tracer.values import (
     singular,
 )
 
-# Identifiers printed on a receipt or a confirmation email: a customer may quote them.
-# parameter name -> the known_facts key the scripted user answers to.
-KNOWN_CODES: Mapping[str, Mapping[str, str]] = {
-    "airline": {"reservation_code": "reservation_code"},
-    "retail": {"order_number": "order_number"},
-    "movie": {"booking_code": "booking_code"},
-    "travel": {"booking_code": "booking_code"},
-    "restaurant": {"reservation_code": "reservation_code", "order_number": "order_number"},
-    "basketball": {"order_id": "order_number"},
-    "telehealth": {"voucher_code": "voucher_code", "member_id": "member_id"},
-}
-# Tables whose keys are public names (an airport code, a flight number, a drug, a plan).
-PUBLIC_TABLES: Mapping[str, frozenset[str]] = {
-    "airline": frozenset({"airports", "flights", "flight_days"}),
-    "telecom": frozenset({"plans", "addons"}),
-    "telehealth": frozenset({"drugs"}),
-}
-# Facts of the customer's own record a tool parameter asks for under another name.
-RECORD_ALIASES: Mapping[str, Mapping[str, str]] = {
-    "bank": {"code": "one_time_code"},
-}
+if TYPE_CHECKING:
+    from tau_emotion.tracer.records import ToolGraph
+
 # Known-facts keys for record fields whose own name would not prompt the right answer.
 FACT_KEYS: Mapping[str, str] = {"one_time_code": "verification_code", "phone_number": "phone"}
-# Tools a task never needs (pure utilities).
-UTILITIES: Mapping[str, Mapping[str, str]] = {
-    "airline": {"calculate": "arithmetic utility; no entity flows through it"},
-}
 _DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?")
-# Who may call, where the customer tables hold people who may not act alone: the school
-# serves minors only through a guardian, so students call only once they are adults.
-CALLER_RULES: Mapping[str, Mapping[str, tuple[str, str]]] = {
-    "school": {"students": ("date_of_birth", "2007-03-10")},
-}
-"""Domain -> table -> (field, highest value): a record of the table may be the caller only
-when its field is at most that value (born on or before the date)."""
 TEST_CUSTOMER_SHARE = 0.3
 """Shared-database domains: the share of customers reserved for test tasks."""
 
 
 @dataclass
+class Caches:
+    """What grounding and validation remember within one build of one domain. Each answer
+    depends only on its key and the pristine database, so caching changes no output."""
+
+    envs: dict[tuple[str, str], Environment] = field(default_factory=dict)
+    """(stage, variant) -> the environment that stage runs tools in."""
+    pools: dict[str, Pools] = field(default_factory=dict)
+    internal_ids: dict[str, frozenset[str]] = field(default_factory=dict)
+    code_values: dict[str, frozenset[str]] = field(default_factory=dict)
+    code_owners: dict[str, dict[str, list[tuple[str, str, dict[str, object]]]]] = field(
+        default_factory=dict
+    )
+    """variant -> customer id -> [(param, code, record)] (customers.py)."""
+    keyed: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """variant -> record key -> record (scene.py, describing ids)."""
+    owned: dict[tuple[str, str], list[Obs]] = field(default_factory=dict)
+    """(variant, customer) -> what the customer owns, as observations (scene.py)."""
+    activity: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(variant, customer) -> records still open (ground.py)."""
+    screened: dict[tuple[str, str, tuple[str, ...], tuple[str, ...]], bool] = field(
+        default_factory=dict
+    )
+    """(variant, customer, writes, tools) -> the screen's verdict (screen.py)."""
+    can_write: dict[tuple[str, str, str], bool] = field(default_factory=dict)
+    views: dict[tuple[str, str], tuple[list[Obs], dict[str, list[int]]]] = field(
+        default_factory=dict
+    )
+    reads: dict[tuple[str, str, str], str | ToolError] = field(default_factory=dict)
+    """(tool, arguments, state hash) -> the read's answer (search.py)."""
+
+
+@dataclass
 class Profile:
-    """A domain as the Tracer sees it."""
+    """A domain as the Tracer sees it: the `Domain`, its declaration, what the seed tasks
+    show, and the caches of one build."""
 
     domain: Domain
     auth_tools: tuple[str, ...]
     customer_param: str
     customer_tables: tuple[str, ...]
-    known_codes: Mapping[str, str]
-    public_tables: frozenset[str]
-    utilities: Mapping[str, str]
-    record_aliases: Mapping[str, str]
     samples: dict[str, list[Any]] = field(default_factory=dict)
     """Tool -> parsed results from replaying the seed tasks."""
     seed_traces: dict[str, list[list[str]]] = field(default_factory=dict)
     """Split -> the gold tool sequences of the seed tasks."""
+    cache: Caches = field(default_factory=Caches)
+    graph_override: ToolGraph | None = None
+    """A graph to walk instead of the committed one (set by `save_graph`)."""
     _refs: dict[str, dict[str, list[tuple[str, str]]]] = field(default_factory=dict)
     _facts: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         return self.domain.name
+
+    @property
+    def spec(self) -> TracerSpec:
+        return self.domain.tracer
+
+    @property
+    def known_codes(self) -> Mapping[str, str]:
+        return self.spec.known_codes
+
+    @property
+    def public_tables(self) -> frozenset[str]:
+        return self.spec.public_tables
+
+    @property
+    def utilities(self) -> Mapping[str, str]:
+        return self.spec.utilities
+
+    @property
+    def record_aliases(self) -> Mapping[str, str]:
+        return self.spec.record_aliases
+
+    @property
+    def caller_rules(self) -> Mapping[str, CallerRule]:
+        return self.spec.caller_rules
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary.extended(self.spec.param_aliases, self.spec.name_keys)
+
+    @property
+    def graph(self) -> ToolGraph:
+        """The committed tool graph (or, where none is committed, the freshly built one)."""
+        from tau_emotion.tracer.graph import load_graph
+
+        if self.graph_override is None:
+            self.graph_override = load_graph(self)
+        return self.graph_override
+
+    def env(self, stage: str, variant: str) -> Environment:
+        """One environment per stage and database variant, kept for the whole build."""
+        key = (stage, variant)
+        if key not in self.cache.envs:
+            self.cache.envs[key] = Environment(self.domain, variant)
+        return self.cache.envs[key]
 
     def db(self, variant: str) -> Any:
         return self.domain.load_db(variant)[0]
@@ -99,12 +150,12 @@ class Profile:
         """Customer ids a split's tasks may use (disjoint across splits on a shared DB)."""
         variant = self.domain.variant_for(split)
         tables = self.db(variant).tables()
-        rules = CALLER_RULES.get(self.name, {})
+        rules = self.caller_rules
         ids = sorted(
             k
             for t in self.customer_tables
             for k, rec in tables[t].items()
-            if t not in rules or str(getattr(rec, rules[t][0], "")) <= rules[t][1]
+            if t not in rules or str(getattr(rec, rules[t].field, "")) <= rules[t].highest
         )
         if self.domain.variant_for("test") != self.domain.variant_for("train"):
             return ids
@@ -191,14 +242,9 @@ class Profile:
 
 
 def _auth_tools(domain: Domain) -> tuple[str, ...]:
-    for module in ("checks", "tools"):
-        try:
-            mod = importlib.import_module(f"tau_emotion.domains.{domain.name}.{module}")
-        except ImportError:
-            continue
-        found = getattr(mod, "AUTH_TOOLS", None)
-        if isinstance(found, tuple | list) and found:
-            return tuple(str(t) for t in found)
+    declared = domain.tracer.auth_tools
+    if declared:
+        return tuple(declared)
     # No declaration: identity lookups are the read tools named find_*.
     return tuple(
         n for n, s in domain.toolset.specs.items() if s.kind == "read" and n.startswith("find_")
@@ -252,9 +298,9 @@ def _explore_unsampled(
         samples[name] = [parse_result(to_text(result))]
 
 
-@cache
-def load_profile(name: str) -> Profile:
-    domain = load_domain(name)
+def profile_for(domain: Domain) -> Profile:
+    """The Tracer's view of a domain: made once per build and passed to every stage."""
+    name = domain.name
     auth = _auth_tools(domain)
     samples, traces = _replay_samples(domain)
     customer_param = ""
@@ -278,20 +324,24 @@ def load_profile(name: str) -> Profile:
         auth_tools=auth,
         customer_param=customer_param,
         customer_tables=tuple(tables),
-        known_codes=KNOWN_CODES.get(name, {}),
-        public_tables=PUBLIC_TABLES.get(name, frozenset()),
-        utilities=UTILITIES.get(name, {}),
-        record_aliases=RECORD_ALIASES.get(name, {}),
         samples=samples,
         seed_traces=traces,
     )
 
 
 @cache
-def db_pools(name: str, variant: str) -> Pools:
+def load_profile(name: str) -> Profile:
+    """The profile of an installed domain, by name: for the commands and tests that start
+    from a name. The stages take a `Profile`, never a name."""
+    return profile_for(load_domain(name))
+
+
+def db_pools(profile: Profile, variant: str) -> Pools:
     """Values per key over a whole database: the source of literal parameter values."""
+    if variant in profile.cache.pools:
+        return profile.cache.pools[variant]
     pools = Pools()
-    for table in load_domain(name).load_db(variant)[0].tables().values():
+    for table in profile.db(variant).tables().values():
         for record in table.values():
             data = record.model_dump(mode="json")
             for key, value in leaves(data):
@@ -303,14 +353,15 @@ def db_pools(name: str, variant: str) -> Pools:
                         pools.add("time", value[11:16])
             for obj in nested_objects(data):
                 pools.add_object(obj)
+    profile.cache.pools[variant] = pools
     return pools
 
 
-@cache
-def internal_ids(name: str, variant: str) -> frozenset[str]:
+def internal_ids(profile: Profile, variant: str) -> frozenset[str]:
     """Identifiers a real customer would not know: table keys and id fields, minus public
     names and receipt codes. The leak check looks for these in customer-facing text."""
-    profile = load_profile(name)
+    if variant in profile.cache.internal_ids:
+        return profile.cache.internal_ids[variant]
     found: set[str] = set()
     code_fields = {p.split("_")[-1] for p in profile.known_codes} | set(profile.known_codes)
     for tname, table in profile.db(variant).tables().items():
@@ -322,11 +373,12 @@ def internal_ids(name: str, variant: str) -> frozenset[str]:
                 is_id = field_name == "id" or field_name.endswith("_id")
                 if is_id and field_name not in code_fields and looks_like_id(value):
                     found.add(value)
-    codes = known_code_values(name, variant)
+    codes = known_code_values(profile, variant)
     public_keys = {
         k for t in profile.public_tables for k in profile.db(variant).tables().get(t, {})
     }
-    return frozenset(found - codes - public_keys)
+    profile.cache.internal_ids[variant] = frozenset(found - codes - public_keys)
+    return profile.cache.internal_ids[variant]
 
 
 def _coded(key: str) -> bool:
@@ -334,16 +386,16 @@ def _coded(key: str) -> bool:
     return len(key) >= 4 and any(ch.isdigit() or ch.isupper() for ch in key) and " " not in key
 
 
-@cache
-def known_code_values(name: str, variant: str) -> frozenset[str]:
+def known_code_values(profile: Profile, variant: str) -> frozenset[str]:
     """Every value of a receipt code in the database (any customer's)."""
-    profile = load_profile(name)
-    values: set[str] = set()
-    for tname, table in profile.db(variant).tables().items():
-        for param in profile.known_codes:
-            if code_table(param, tname):
-                values.update(k for k in table if isinstance(k, str))
-    return frozenset(values)
+    if variant not in profile.cache.code_values:
+        values: set[str] = set()
+        for tname, table in profile.db(variant).tables().items():
+            for param in profile.known_codes:
+                if code_table(param, tname):
+                    values.update(k for k in table if isinstance(k, str))
+        profile.cache.code_values[variant] = frozenset(values)
+    return profile.cache.code_values[variant]
 
 
 def code_table(param: str, table: str) -> bool:

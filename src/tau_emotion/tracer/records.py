@@ -75,7 +75,7 @@ class ToolGraph(Frozen):
 class Walk(Frozen):
     """A random walk over the graph: the tool sequence of one task, intent by intent."""
 
-    id: str = Field(description="Unique within the domain, e.g. 'airline-w00042'.")
+    id: str = Field(description="Unique in the domain: its name and a number, e.g. 'shop-w00042'.")
     domain: str = Field(description="Domain name.")
     split: Split = Field(description="Which split's pool the walk belongs to.")
     intents: list[list[str]] = Field(description="Tool names of each intent, in order.")

@@ -20,8 +20,6 @@ from tau_emotion.tracer.values import (
     Pools,
     describe,
     looks_like_id,
-    param_matches,
-    wanted_names,
 )
 
 FREE_TEXT = frozenset({"summary", "description"})
@@ -90,7 +88,7 @@ class Scene:
     def matching(self, param: str) -> list[Obs]:
         """Observations that can fill the parameter, in the order they were seen."""
         found: set[int] = set()
-        for name in wanted_names(param):
+        for name in self.profile.vocabulary.wanted_names(param):
             found.update(self.index.get(name, ()))
         return [self.obs[i] for i in sorted(found)]
 
@@ -144,7 +142,7 @@ def seen_choices(param: str, scene: Scene) -> list[Choice]:
         latest[key] = o
         wanted = entity or looks_like_id(o.value)
         if wanted and isinstance(o.value, str) and key not in labelled and own_id(o):
-            desc = describe(o.context, o.value)
+            desc = describe(o.context, o.value, names=scene.profile.vocabulary.names)
             if desc and (key not in best or named(o.context)):
                 best[key] = desc
                 if named(o.context):
@@ -187,42 +185,36 @@ def owned_description(scene: Scene, value: Any) -> str:
         scene.owned = owned_obs(scene.profile, scene.variant, scene.customer_id)
     for o in scene.owned:
         if o.value == value and named(o.context) and own_id(o):
-            return describe(o.context, value)
+            return describe(o.context, value, names=scene.profile.vocabulary.names)
     return db_description(scene.profile, scene.variant, value)
 
 
-_KEYED: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
-
-
 def db_description(profile: Profile, variant: str, value: Any) -> str:
-    """How the database names a record by its key (a restaurant location an order points
-    at): the agent can look it up in the public catalogue to match the customer's words."""
-    key = (profile.name, variant)
-    if key not in _KEYED:
+    """How the database names a record by its key (a store location an order points at):
+    the agent can look it up in the public catalogue to match the customer's words."""
+    if variant not in profile.cache.keyed:
         keyed: dict[str, dict[str, Any]] = {}
         for table in profile.db(variant).tables().values():
             for k, record in table.items():
                 keyed.setdefault(k, record.model_dump(mode="json"))
-        _KEYED[key] = keyed
-    record = _KEYED[key].get(str(value))
-    return describe(record, value) if record is not None and named(record) else ""
-
-
-_OWNED: dict[tuple[str, str, str], list[Obs]] = {}
+        profile.cache.keyed[variant] = keyed
+    record = profile.cache.keyed[variant].get(str(value))
+    names = profile.vocabulary.names
+    return describe(record, value, names=names) if record is not None and named(record) else ""
 
 
 def owned_obs(profile: Profile, variant: str, customer_id: str) -> list[Obs]:
     """The customer's own record and everything it owns, as observations of step -1 (as if
     every lookup had run); built once per customer."""
-    key = (profile.name, variant, customer_id)
-    if key not in _OWNED:
+    key = (variant, customer_id)
+    if key not in profile.cache.owned:
         from tau_emotion.tracer.values import observe, singular
 
         out = observe(profile.customer_record(variant, customer_id), -1, "customer")
         for table, record in profile.scope(variant, customer_id):
             out += observe(record.model_dump(mode="json"), -1, singular(table))
-        _OWNED[key] = out
-    return _OWNED[key]
+        profile.cache.owned[key] = out
+    return profile.cache.owned[key]
 
 
 def code_choices(param: str, scene: Scene) -> list[Choice]:
@@ -234,7 +226,7 @@ def code_choices(param: str, scene: Scene) -> list[Choice]:
         scene.fixed[key] = [
             Choice(o.value, "code", o.context, -1, "", fact)
             for o in scene.codes
-            if param_matches(param, o)
+            if scene.profile.vocabulary.param_matches(param, o)
         ]
     return scene.fixed[key]
 

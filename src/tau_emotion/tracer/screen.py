@@ -2,7 +2,8 @@
 
 With everything the customer owns in view (as if every lookup had run), each write of the
 walk, in order, must be accepted by its tool. It is a cheap filter before the real search,
-which still only uses values the agent has seen. Verdicts are cached per (customer, writes).
+which still only uses values the agent has seen. Verdicts are cached per (customer, writes)
+on the build's profile.
 """
 
 from __future__ import annotations
@@ -14,18 +15,13 @@ from typing import Any
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 from tau_emotion.tracer.arguments import argument_sets
-from tau_emotion.tracer.graph import load_graph
 from tau_emotion.tracer.scene import Scene, owned_obs
-from tau_emotion.tracer.values import Obs
 
 SCREEN_CUSTOMERS = 8
 """Customers fully screened per walk."""
 CANDIDATES = 40
 """Customers drawn per walk and checked against each write alone (cached) first."""
 SCREEN_ATTEMPTS = 6
-
-LAST_SCREEN_ERROR = [""]
-"""The last refusal a screen met (for diagnosing which rules customers fail)."""
 
 
 def screen_customer(tools: list[str], scene: Scene, env: Environment) -> bool:
@@ -40,32 +36,28 @@ def screen_customer(tools: list[str], scene: Scene, env: Environment) -> bool:
     # share these often, so it is worked out once.
     # The tools in order, not as a set: `_owned_source` asks which tools come before a write,
     # so two walks with the same tools in another order can get different verdicts.
-    key = (scene.profile.name, scene.variant, scene.customer_id, tuple(writes), tuple(tools))
-    if key not in _SCREENED:
-        _SCREENED[key] = _screen(tools, writes, scene, env)
-    return _SCREENED[key]
-
-
-_SCREENED: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...]], bool] = {}
-_CAN: dict[tuple[str, str, str, str], bool] = {}
+    screened = scene.profile.cache.screened
+    key = (scene.variant, scene.customer_id, tuple(writes), tuple(tools))
+    if key not in screened:
+        screened[key] = _screen(tools, writes, scene, env)
+    return screened[key]
 
 
 def can_write(scene: Scene, env: Environment, write: str) -> bool:
     """Whether the customer could make this write at all (alone, on the pristine state, with
     everything they own in view). Cached per (customer, write): it is shared by every walk,
     so most walks cost a few lookups to find out which customers are worth a full screen."""
-    key = (scene.profile.name, scene.variant, scene.customer_id, write)
-    if key not in _CAN:
-        _CAN[key] = _screen([write], [write], scene, env)
-    return _CAN[key]
-
-
-_VIEWS: dict[tuple[str, str, str], tuple[list[Obs], dict[str, list[int]]]] = {}
+    can = scene.profile.cache.can_write
+    key = (scene.variant, scene.customer_id, write)
+    if key not in can:
+        can[key] = _screen([write], [write], scene, env)
+    return can[key]
 
 
 def _view(scene: Scene) -> Scene:
     """A scene that has seen everything the customer owns (built once per customer)."""
-    key = (scene.profile.name, scene.variant, scene.customer_id)
+    views = scene.profile.cache.views
+    key = (scene.variant, scene.customer_id)
     view = Scene(
         profile=scene.profile,
         variant=scene.variant,
@@ -75,11 +67,11 @@ def _view(scene: Scene) -> Scene:
         rng=random.Random(scene.customer_id),
         codes=scene.codes,
     )
-    if key not in _VIEWS:
+    if key not in views:
         view.add_obs(owned_obs(scene.profile, scene.variant, scene.customer_id))
-        _VIEWS[key] = (view.obs, view.index)
+        views[key] = (view.obs, view.index)
     else:
-        view.obs, view.index = _VIEWS[key]  # shared read-only: a screen never truncates
+        view.obs, view.index = views[key]  # shared read-only: a screen never truncates
     view.owned = view.obs
     return view
 
@@ -87,20 +79,18 @@ def _view(scene: Scene) -> Scene:
 def _screen(tools: list[str], writes: list[str], scene: Scene, env: Environment) -> bool:
     specs = scene.profile.domain.toolset.specs
     view = _view(scene)
-    graph_nodes = {n.name: n for n in load_graph(scene.profile.name).nodes}
+    graph_nodes = {n.name: n for n in scene.profile.graph.nodes}
     env.reset()
     try:
         for write in writes:
             for item in argument_sets(write, specs[write], view, SCREEN_ATTEMPTS):
                 if isinstance(item, str):
                     if _owned_source(item, write, tools, graph_nodes):
-                        LAST_SCREEN_ERROR[0] = f"{write}: nothing owned fills {item}"
                         return False  # the customer owns nothing the write could act on
                     break  # it needs something only a search shows: cannot judge
                 try:
                     env.call(write, dict(item[0]))
-                except ToolError as exc:
-                    LAST_SCREEN_ERROR[0] = f"{write}: {exc}"
+                except ToolError:
                     continue
                 break
             else:

@@ -49,25 +49,28 @@ class Outcome:
 
 READ_CACHE_LIMIT = 50_000
 
-_READS: dict[tuple[str, str, str, str], str | ToolError] = {}
 
-
-def call_text(env: Environment, tool: str, args: Mapping[str, Any]) -> str:
+def call_text(
+    env: Environment,
+    tool: str,
+    args: Mapping[str, Any],
+    reads: dict[tuple[str, str, str], str | ToolError],
+) -> str:
     """Run a tool and render its result. A read's answer depends only on its arguments and
-    the state, so it is remembered by (tool, arguments, state hash): grounding asks the same
-    lookups again and again, and some domain lookups are slow."""
+    the state, so it is remembered in `reads` (the build's cache, by tool, arguments and state
+    hash): grounding asks the same lookups again and again, and some are slow."""
     if env.kind(tool) != "read":
         return to_text(env.call(tool, dict(args)))
-    key = (env.domain.name, tool, json.dumps(args, sort_keys=True, default=str), env.hash())
-    cached = _READS.get(key)
+    key = (tool, json.dumps(args, sort_keys=True, default=str), env.hash())
+    cached = reads.get(key)
     if cached is None:
         try:
             cached = to_text(env.call(tool, dict(args)))
         except ToolError as exc:
             cached = exc
-        if len(_READS) >= READ_CACHE_LIMIT:
-            _READS.clear()  # a new domain's lookups matter more than the last one's
-        _READS[key] = cached
+        if len(reads) >= READ_CACHE_LIMIT:
+            reads.clear()  # bounded: recent lookups matter more than old ones
+        reads[key] = cached
     if isinstance(cached, ToolError):
         raise cached
     return cached
@@ -172,7 +175,7 @@ def probe(
             continue
         args, chosen = first
         try:
-            text = call_text(env, tool, args)
+            text = call_text(env, tool, args, scene.profile.cache.reads)
         except ToolError:
             continue
         _push(scene, tool, args, parse_result(text), chosen)
@@ -242,7 +245,7 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
                 continue
             before = env.hash() if kinds[tool] == "write" else ""
             try:
-                text = call_text(env, tool, args)
+                text = call_text(env, tool, args, scene.profile.cache.reads)
             except ToolError as exc:
                 fail(i, f"tool_refused:{tool}", str(exc)[:200])
                 continue

@@ -14,9 +14,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from tau_emotion.domains.base import load_tasks
-from tau_emotion.tracer.graph import load_graph
 from tau_emotion.tracer.jsonl import read_jsonl
-from tau_emotion.tracer.records import Verdict, Walk
+from tau_emotion.tracer.records import ToolGraph, Verdict, Walk
 
 
 class SplitStats(BaseModel):
@@ -66,8 +65,18 @@ def split_stats(out: Path, domain: str, split: str) -> SplitStats:
     )
 
 
+def _graph(out: Path, domain: str) -> ToolGraph:
+    """The graph the build walked (stored with it); an older build's: the domain's own."""
+    path = out / domain / "graph.json"
+    if path.exists():
+        return ToolGraph.model_validate_json(path.read_text(encoding="utf-8"))
+    from tau_emotion.tracer.profile import load_profile
+
+    return load_profile(domain).graph
+
+
 def domain_stats(out: Path, domain: str) -> DomainStats:
-    graph = load_graph(domain)
+    graph = _graph(out, domain)
     walks = read_jsonl(out / domain / "walks.jsonl", Walk)
     splits = {
         s: split_stats(out, domain, s)

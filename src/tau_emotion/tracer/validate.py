@@ -26,29 +26,21 @@ import asyncio
 import json
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from tau_emotion.data import Task
-from tau_emotion.domains import load_domain
 from tau_emotion.domains.checks import Trajectory, run_checks
-from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
-from tau_emotion.tracer.profile import internal_ids, load_profile
+from tau_emotion.tracer.profile import Profile, internal_ids
 from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
 from tau_emotion.tracer.scene import FREE_TEXT
 from tau_emotion.tracer.values import humanize, looks_like_id
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-@cache
-def _env(domain: str, variant: str) -> Environment:
-    return Environment(domain, variant)
 
 
 def leaked_ids(texts: Iterable[str], ids: frozenset[str]) -> list[str]:
@@ -77,10 +69,9 @@ def _numbers(text: str) -> set[float]:
     return {float(n) for n in _NUMBER.findall(text.replace(",", ""))}
 
 
-def underivable(candidate: Candidate, results: Sequence[str]) -> list[str]:
+def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) -> list[str]:
     """Gold arguments nobody in the conversation could have come up with."""
     task = candidate.task
-    profile = load_profile(task.domain)
     kinds = profile.domain.tool_kinds
     said = " ".join(
         [task.instruction, *task.known_facts.values(), *(i.request for i in task.intents)]
@@ -145,7 +136,7 @@ def _twin_problem(task: Task, twin: Task | None) -> str:
     return ""
 
 
-def oracle_reward(task: Task) -> float:
+def oracle_reward(profile: Profile, task: Task) -> float:
     """Reward of the oracle agent with the scripted user, the task run without emotion."""
     from tau_emotion.simulation.agents import OracleAgent
     from tau_emotion.simulation.loop import run_episode
@@ -153,14 +144,14 @@ def oracle_reward(task: Task) -> float:
     from tau_emotion.simulation.users.scripted import ScriptedUser
 
     neutral = task.model_copy(update={"emotion": None})
-    domain = load_domain(task.domain)
-    env = _env(task.domain, domain.variant_for(task.split))
+    domain = profile.domain
+    env = profile.env("validate", domain.variant_for(task.split))
     setup = EpisodeSetup(task=neutral, domain=domain, seed=0, trial=0)
     episode = asyncio.run(run_episode(setup, OracleAgent(setup), ScriptedUser(setup), env))
     return episode.reward
 
 
-def check(felt: Felt, run_oracle: bool = True) -> list[Rejection]:
+def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejection]:
     """Every failed check of one candidate (empty: keep it)."""
     candidate = felt.candidate
     if candidate is None:
@@ -171,7 +162,7 @@ def check(felt: Felt, run_oracle: bool = True) -> list[Rejection]:
         return Rejection(stage="validate", reason=reason, detail=detail)
 
     out: list[Rejection] = []
-    kinds = load_domain(task.domain).tool_kinds
+    kinds = profile.domain.tool_kinds
     for n, intent in enumerate(task.intents):
         acts = [a for a in intent.actions if kinds.get(a.name) != "read"]
         if not intent.request.strip() or not (acts or intent.outputs):
@@ -185,10 +176,10 @@ def check(felt: Felt, run_oracle: bool = True) -> list[Rejection]:
     texts = [task.instruction, *(i.request for i in task.intents), task.feeling or ""]
     if task.emotion is not None:
         texts.append(task.emotion.instruction)
-    leaks = leaked_ids(texts, internal_ids(task.domain, candidate.variant))
+    leaks = leaked_ids(texts, internal_ids(profile, candidate.variant))
     if leaks:
         out.append(fail("id_leak", ", ".join(leaks[:5])))
-    env = _env(task.domain, candidate.variant)
+    env = profile.env("validate", candidate.variant)
     try:
         messages, digest = replay_task(task, env)
         _, again = replay_task(task, env)
@@ -197,17 +188,18 @@ def check(felt: Felt, run_oracle: bool = True) -> list[Rejection]:
     if digest != candidate.final_hash or again != digest:
         out.append(fail("replay_mismatch", f"{digest[:12]} vs {candidate.final_hash[:12]}"))
     results = [m.content or "" for m in messages if m.role == "tool"]
-    for problem in underivable(candidate, results):
+    for problem in underivable(profile, candidate, results):
         out.append(fail(f"underivable:{problem}"))
-    violations = run_checks(load_domain(task.domain).checks, Trajectory(messages, kinds))
+    violations = run_checks(profile.domain.checks, Trajectory(messages, kinds))
     for v in violations[:3]:
         out.append(fail(f"policy:{v.rule_id}", v.detail))
-    if run_oracle and not out and oracle_reward(task) != 1.0:
+    if run_oracle and not out and oracle_reward(profile, task) != 1.0:
         out.append(fail("oracle_failed", "the oracle with the scripted user did not succeed"))
     return out
 
 
 def run_validate(
+    profile: Profile,
     felt_path: Path,
     out: Path,
     run_oracle: bool = True,
@@ -220,7 +212,7 @@ def run_validate(
     todo = [f for f in felts if f.walk_id not in have]
     with appender(out) as add, progress(f"validate {out.stem}", len(todo), show) as tick:
         for felt in todo:
-            reasons = check(felt, run_oracle)
+            reasons = check(profile, felt, run_oracle)
             if not reasons and judge is not None and felt.candidate is not None:
                 from tau_emotion.tracer.llm import judge_task
 

@@ -14,7 +14,6 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 _VERBS = ("get_", "list_", "search_", "find_", "check_", "quote_", "verify_", "send_")
@@ -30,7 +29,6 @@ ALIASES: Mapping[str, tuple[str, ...]] = {
     "camper_name": ("camper",),
     "refund_method_id": ("payment_method_id", "method_id"),
     "payment_method_id": ("method_id",),
-    "movie_title": ("movie", "title"),
     "time": ("available_time",),
     "start": ("open_slot",),
 }
@@ -124,26 +122,39 @@ def parse_result(text: str) -> Any:
         return text
 
 
-@cache
-def wanted_names(param: str) -> frozenset[str]:
-    """Observation names that can fill a parameter (by name, the interface rule)."""
-    bases = {param}
-    for prefix in _PREFIXES:
-        if param.startswith(prefix):
-            bases.add(param[len(prefix) :])
-    wanted = set(bases)
-    for base in bases:
-        if base.endswith("_ids"):
-            wanted.add(base[:-1])
-    for name in list(wanted):
-        wanted.update(ALIASES.get(name, ()))
-    return frozenset(wanted)
+@dataclass
+class Vocabulary:
+    """How one domain names things: the generic aliases and name keys below, plus those the
+    domain declares (`TracerSpec.param_aliases`, `TracerSpec.name_keys`)."""
 
+    aliases: Mapping[str, tuple[str, ...]]
+    names: tuple[str, ...]
+    _wanted: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
-def param_matches(param: str, obs: Obs) -> bool:
-    """Whether an observation can fill a parameter."""
-    wanted = wanted_names(param)
-    return any(n in wanted for n in obs.names)
+    @classmethod
+    def extended(cls, aliases: Mapping[str, tuple[str, ...]], names: tuple[str, ...]) -> Vocabulary:
+        return cls({**ALIASES, **aliases}, (*_NAMES, *names))
+
+    def wanted_names(self, param: str) -> frozenset[str]:
+        """Observation names that can fill a parameter (by name, the interface rule)."""
+        if param not in self._wanted:
+            bases = {param}
+            for prefix in _PREFIXES:
+                if param.startswith(prefix):
+                    bases.add(param[len(prefix) :])
+            wanted = set(bases)
+            for base in bases:
+                if base.endswith("_ids"):
+                    wanted.add(base[:-1])
+            for name in list(wanted):
+                wanted.update(self.aliases.get(name, ()))
+            self._wanted[param] = frozenset(wanted)
+        return self._wanted[param]
+
+    def param_matches(self, param: str, obs: Obs) -> bool:
+        """Whether an observation can fill a parameter."""
+        wanted = self.wanted_names(param)
+        return any(n in wanted for n in obs.names)
 
 
 # --- describing a value the way its owner would -------------------------------------------------
@@ -156,7 +167,6 @@ _NAMES = (
     "full_name",
     "product",
     "drug",
-    "movie",
     "course",
     "model",
     "nickname",
@@ -252,17 +262,22 @@ def _usable(v: Any, value: Any) -> bool:
     return not (isinstance(v, str) and (not v.strip() or len(v) > 80))
 
 
-def describe(context: Mapping[str, Any] | None, value: Any, limit: int = 3) -> str:
+def describe(
+    context: Mapping[str, Any] | None,
+    value: Any,
+    limit: int = 3,
+    names: tuple[str, ...] = _NAMES,
+) -> str:
     """A customer's words for the entity that holds `value` ('' when nothing describes it):
-    its name, then what places it (a date, a route), e.g. 'Harbor Lights on 2025-06-18 at
-    16:00', 'Visa ending 1234', 'from DEN to LAX'."""
+    its name (the first of `names` it has), then what places it (a date, a route), e.g.
+    'Harbor Lights on 2025-06-18 at 16:00', 'Visa ending 1234', 'from DEN to LAX'."""
     if not context:
         return ""
     if isinstance(context.get("brand"), str) and context.get("last4") and not context.get("label"):
         return f"{context['brand']} ending {context['last4']}"
     parts: list[str] = []
     named = False
-    for key in _NAMES:
+    for key in names:
         v = context.get(key)
         if _usable(v, value):
             parts.append(_PHRASE.get(key, "{v}").format(v=humanize(v)))

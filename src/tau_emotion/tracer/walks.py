@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
-from tau_emotion.tracer.profile import load_profile
+from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import ToolGraph, Walk, trace_key
 
 DEFAULT_INTENTS: Mapping[int, float] = {1: 0.45, 2: 0.35, 3: 0.2}
@@ -52,9 +52,8 @@ class Walker:
     towards the tools the goal's policy order requires and pruned by the distance left.
     """
 
-    def __init__(self, graph: ToolGraph) -> None:
+    def __init__(self, profile: Profile, graph: ToolGraph) -> None:
         self.graph = graph
-        profile = load_profile(graph.domain)
         self.knowable = {profile.customer_param, *profile.known_codes}
         self.nodes = {n.name: n for n in graph.nodes}
         self.succ: dict[str, list[tuple[str, float]]] = {}
@@ -164,6 +163,8 @@ class Walker:
                 for g in self.goals
                 if (final or self.nodes[g].role != "terminal") and walk.count(g) < self._cap(g)
             ]
+            if not goals:
+                return None  # a small domain's goals are all used up (their call limits)
             weights = [TRANSFER_WEIGHT if self.nodes[g].role == "terminal" else 1.0 for g in goals]
             goal = rng.choices(goals, weights)[0]
             length = _pick(rng, config.lengths)
@@ -208,6 +209,7 @@ class Walker:
 
 
 def walk_domain(
+    profile: Profile,
     graph: ToolGraph,
     n: int,
     seed: int,
@@ -219,8 +221,7 @@ def walk_domain(
     that a seed test task uses either."""
     config = config or WalkConfig()
     rng = random.Random(f"tracer/walks/{graph.domain}/{seed}")
-    walker = Walker(graph)
-    profile = load_profile(graph.domain)
+    walker = Walker(profile, graph)
     seed_test = {trace_key(t) for t in profile.seed_traces.get("test", [])}
     seen: set[str] = set()
     walks: list[Walk] = []
@@ -253,6 +254,7 @@ def walk_domain(
 
 
 def run_walks(
+    profile: Profile,
     graph: ToolGraph,
     out: Path,
     n: int,
@@ -262,7 +264,7 @@ def run_walks(
     show: bool = True,
 ) -> list[Walk]:
     """The walk stage over files: append the walks `out` does not hold yet; return them all."""
-    walks = walk_domain(graph, n, seed, test_walks, config)
+    walks = walk_domain(profile, graph, n, seed, test_walks, config)
     have = done_keys(out, "id")
     with appender(out) as add, progress(f"walks {graph.domain}", len(walks), show) as tick:
         for w in walks:

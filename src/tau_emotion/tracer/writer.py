@@ -15,12 +15,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from tau_emotion.data import Action, Intent
+from tau_emotion.tracer.declaration import Phrase
 from tau_emotion.tracer.graph import is_entity_param
-from tau_emotion.tracer.phrases import PHRASES, TRANSFER
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
 from tau_emotion.tracer.scene import FREE_TEXT, Choice, is_id_param
 from tau_emotion.tracer.values import humanize, looks_like_id, parse_result
 
+TRANSFER: Phrase = (
+    "speak to a human agent about {about}",
+    "talk to a human agent about {about}",
+)
+"""How a customer asks for a transfer, in every domain (`TracerSpec.phrases` the rest)."""
 _SUFFIX = re.compile(r"_(id|ids|code|number)$")
 _NOUNS = {"txn": "transaction", "addon": "add-on", "new_plan": "plan", "pass": "season pass"}
 _PAY = {
@@ -242,7 +247,7 @@ class Writer:
         action = Action(name=name, arguments=args)
         if self.profile.domain.tool_kinds[name] == "terminal":
             return (TRANSFER[1] if mine else TRANSFER[0]).format(about=self._about(step, pos))
-        goal, request = PHRASES.get(self.profile.name, {}).get(name, self._fallback(name))
+        goal, request = self.profile.spec.phrases.get(name, self._fallback(name))
         template = request if mine else goal
         slots: dict[str, str] = {}
         entity = self._entity(action, chosen)
@@ -332,9 +337,7 @@ def _render_object(item: Mapping[str, Any]) -> str:
 
 def public_lookups(profile: Profile) -> set[str]:
     """Reads that need no entity: catalogues and searches anyone may run."""
-    from tau_emotion.tracer.graph import load_graph
-
-    return {n.name for n in load_graph(profile.name).nodes if n.role == "read" and not n.needs}
+    return {n.name for n in profile.graph.nodes if n.role == "read" and not n.needs}
 
 
 class _Slots(dict[str, str]):

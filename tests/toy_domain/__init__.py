@@ -1,15 +1,21 @@
-"""A tiny domain built in a temp folder, for engine tests that must not depend on a real domain."""
+"""A tiny domain built in a temp folder, for engine tests that must not depend on a real domain.
+
+It is also a whole domain for the Tracer: its declaration is `tracer_profile.TRACER`, and
+`make_domain(root, seed_tasks=True)` adds the hand-written tasks the Tracer learns from.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tau_emotion.data import Action, Intent, Task
-from tau_emotion.domains.base import Database, Domain, write_snapshot
+from tau_emotion.data import Action, Intent, Split, Task
+from tau_emotion.domains.base import Database, Domain, write_snapshot, write_tasks
 from tau_emotion.domains.checks import authentication_before, confirmation_before_writes
 from tau_emotion.domains.state import DomainDB, Record, State, Table
 from tau_emotion.domains.tools import ToolSet, tool
 from tau_emotion.errors import ToolError
+
+from toy_domain.tracer_profile import TRACER
 
 
 class Customer(Record):
@@ -27,14 +33,19 @@ class ToyDB(DomainDB):
     transfers: dict[str, Transfer]
 
 
-def generate() -> ToyDB:
-    return ToyDB(
-        customers={
-            "c1": Customer(name="Ana Lee", email="ana@example.com", credit=10.0),
-            "c2": Customer(name="Bo Chen", email="bo@example.com"),
-        },
-        transfers={},
-    )
+_MORE = ("Cy Diaz", "Di Egan", "Ed Fox", "Flo Gray", "Gus Hale", "Hal Ito", "Ida Jones")
+
+
+def generate(customers: int = 2) -> ToyDB:
+    """Ana and Bo; a Tracer build asks for more customers (`customers`, at most 9)."""
+    found = {
+        "c1": Customer(name="Ana Lee", email="ana@example.com", credit=10.0),
+        "c2": Customer(name="Bo Chen", email="bo@example.com"),
+    }
+    for n, name in enumerate(_MORE[: max(customers - 2, 0)], start=3):
+        email = f"{name.split()[0].lower()}@example.com"
+        found[f"c{n}"] = Customer(name=name, email=email, credit=float(n))
+    return ToyDB(customers=found, transfers={})
 
 
 class ToyTools(ToolSet):
@@ -44,7 +55,7 @@ class ToyTools(ToolSet):
         self.transfers: Table[Transfer] = state.table("transfers")
 
     @tool("read")
-    def find_customer(self, email: str) -> str:
+    def find_customer(self, email: str) -> dict[str, str]:
         """Find a customer id by email.
 
         Args:
@@ -52,8 +63,20 @@ class ToyTools(ToolSet):
         """
         for key, c in self.customers.items():
             if c.email == email:
-                return key
+                return {"customer_id": key}
         raise ToolError(f"no customer with email {email}")
+
+    @tool("read")
+    def get_account(self, customer_id: str) -> dict[str, object]:
+        """Get a customer's account: name, email and store credit.
+
+        Args:
+            customer_id: The customer id.
+        """
+        c = self.customers.get(customer_id)
+        if c is None:
+            raise ToolError(f"no customer {customer_id}")
+        return {"customer_id": customer_id, "name": c.name, "email": c.email, "credit": c.credit}
 
     @tool("read")
     def get_credit(self, customer_id: str) -> float:
@@ -94,22 +117,53 @@ class ToyTools(ToolSet):
         return "Transferred."
 
 
-def make_domain(root: Path) -> Domain:
+def make_domain(root: Path, seed_tasks: bool = False) -> Domain:
+    """The toy domain in `root`; with `seed_tasks`, nine customers and the hand-written
+    tasks a Tracer build replays (tasks/dev.jsonl)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "policy.md").write_text("# Toy policy\nAuthenticate by email. Confirm writes.\n")
-    write_snapshot(generate(), root / "db.json")
+    customers = 9 if seed_tasks else 2
+    write_snapshot(generate(customers), root / "db.json")
+    if seed_tasks:
+        write_tasks(root / "tasks" / "dev.jsonl", [seed_task("test"), seed_task("train")])
     return Domain(
         name="toy",
         description="A toy shop.",
         root=root,
         db_model=ToyDB,
         toolset=ToyTools,
-        databases={"main": Database("db.json", generate)},
+        databases={"main": Database("db.json", lambda: generate(customers))},
         split_database={"train": "main", "test": "main"},
         checks=[
             confirmation_before_writes("toy.confirm"),
             authentication_before("toy.auth", ["find_customer"]),
         ],
+        tracer_spec=TRACER,
+    )
+
+
+def seed_task(split: Split) -> Task:
+    """A hand-written task as a domain ships them: look the customer up, read the account,
+    add credit."""
+    return Task(
+        id=f"seed-{split}",
+        domain="toy",
+        split=split,
+        user_id="c1",
+        instruction="You are Ana Lee (ana@example.com). You want 5 dollars of store credit.",
+        known_facts={"email": "ana@example.com"},
+        intents=[
+            Intent(
+                request="Hi, I'd like 5 dollars of store credit, please.",
+                actions=[
+                    Action(name="find_customer", arguments={"email": "ana@example.com"}),
+                    Action(name="get_account", arguments={"customer_id": "c1"}),
+                    Action(name="add_credit", arguments={"customer_id": "c1", "amount": 5.0}),
+                ],
+                outputs=[],
+            )
+        ],
+        provenance="seed",
     )
 
 

@@ -1,16 +1,27 @@
-"""The few parameters no name rule can fill: each hook reads an earlier output's own format.
-
-A hook returns whole argument fragments (several parameters chosen together), best first.
-"""
+"""What the Tracer needs to know about the movie domain beyond its code and data."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
+from tau_emotion.domains.movie.checks import AUTH_TOOLS
+from tau_emotion.tracer.declaration import Phrase, TracerSpec
 from tau_emotion.tracer.scene import Choice, Scene
 
-Hook = Callable[[str, Scene], list[dict[str, Choice]]]
+# How customers ask for each action (see `Phrase`).
+PHRASES: dict[str, Phrase] = {
+    "add_concessions": ("add snacks to {entity}", "add snacks to {entity}"),
+    "book_tickets": ("book tickets for {showtime}", "book tickets for {showtime}"),
+    "buy_film_pass": ("buy a {pass_type} pass", "buy a {pass_type} pass"),
+    "cancel_booking": ("cancel {entity}", "cancel {entity}"),
+    "change_membership": ("change your membership to {plan}", "change my membership to {plan}"),
+    "change_seats": ("change the seats of {entity}", "change my seats on {entity}"),
+    "exchange_booking": ("move {entity} to {new_showtime}", "move {entity} to {new_showtime}"),
+    "issue_incident_credit": (
+        "get the credit for the disrupted screening of {entity}",
+        "get a credit for the problem with the screening of {entity}",
+    ),
+}
 
 
 def _free_seats(seat_map: dict[str, object]) -> list[list[str]]:
@@ -31,7 +42,8 @@ def _free_seats(seat_map: dict[str, object]) -> list[list[str]]:
     return out
 
 
-def _movie_seats(tool: str, scene: Scene) -> list[dict[str, Choice]]:
+def seats_hook(tool: str, scene: Scene) -> list[dict[str, Choice]]:
+    """Adjacent free seats of one row, as many as the booking holds (or a new party)."""
     seat_map = next((r for name, r in reversed(scene.results) if name == "get_seat_map"), None)
     if not isinstance(seat_map, dict):
         return []
@@ -62,13 +74,12 @@ def _movie_seats(tool: str, scene: Scene) -> list[dict[str, Choice]]:
     return out
 
 
-HOOKS: dict[tuple[str, str], Hook] = {
-    ("movie", "book_tickets"): _movie_seats,
-    ("movie", "change_seats"): _movie_seats,
-    ("movie", "exchange_booking"): _movie_seats,
-}
-
-
-def hook_choices(domain: str, tool: str, scene: Scene) -> list[dict[str, Choice]]:
-    hook = HOOKS.get((domain, tool))
-    return hook(tool, scene) if hook else []
+TRACER = TracerSpec(
+    auth_tools=AUTH_TOOLS,
+    known_codes={"booking_code": "booking_code"},
+    phrases=PHRASES,
+    hooks={"book_tickets": seats_hook, "change_seats": seats_hook, "exchange_booking": seats_hook},
+    # Showtimes are searched by title; results name a film under "movie".
+    param_aliases={"movie_title": ("movie", "title")},
+    name_keys=("movie",),
+)

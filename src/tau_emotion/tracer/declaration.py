@@ -1,0 +1,86 @@
+"""What a domain declares for the Tracer: the facts no schema states, in one typed object.
+
+A domain folder holds ``tracer_profile.py`` with ``TRACER = TracerSpec(...)``; `Domain.tracer`
+loads it (a domain without one gets `TracerSpec()`, the empty defaults, and the Tracer
+derives what it can: identity lookups are then the ``find_*`` reads). The Tracer reads a
+domain only through this object and the `Domain` itself, so it never names a domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from tau_emotion.tracer.scene import Choice, Scene
+
+Phrase = tuple[str, str]
+"""How a customer asks for an action: a goal (after "You want to") and a request (after
+"I'd like to"). Slots in braces are the action's arguments as the customer names them;
+``{entity}`` is the record acted on, written with "your" in goals and "my" in requests."""
+
+Hook = Callable[[str, "Scene"], "list[dict[str, Choice]]"]
+"""Fills parameters no name rule can (tool, scene -> argument fragments, best first): it
+reads an earlier output's own format, e.g. free seats from a seat map's row notation."""
+
+DEFAULT_TEST_TARGET = 50
+"""Test tasks a build selects for a domain that declares no target."""
+
+
+class ReviewEdit(NamedTuple):
+    """One reviewer's edit of the derived tool graph, with its reason (kept as a note)."""
+
+    action: Literal["drop", "add", "unrequire", "require_any", "limit"]
+    """'drop'/'add' remove or insert the edge a -> b; 'unrequire' drops b from a's
+    seed-derived order; 'require_any' gives a (a tool, or '*write' for every other write)
+    alternatives b ('x+y|z': x and y, or z); 'limit' caps a at int(b) calls."""
+    a: str
+    b: str
+    why: str
+
+
+@dataclass(frozen=True)
+class CallerRule:
+    """Who of a customer table may call: a record may be the caller only when its `field`
+    is at most `highest` (e.g. born on or before a date, where minors act via a guardian)."""
+
+    field: str
+    highest: str
+
+
+@dataclass(frozen=True)
+class TracerSpec:
+    """Everything the Tracer knows about a domain that its code, data and seed tasks do not
+    show. Every field has an empty default: a new domain starts with none and adds what its
+    first build asks for."""
+
+    auth_tools: tuple[str, ...] = ()
+    """Identity lookups (the tools the policy checks authenticate with). Empty: the read
+    tools named ``find_*``."""
+    known_codes: Mapping[str, str] = field(default_factory=dict)
+    """Identifiers printed on a receipt or a confirmation email, which a customer may quote:
+    parameter name -> the known_facts key the scripted user answers to."""
+    public_tables: frozenset[str] = frozenset()
+    """Tables whose keys are public names (an airport code, a drug, a plan): not leaks."""
+    record_aliases: Mapping[str, str] = field(default_factory=dict)
+    """Facts of the customer's own record that a tool parameter asks for under another name:
+    parameter -> record field."""
+    utilities: Mapping[str, str] = field(default_factory=dict)
+    """Tools a task never needs (pure utilities): tool -> why."""
+    caller_rules: Mapping[str, CallerRule] = field(default_factory=dict)
+    """Customer table -> who of it may call."""
+    review: tuple[ReviewEdit, ...] = ()
+    """The reviewer's edits of the derived graph, applied in order."""
+    phrases: Mapping[str, Phrase] = field(default_factory=dict)
+    """Tool -> how a customer asks for it. A tool missing here reads as its name."""
+    hooks: Mapping[str, Hook] = field(default_factory=dict)
+    """Tool -> the hook that fills the parameters its name rules cannot."""
+    param_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Parameter names whose values the domain's tools show under other keys (added to the
+    generic aliases, e.g. ``phone`` for ``phone_number``)."""
+    name_keys: tuple[str, ...] = ()
+    """Result keys that name a thing in this domain (after the generic ones: label, name,
+    title...), so a customer can describe it."""
+    test_target: int = DEFAULT_TEST_TARGET
+    """Test tasks a full build selects."""
