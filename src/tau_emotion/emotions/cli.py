@@ -217,6 +217,10 @@ def map_command(
         raise _fail("give either a TEXT argument or --input FILE")
     if k < 1:
         raise _fail("--k must be at least 1")
+    if output is not None:
+        from tau_emotion.inputs import writable_file
+
+        writable_file(output, "--output")  # before the mapping work, not after it
     from tau_emotion.storage import encodable_value, write_atomic
 
     # Lone surrogates (argv bytes that are not UTF-8, "\ud800" escapes in JSON) cannot be
