@@ -6,9 +6,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tau_emotion.tracer.build import stage_path
 from tau_emotion.tracer.cli import app
-from tau_emotion.tracer.jsonl import read_jsonl
+from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.records import Felt, GroundResult, Verdict
 
 

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from tau_emotion.data import Action, EmotionSpec, Intent, Task
 from tau_emotion.emotions import EMOTIONS, FAMILY_OF, to_emotion_spec
 from tau_emotion.emotions.anchors import default_anchor_set
-from tau_emotion.tracer.coverage import COMBOS, coverage_gaps, enforce_coverage
 from tau_emotion.tracer.feel import LexiconMapper, feel_candidate
-from tau_emotion.tracer.feelings import KIND_EMOTIONS, request_kind, write_feeling
+from tau_emotion.tracer.feel.coverage import COMBOS, coverage_gaps, enforce_coverage
+from tau_emotion.tracer.feel.cues import KIND_EMOTIONS, request_kind, write_feeling
 from tau_emotion.tracer.records import Candidate
+from tau_emotion.tracer.write import situation_of
 
 
 class FakeMapper:
@@ -50,7 +51,14 @@ def _task(tool: str = "cancel_reservation", n: int = 0) -> Task:
 
 
 def _candidate(task: Task) -> Candidate:
-    return Candidate(walk_id=task.id, trace="x", variant="main", final_hash="h", task=task)
+    return Candidate(
+        walk_id=task.id,
+        trace="x",
+        variant="main",
+        final_hash="h",
+        task=task,
+        situation="cancel your reservation ABC123",
+    )
 
 
 def test_feeling_comes_from_the_request_and_the_mapper_sets_the_condition() -> None:
@@ -93,6 +101,13 @@ def test_feelings_are_seeded_and_varied() -> None:
     assert len(feelings) > 1
 
 
+def test_the_situation_is_the_first_request_in_the_your_form() -> None:
+    assert situation_of(["cancel my reservation ABC123"]) == "cancel your reservation ABC123"
+    # Up to the first comma or full stop (not a decimal point); nothing asked: a default.
+    assert situation_of(["pay 12.50 on my bill, now", "x"]) == "pay 12.50 on your bill"
+    assert situation_of([]) == "sort out your account"
+
+
 def test_the_lexicon_mapper_reads_the_writers_cues() -> None:
     text, emotion, dims = write_feeling("Ana Lee", "cancel their trip", "loss", random.Random(9))
     spec = LexiconMapper(0).map([text])[0]
@@ -105,7 +120,8 @@ def test_coverage_fills_every_emotion_and_combination() -> None:
     base = to_emotion_spec("anger.annoyance.neutral.moderate.cautious", "You are irritated.")
     tasks = [_task(n=i).model_copy(update={"emotion": base, "feeling": "x"}) for i in range(60)]
     assert coverage_gaps(tasks) != ([], [])
-    covered = enforce_coverage(tasks, FakeMapper(), seed=2)
+    situations = {t.id: "cancel your reservation ABC123" for t in tasks}
+    covered = enforce_coverage(tasks, situations, FakeMapper(), seed=2)
     assert coverage_gaps(covered) == ([], [])
     assert {t.emotion.emotion for t in covered if t.emotion} == set(EMOTIONS)
     combos = {
@@ -117,4 +133,4 @@ def test_coverage_fills_every_emotion_and_combination() -> None:
         assert before.model_dump(exclude={"emotion", "feeling"}) == after.model_dump(
             exclude={"emotion", "feeling"}
         )
-    assert enforce_coverage(tasks, FakeMapper(), seed=2) == covered
+    assert enforce_coverage(tasks, situations, FakeMapper(), seed=2) == covered

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tau_emotion.domains import domain_names
+from tau_emotion.tracer.declaration import ReviewEdit
 from tau_emotion.tracer.graph import (
     build_graph,
     graph_diff,
@@ -13,9 +14,9 @@ from tau_emotion.tracer.graph import (
     policy_problems,
     review_graph,
 )
+from tau_emotion.tracer.graph.render import to_markdown
 from tau_emotion.tracer.profile import load_profile
 from tau_emotion.tracer.records import Edge
-from tau_emotion.tracer.render import to_markdown
 
 
 @pytest.mark.parametrize("name", domain_names())
@@ -74,7 +75,10 @@ def test_review_drops_and_adds_edges_and_notes_them() -> None:
     first = graph.edges[0]
     reviewed = review_graph(
         graph,
-        [("drop", first.source, first.target, "not plausible"), ("limit", "get_order", "2", "x")],
+        [
+            ReviewEdit("drop", first.source, first.target, "not plausible"),
+            ReviewEdit("limit", "get_order", "2", "x"),
+        ],
     )
     assert (first.source, first.target) not in {(e.source, e.target) for e in reviewed.edges}
     assert reviewed.limits["get_order"] == 2

@@ -98,7 +98,7 @@ def test_screen_verdicts_are_cached_per_tool_order(monkeypatch: pytest.MonkeyPat
     by the set of tools made the outcome depend on which walk a worker happened to see first."""
     from types import SimpleNamespace
 
-    from tau_emotion.tracer import screen
+    from tau_emotion.tracer.ground import screen
 
     kinds = {"lookup": "read", "pay": "write"}
     profile = SimpleNamespace(

@@ -19,7 +19,7 @@ from tau_emotion.simulation.agents import OracleAgent
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users.scripted import ScriptedUser
-from tau_emotion.tracer.coverage import COMBOS
+from tau_emotion.tracer.feel.coverage import COMBOS
 from tau_emotion.tracer.oracle import replay_task
 
 TRAIN_MINIMUM = 7500

@@ -9,7 +9,7 @@ import pytest
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.tracer.profile import load_profile
 from tau_emotion.tracer.values import Vocabulary, describe, humanize, observe
-from tau_emotion.tracer.writer import Writer, slot
+from tau_emotion.tracer.write import Writer, slot
 
 
 @pytest.mark.parametrize("name", domain_names())

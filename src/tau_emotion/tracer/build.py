@@ -17,19 +17,19 @@ import json
 from collections.abc import Sequence
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau_emotion.data import Split, Task
+from tau_emotion.data import Split
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.base import write_tasks
-from tau_emotion.tracer.coverage import enforce_coverage
 from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
+from tau_emotion.tracer.feel.coverage import enforce_coverage
 from tau_emotion.tracer.ground import run_ground, worker_pool
-from tau_emotion.tracer.jsonl import read_jsonl
+from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.profile import Profile, profile_for
-from tau_emotion.tracer.records import GroundResult, Verdict, Walk
+from tau_emotion.tracer.records import GroundResult
+from tau_emotion.tracer.select import Selection, accepted, install_tasks, select
 from tau_emotion.tracer.validate import run_validate
 from tau_emotion.tracer.walks import WalkConfig, run_walks
 
@@ -56,20 +56,6 @@ class BuildConfig(BaseModel):
 
     def test_target(self, profile: Profile) -> int:
         return self.test_targets.get(profile.name, profile.spec.test_target)
-
-
-StageName = Literal["walks", "ground", "feel", "validate"]
-
-
-def stage_path(out: Path, domain: str, stage: StageName, split: Split | None = None) -> Path:
-    suffix = f"-{split}" if split else ""
-    return out / domain / f"{stage}{suffix}.jsonl"
-
-
-def accepted(out: Path, domain: str, split: Split) -> list[Verdict]:
-    return [
-        v for v in read_jsonl(stage_path(out, domain, "validate", split), Verdict) if v.accepted
-    ]
 
 
 def _grounded_ids(out: Path, domain: str, split: Split) -> set[str]:
@@ -139,19 +125,6 @@ def build_split(
     return kept
 
 
-Selection = tuple[list[Task], list[Task], dict[str, str]]
-
-
-def select(out: Path, domain: str, split: Split, target: int) -> Selection:
-    """The first `target` accepted tasks in walk order, their neutral twins, and their gold
-    hashes."""
-    order = {w.id: i for i, w in enumerate(read_jsonl(stage_path(out, domain, "walks"), Walk))}
-    verdicts = sorted(accepted(out, domain, split), key=lambda v: order.get(v.walk_id, 10**9))
-    chosen = [v.candidate for v in verdicts[:target] if v.candidate is not None]
-    twins = [v.twin for v in verdicts[:target] if v.twin is not None]
-    return [c.task for c in chosen], twins, {c.task.id: c.final_hash for c in chosen}
-
-
 def _build_all(
     config: BuildConfig,
     out: Path,
@@ -208,10 +181,12 @@ def run_build(
         for split in config.splits:
             target = config.test_target(profiles[domain]) if split == "test" else targets[domain]
             selected[(domain, split)] = select(out, domain, split, target)
-    test = [t for (_, s), (ts, _, _) in sorted(selected.items()) if s == "test" for t in ts]
-    covered = {t.id: t for t in enforce_coverage(test, mapper, config.seed)}
+    tests = [sel for (_, s), sel in sorted(selected.items()) if s == "test"]
+    test = [t for ts, _, _, _ in tests for t in ts]
+    situations = {k: v for _, _, _, sit in tests for k, v in sit.items()}
+    covered = {t.id: t for t in enforce_coverage(test, situations, mapper, config.seed)}
     final = out / "tasks"
-    for (domain, split), (tasks, twins, hashes) in sorted(selected.items()):
+    for (domain, split), (tasks, twins, hashes, _) in sorted(selected.items()):
         tasks = [covered.get(t.id, t) if split == "test" else t for t in tasks]
         write_tasks(final / domain / f"{split}.jsonl", tasks)
         if split == "test":
@@ -220,21 +195,3 @@ def run_build(
             install_tasks(profiles[domain].domain, split, tasks, twins, hashes)
     (out / "mapper.json").write_text(json.dumps({"mapper": mapper.name}) + "\n", encoding="utf-8")
     return final
-
-
-def install_tasks(
-    domain: Domain, split: Split, tasks: list[Task], twins: list[Task], hashes: dict[str, str]
-) -> None:
-    """Write the selection into the domain folder: tasks/<split>.jsonl, the test twins in
-    tracer/test_neutral.jsonl (outside tasks/, so a plain test run holds only the emotional
-    tasks; `tau-emotion run --no-emotion` runs the same tasks neutral), and each task's gold
-    hash in tracer/hashes.json (the shipped-set tests replay against it)."""
-    root = domain.root
-    write_tasks(root / "tasks" / f"{split}.jsonl", tasks)
-    if split == "test":
-        write_tasks(root / "tracer" / "test_neutral.jsonl", twins)
-    path = root / "tracer" / "hashes.json"
-    known: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
-    known = {k: v for k, v in known.items() if not k.startswith(f"{split}/")}
-    known.update({f"{split}/{k}": v for k, v in hashes.items()})
-    path.write_text(json.dumps(dict(sorted(known.items())), indent=0) + "\n", encoding="utf-8")

@@ -73,8 +73,8 @@ def graph_cmd(
         policy_problems,
         save_graph,
     )
+    from tau_emotion.tracer.graph.render import write_renderings
     from tau_emotion.tracer.profile import load_profile
-    from tau_emotion.tracer.render import write_renderings
 
     failed = False
     for name in _domains(domain):
@@ -118,7 +118,7 @@ def walk_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Sample walks over the committed graph; repeated tool sequences are dropped."""
-    from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.jsonl import stage_path
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.walks import run_walks
 
@@ -141,8 +141,8 @@ def ground_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Ground walks on the split's database: gold actions, final hash, the customer's side."""
-    from tau_emotion.tracer.build import stage_path
     from tau_emotion.tracer.ground import run_ground
+    from tau_emotion.tracer.jsonl import stage_path
     from tau_emotion.tracer.profile import load_profile
 
     for name in _domains(domain):
@@ -169,8 +169,8 @@ def feel_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Write each candidate's feeling and map it to an emotion condition (twins for test)."""
-    from tau_emotion.tracer.build import stage_path
     from tau_emotion.tracer.feel import default_mapper, run_feel
+    from tau_emotion.tracer.jsonl import stage_path
 
     mapper = default_mapper(seed)
     for name in _domains(domain):
@@ -196,7 +196,7 @@ def validate_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Keep candidates that pass every check; record why the others failed."""
-    from tau_emotion.tracer.build import stage_path
+    from tau_emotion.tracer.jsonl import stage_path
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.validate import run_validate
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 if TYPE_CHECKING:
-    from tau_emotion.tracer.scene import Choice, Scene
+    from tau_emotion.tracer.ground.scene import Choice, Scene
 
 Phrase = tuple[str, str]
 """How a customer asks for an action: a goal (after "You want to") and a request (after

@@ -10,9 +10,11 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
+
+from tau_emotion.data import Split
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -105,3 +107,15 @@ def in_order(records: Sequence[M], order: Sequence[str], key: Callable[[M], str]
     """Records sorted by the position of their key in `order` (unknown keys last, stable)."""
     position = {k: i for i, k in enumerate(order)}
     return sorted(records, key=lambda r: position.get(key(r), len(position)))
+
+
+StageName = Literal["walks", "ground", "feel", "validate"]
+
+
+"""Stages whose output is one JSONL file per domain (and split) in a build folder."""
+
+
+def stage_path(out: Path, domain: str, stage: StageName, split: Split | None = None) -> Path:
+    """Where a stage's file lies: OUT/<domain>/<stage>[-<split>].jsonl."""
+    suffix = f"-{split}" if split else ""
+    return out / domain / f"{stage}{suffix}.jsonl"

@@ -110,6 +110,10 @@ class Candidate(Frozen):
         description="Gold values the instruction names by a description instead -> it.",
     )
     task: Task = Field(description="The task (no emotion yet).")
+    situation: str = Field(
+        description="What the customer has to do, in their words ('cancel your order #W1'): "
+        "the writer's first request, for the feel stage (which never parses the prose)."
+    )
 
 
 class GroundResult(Frozen):

@@ -1,4 +1,4 @@
-"""Stage 5: validation. A task is kept only if every check passes; each failure is recorded.
+"""Stage 6: validation. A task is kept only if every check passes; each failure is recorded.
 
 Deterministic checks, cheapest first:
 
@@ -16,7 +16,7 @@ Deterministic checks, cheapest first:
 - ``oracle_failed``: the oracle agent with the scripted user (no emotion) does not reach
   reward 1.0.
 
-An LLM judge (`llm.judge`) runs last, only when configured, for what no check decides: whether
+An LLM judge (`llm.judge_task`) runs last, only when configured, for what no check decides: whether
 the instruction reads as one coherent customer's goal.
 """
 
@@ -32,11 +32,11 @@ from typing import Any
 from tau_emotion.data import Task
 from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.errors import ToolError
+from tau_emotion.tracer.ground.scene import FREE_TEXT
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import Profile, internal_ids
 from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
-from tau_emotion.tracer.scene import FREE_TEXT
 from tau_emotion.tracer.values import humanize, looks_like_id
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")

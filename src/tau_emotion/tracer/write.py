@@ -1,4 +1,4 @@
-"""Stage 3b: the customer's side of a grounded trace, written offline from templates.
+"""Stage 4: the customer's side of a grounded trace, written offline from templates.
 
 The instruction states the goal of each intent and the preferences the gold actions satisfy
 (which card pays, how many bags, which showing), names no tool, and holds no internal id:
@@ -17,8 +17,8 @@ from typing import Any
 from tau_emotion.data import Action, Intent
 from tau_emotion.tracer.declaration import Phrase
 from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.ground.scene import FREE_TEXT, Choice, is_id_param
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
-from tau_emotion.tracer.scene import FREE_TEXT, Choice, is_id_param
 from tau_emotion.tracer.values import humanize, looks_like_id, parse_result
 
 TRANSFER: Phrase = (
@@ -111,6 +111,17 @@ class Written:
     intents: list[Intent]
     mentions: dict[str, str]
     """Gold values the text names by a description -> that description."""
+    situation: str
+    """What the customer has to do, in their words (see `situation_of`)."""
+
+
+def situation_of(clauses: Sequence[str]) -> str:
+    """The first request's goal as the customer would tell a friend ("cancel your order
+    #W1"): its clauses in the 'your' form, up to the first comma or full stop, as the feel
+    stage writes it into the feeling."""
+    text = re.sub(r"\s+", " ", " and ".join(clauses) + ".").lstrip(" ")
+    text = re.split(r"[,.](?!\d)", text.replace(" my ", " your "), maxsplit=1)[0]
+    return text.strip() or "sort out your account"
 
 
 def slot(param: str, codes: Mapping[str, str]) -> str:
@@ -368,6 +379,7 @@ def write_task_text(
     writer.known["full_name"] = name
     goals: list[str] = []
     intents: list[Intent] = []
+    situation = ""
     for k in range(n_intents):
         steps = [i for i, x in enumerate(intent_of) if x == k]
         acts = [i for i in steps if kinds[calls[i][0]] != "read"]
@@ -384,6 +396,8 @@ def write_task_text(
         if asks:
             goal += f", and you want to know {' and '.join(asks)}"
         goals.append(goal)
+        if k == 0:
+            situation = situation_of(me)
         opener = "Hi, I'd like to" if k == 0 else "Also, I'd like to"
         request = f"{opener} {' and '.join(me)}."
         intents.append(
@@ -409,6 +423,7 @@ def write_task_text(
         known_facts=dict(writer.known),
         intents=intents,
         mentions=dict(writer.mentions),
+        situation=situation,
     )
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
-from tau_emotion.tracer.arguments import argument_sets
-from tau_emotion.tracer.scene import Scene, owned_obs
+from tau_emotion.tracer.ground.arguments import argument_sets
+from tau_emotion.tracer.ground.scene import Scene, owned_obs
 
 SCREEN_CUSTOMERS = 8
 """Customers fully screened per walk."""

@@ -2,8 +2,8 @@
 
 For a walk: pick customers of the walk's split (seeded), screen each for whether it can
 carry the walk's writes, and search argument values for the first few that pass (see
-`search`). The result is the reference trajectory (gold actions and the final state hash)
-plus the customer's side, written offline by `writer` (or by an LLM, see `llm`).
+`ground.search`). The result is the reference trajectory (gold actions and the final state
+hash) plus the customer's side, written offline by the `write` stage (or by an LLM, `llm`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,18 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 
 from tau_emotion.data import Task
-from tau_emotion.tracer.arguments import TERMINAL_STATES
+from tau_emotion.tracer.ground.arguments import TERMINAL_STATES
+from tau_emotion.tracer.ground.screen import (
+    CANDIDATES,
+    SCREEN_CUSTOMERS,
+    can_write,
+    screen_customer,
+)
+from tau_emotion.tracer.ground.search import ground_calls, new_scene
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
-from tau_emotion.tracer.screen import CANDIDATES, SCREEN_CUSTOMERS, can_write, screen_customer
-from tau_emotion.tracer.search import ground_calls, new_scene
-from tau_emotion.tracer.writer import write_task_text
+from tau_emotion.tracer.write import write_task_text
 
 SEARCHES_PER_WALK = 2
 """Customers whose full search is tried before a walk is given up."""
@@ -106,6 +111,7 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
         final_hash=outcome.final_hash,
         mentions=written.mentions,
         task=task,
+        situation=written.situation,
     )
     return GroundResult(walk_id=walk.id, candidate=candidate)
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tau_emotion.data import EmotionSpec, Task
 from tau_emotion.emotions import EMOTIONS, FAMILY_OF, POLITENESS, TRUST, URGENCY, to_emotion_spec
-from tau_emotion.tracer.feel import FeelingMapper, situation
-from tau_emotion.tracer.feelings import request_kind, write_feeling
+from tau_emotion.tracer.feel import FeelingMapper
+from tau_emotion.tracer.feel.cues import request_kind, write_feeling
 
 Dims = tuple[str, str, str]
 COMBOS: tuple[Dims, ...] = tuple(itertools.product(POLITENESS, URGENCY, TRUST))
@@ -35,21 +35,27 @@ def coverage_gaps(tasks: Sequence[Task]) -> tuple[list[str], list[Dims]]:
     return [e for e in EMOTIONS if e not in emotions], [c for c in COMBOS if c not in combos]
 
 
-def _reassign(task: Task, emotion: str, dims: Dims, mapper: FeelingMapper, seed: int) -> Task:
+def _reassign(
+    task: Task, situation: str, emotion: str, dims: Dims, mapper: FeelingMapper, seed: int
+) -> Task:
     rng = random.Random(f"tracer/coverage/{seed}/{task.id}/{emotion}/{'.'.join(dims)}")
     goals = [a.name for a in task.gold_actions]
     values = [str(v) for a in task.gold_actions for v in a.arguments.values()]
     kind = request_kind(goals, values)
     name = task.known_facts.get("full_name", "The customer")
-    text, _, _ = write_feeling(name, situation(task), kind, rng, emotion=emotion, dims=dims)
+    text, _, _ = write_feeling(name, situation, kind, rng, emotion=emotion, dims=dims)
     cid = ".".join((FAMILY_OF[emotion], emotion, *dims))
     spec = to_emotion_spec(cid, mapper.instruction(cid, text))
     return task.model_copy(update={"emotion": spec, "feeling": text})
 
 
-def enforce_coverage(tasks: list[Task], mapper: FeelingMapper, seed: int) -> list[Task]:
+def enforce_coverage(
+    tasks: list[Task], situations: Mapping[str, str], mapper: FeelingMapper, seed: int
+) -> list[Task]:
     """The tasks with every emotion and every dimension combination present (when there are
-    at least as many tasks as gaps); changed tasks keep everything but feeling and emotion."""
+    at least as many tasks as gaps); changed tasks keep everything but feeling and emotion.
+    `situations`: task id -> what the customer has to do (`Candidate.situation`), for the
+    feelings written anew."""
     tasks = list(tasks)
     missing_emotions, missing_combos = coverage_gaps(tasks)
     for emotion in missing_emotions:
@@ -60,7 +66,7 @@ def enforce_coverage(tasks: list[Task], mapper: FeelingMapper, seed: int) -> lis
             break
         top = max(counts[s.emotion] for _, s in donors)
         i, spec = next((i, s) for i, s in donors if counts[s.emotion] == top)
-        tasks[i] = _reassign(tasks[i], emotion, _dims(spec), mapper, seed)
+        tasks[i] = _reassign(tasks[i], situations[tasks[i].id], emotion, _dims(spec), mapper, seed)
     for combo in missing_combos:
         specs = [(i, t.emotion) for i, t in enumerate(tasks) if t.emotion is not None]
         counts_c = Counter(_dims(s) for _, s in specs)
@@ -70,5 +76,5 @@ def enforce_coverage(tasks: list[Task], mapper: FeelingMapper, seed: int) -> lis
             break
         top = max(counts_c[_dims(s)] for _, s in donors)
         i, spec = next((i, s) for i, s in donors if counts_c[_dims(s)] == top)
-        tasks[i] = _reassign(tasks[i], spec.emotion, combo, mapper, seed)
+        tasks[i] = _reassign(tasks[i], situations[tasks[i].id], spec.emotion, combo, mapper, seed)
     return tasks

@@ -1,6 +1,6 @@
-"""Stage 4: feelings. Describe how each customer feels, map it to an emotion condition.
+"""Stage 5: feelings. Describe how each customer feels, map it to an emotion condition.
 
-The feeling comes from the customer's background and requests only (`feelings`); the
+The feeling comes from the customer's background and requests only (`feel.cues`); the
 mapper turns the free text into one of the 594 conditions and a sampled second-person
 instruction. The mapper is a small protocol: the real one (`tau_emotion.emotions.mapper`)
 when its trained assets are installed, otherwise an offline lexicon mapper that reads the
@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from tau_emotion.data import EmotionSpec, Task
-from tau_emotion.tracer.feelings import (
+from tau_emotion.data import EmotionSpec
+from tau_emotion.tracer.feel.cues import (
     EMOTION_PHRASES,
     POLITENESS_CUES,
     TRUST_CUES,
@@ -107,14 +106,6 @@ def default_mapper(seed: int = 0) -> FeelingMapper:
         return LexiconMapper(seed)
 
 
-def situation(task: Task) -> str:
-    """What the customer has to do, in their words, from the first request."""
-    request = task.intents[0].request
-    text = re.split(r"I'd like to ", request, maxsplit=1)[-1].replace(" my ", " your ")
-    text = re.split(r"[,.](?!\d)", text, maxsplit=1)[0]
-    return text.strip() or "sort out your account"
-
-
 def feel_candidate(candidate: Candidate, mapper: FeelingMapper, seed: int, twin: bool) -> Felt:
     """Write the feeling, map it, attach the condition; add the neutral twin if asked."""
     task = candidate.task
@@ -123,7 +114,7 @@ def feel_candidate(candidate: Candidate, mapper: FeelingMapper, seed: int, twin:
     values = [str(v) for a in task.gold_actions for v in a.arguments.values()]
     kind = request_kind(goals, values)
     name = task.known_facts.get("full_name", "The customer")
-    text, _, _ = write_feeling(name, situation(task), kind, rng)
+    text, _, _ = write_feeling(name, candidate.situation, kind, rng)
     spec = mapper.map([text])[0]
     return attach(candidate, text, spec, twin)
 

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from tau_emotion.domains.tools import ToolSpec
-from tau_emotion.tracer.fill import param_choices
-from tau_emotion.tracer.scene import (
+from tau_emotion.tracer.ground.fill import param_choices
+from tau_emotion.tracer.ground.scene import (
     Choice,
     Scene,
     enum_of,

@@ -20,10 +20,16 @@ from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.domains.tools import ToolSpec, to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
-from tau_emotion.tracer.arguments import argument_sets, rank, recent_values
-from tau_emotion.tracer.fill import param_choices
+from tau_emotion.tracer.ground.arguments import argument_sets, rank, recent_values
+from tau_emotion.tracer.ground.fill import param_choices
+from tau_emotion.tracer.ground.scene import (
+    Choice,
+    Scene,
+    is_id_param,
+    required_params,
+    schema_props,
+)
 from tau_emotion.tracer.oracle import oracle_messages
-from tau_emotion.tracer.scene import Choice, Scene, is_id_param, required_params, schema_props
 from tau_emotion.tracer.values import observe, parse_result, tool_noun
 
 ATTEMPTS_PER_CALL = 6
@@ -277,7 +283,7 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
 
 
 def new_scene(profile: Any, variant: str, customer_id: str, pools: Any, seed: str) -> Scene:
-    from tau_emotion.tracer.customers import customer_codes
+    from tau_emotion.tracer.ground.customers import customer_codes
 
     return Scene(
         profile=profile,

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tau_emotion.tracer.scene import (
+from tau_emotion.tracer.ground.scene import (
     FREE_TEXT,
     Choice,
     Scene,

@@ -1,0 +1,56 @@
+"""The last stage: select the accepted tasks of a build and export them.
+
+`select` takes the first accepted tasks in walk order (the selection does not depend on how
+many waves grounding took); `install_tasks` writes a selection into the domain folder, for
+shipping a new benchmark with the package.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tau_emotion.data import Split, Task
+from tau_emotion.domains import Domain
+from tau_emotion.domains.base import write_tasks
+from tau_emotion.tracer.jsonl import read_jsonl, stage_path
+from tau_emotion.tracer.records import Verdict, Walk
+
+
+def accepted(out: Path, domain: str, split: Split) -> list[Verdict]:
+    return [
+        v for v in read_jsonl(stage_path(out, domain, "validate", split), Verdict) if v.accepted
+    ]
+
+
+Selection = tuple[list[Task], list[Task], dict[str, str], dict[str, str]]
+"""Tasks, their neutral twins, task id -> gold hash, task id -> situation."""
+
+
+def select(out: Path, domain: str, split: Split, target: int) -> Selection:
+    """The first `target` accepted tasks in walk order, their neutral twins, their gold
+    hashes and their situations."""
+    order = {w.id: i for i, w in enumerate(read_jsonl(stage_path(out, domain, "walks"), Walk))}
+    verdicts = sorted(accepted(out, domain, split), key=lambda v: order.get(v.walk_id, 10**9))
+    chosen = [v.candidate for v in verdicts[:target] if v.candidate is not None]
+    twins = [v.twin for v in verdicts[:target] if v.twin is not None]
+    hashes = {c.task.id: c.final_hash for c in chosen}
+    return [c.task for c in chosen], twins, hashes, {c.task.id: c.situation for c in chosen}
+
+
+def install_tasks(
+    domain: Domain, split: Split, tasks: list[Task], twins: list[Task], hashes: dict[str, str]
+) -> None:
+    """Write the selection into the domain folder: tasks/<split>.jsonl, the test twins in
+    tracer/test_neutral.jsonl (outside tasks/, so a plain test run holds only the emotional
+    tasks; `tau-emotion run --no-emotion` runs the same tasks neutral), and each task's gold
+    hash in tracer/hashes.json (the shipped-set tests replay against it)."""
+    root = domain.root
+    write_tasks(root / "tasks" / f"{split}.jsonl", tasks)
+    if split == "test":
+        write_tasks(root / "tracer" / "test_neutral.jsonl", twins)
+    path = root / "tracer" / "hashes.json"
+    known: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+    known = {k: v for k, v in known.items() if not k.startswith(f"{split}/")}
+    known.update({f"{split}/{k}": v for k, v in hashes.items()})
+    path.write_text(json.dumps(dict(sorted(known.items())), indent=0) + "\n", encoding="utf-8")
