@@ -6,7 +6,7 @@ import re
 
 from tau_emotion.domains.movie.checks import AUTH_TOOLS
 from tau_emotion.tracer.declaration import Phrase, TracerSpec
-from tau_emotion.tracer.scene import Choice, Scene
+from tau_emotion.tracer.ground.scene import Choice, Scene
 
 # How customers ask for each action (see `Phrase`).
 PHRASES: dict[str, Phrase] = {
