@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from pydantic import TypeAdapter
 
 if TYPE_CHECKING:
     from tau_emotion.tracer.ground.scene import Choice, Scene
@@ -19,6 +22,14 @@ Phrase = tuple[str, str]
 """How a customer asks for an action: a goal (after "You want to") and a request (after
 "I'd like to"). Slots in braces are the action's arguments as the customer names them;
 ``{entity}`` is the record acted on, written with "your" in goals and "my" in requests."""
+
+_PHRASES = TypeAdapter(dict[str, tuple[str, str]])
+
+
+def load_phrases(path: Path) -> dict[str, Phrase]:
+    """A domain's phrases from JSON (tool -> [goal, request]), checked on load."""
+    return _PHRASES.validate_json(path.read_bytes())
+
 
 Hook = Callable[[str, "Scene"], "list[dict[str, Choice]]"]
 """Fills parameters no name rule can (tool, scene -> argument fragments, best first): it

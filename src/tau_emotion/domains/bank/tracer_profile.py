@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-from tau_emotion.domains.bank.checks import AUTH_TOOLS
-from tau_emotion.tracer.declaration import Phrase, ReviewEdit, TracerSpec
+from pathlib import Path
 
-# How customers ask for each action (see `Phrase`).
-PHRASES: dict[str, Phrase] = {
-    "file_dispute": ("dispute {txn} ({reason})", "dispute {txn}, {reason}"),
-    "freeze_card": ("freeze {card}, reason: {reason}", "freeze {card}, {reason}"),
-    "release_hold": ("have {hold} released", "get {hold} released"),
-    "replace_card": ("replace {card}, reason: {reason}", "replace {card}, {reason}"),
-    "reverse_fee": ("have {txn} reversed", "get {txn} reversed"),
-    "set_card_limit": (
-        "set the daily {limit_type} limit of {card} to {amount}",
-        "set the {limit_type} limit on {card} to {amount}",
-    ),
-    "transfer_funds": (
-        "move {amount} out of {from_account}",
-        "transfer {amount} from {from_account}",
-    ),
-    "unfreeze_card": ("unfreeze {card}", "unfreeze {card}"),
-    "update_mailing_address": (
-        "change your mailing address to {street}, {city}, {state} {zip_code}",
-        "change my mailing address to {street}, {city}, {state} {zip_code}",
-    ),
-}
+from tau_emotion.domains.bank.checks import AUTH_TOOLS
+from tau_emotion.tracer.declaration import ReviewEdit, TracerSpec, load_phrases
+
+# How customers ask for each action (see `Phrase`): data, in tracer/phrases.json.
+PHRASES = load_phrases(Path(__file__).parent / "tracer" / "phrases.json")
 
 TRACER = TracerSpec(
     auth_tools=AUTH_TOOLS,

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tau_emotion.domains.movie.checks import AUTH_TOOLS
-from tau_emotion.tracer.declaration import Phrase, TracerSpec
+from tau_emotion.tracer.declaration import TracerSpec, load_phrases
 from tau_emotion.tracer.ground.scene import Choice, Scene
 
-# How customers ask for each action (see `Phrase`).
-PHRASES: dict[str, Phrase] = {
-    "add_concessions": ("add snacks to {entity}", "add snacks to {entity}"),
-    "book_tickets": ("book tickets for {showtime}", "book tickets for {showtime}"),
-    "buy_film_pass": ("buy a {pass_type} pass", "buy a {pass_type} pass"),
-    "cancel_booking": ("cancel {entity}", "cancel {entity}"),
-    "change_membership": ("change your membership to {plan}", "change my membership to {plan}"),
-    "change_seats": ("change the seats of {entity}", "change my seats on {entity}"),
-    "exchange_booking": ("move {entity} to {new_showtime}", "move {entity} to {new_showtime}"),
-    "issue_incident_credit": (
-        "get the credit for the disrupted screening of {entity}",
-        "get a credit for the problem with the screening of {entity}",
-    ),
-}
+# How customers ask for each action (see `Phrase`): data, in tracer/phrases.json.
+PHRASES = load_phrases(Path(__file__).parent / "tracer" / "phrases.json")
 
 
 def _free_seats(seat_map: dict[str, object]) -> list[list[str]]:
