@@ -21,7 +21,8 @@ import os
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -220,6 +221,35 @@ def render_messages(
 _LOAD_LOCK = threading.Lock()
 
 
+@contextmanager
+def _no_extra_weight_buffers() -> Iterator[None]:
+    """Models loaded inside keep their weights in plain CPU buffers (no AMX, no repacking).
+
+    On CPUs with AMX (Intel Sapphire Rapids and later) a llama.cpp build compiled for the
+    machine, which is what pip makes from the sdist, repacks the weights into an AMX buffer,
+    and `ggml_backend_amx_mul_mat` segfaults on the first decode (ggml-org/llama.cpp#20824;
+    seen with the packaged SmolLM2 Q4_1 on llama-cpp-python 0.3.36). The switch is
+    `llama_model_params.use_extra_bufts`, which `Llama()` has no argument for, so the default
+    params are patched while the model loads; the caller holds `_LOAD_LOCK`. Turning it off
+    everywhere, not only with AMX, keeps the replies independent of the CPU's extensions.
+    """
+    import llama_cpp.llama_cpp as bindings
+
+    defaults = bindings.llama_model_default_params
+
+    def params() -> Any:
+        p = defaults()
+        if hasattr(p, "use_extra_bufts"):  # absent from bindings older than our floor
+            p.use_extra_bufts = False
+        return p
+
+    bindings.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        bindings.llama_model_default_params = defaults
+
+
 @cache
 def _load(path: str, n_ctx: int, n_threads: int, seed: int) -> Any:
     # llama.cpp's OpenMP workers spin while they wait; on a machine with more busy processes
@@ -232,7 +262,7 @@ def _load(path: str, n_ctx: int, n_threads: int, seed: int) -> Any:
         raise ModelError(
             "the embedded model needs llama-cpp-python: pip install 'tau-emotion[local]'"
         ) from None
-    with _LOAD_LOCK:
+    with _LOAD_LOCK, _no_extra_weight_buffers():
         return Llama(model_path=path, n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False)
 
 
