@@ -9,8 +9,9 @@ bytes.
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -175,6 +176,13 @@ def unique(used: set[H], draw: Callable[[], H]) -> H:
         if value not in used:
             used.add(value)
             return value
+
+
+def unique_email(
+    rng: random.Random, used: set[str], first: str, last: str, domains: Sequence[str]
+) -> str:
+    """'first.last<1-99>@<domain>' in lower case, not yet in `used` (then recorded there)."""
+    return unique(used, lambda: f"{first}.{last}{rng.randint(1, 99)}@{rng.choice(domains)}".lower())
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ insertion-ordered dict, so the same seed always yields the same snapshot.
 
 from __future__ import annotations
 
-import random
 from datetime import date, timedelta
 from decimal import Decimal
+from functools import partial
 
 from tau_emotion.domains.bank.db import (
     TODAY,
@@ -40,7 +40,7 @@ from tau_emotion.domains.bank.pools import (
 )
 from tau_emotion.domains.bank.rules import CARD_YEARS, clean_words
 from tau_emotion.domains.common import money, unique
-from tau_emotion.domains.kit.split import SplitGenerator
+from tau_emotion.domains.kit.split import SeriesRun, SplitGenerator
 
 CUSTOMERS = 250
 FEES: dict[FeeType, tuple[str, Decimal]] = {
@@ -67,12 +67,11 @@ def _ago(n: int) -> str:
     return (TODAY - timedelta(days=n)).isoformat()
 
 
-class _Gen:
+class _Gen(SeriesRun[Series]):
     """One generation run: the rng and the database being filled."""
 
     def __init__(self, series: Series) -> None:
-        self.s = series
-        self.rng = random.Random(series.seed)
+        super().__init__(series)
         self.db = BankDB(
             customers={},
             accounts={},
@@ -84,10 +83,6 @@ class _Gen:
             transfers={},
         )
         self.used_numbers: set[str] = set()
-
-    def ident(self, prefix: str, n: int, width: int) -> str:
-        # Every id starts with the database's own digit, so train and eval never collide.
-        return f"{prefix}{self.s.digit}{n:0{width}d}"
 
     def last4(self) -> str:
         """A last-four number from this database's own range, unique within it."""
@@ -123,18 +118,12 @@ class _Gen:
     # -- people and accounts -------------------------------------------------------------
 
     def customers(self) -> None:
-        names: set[str] = set()
+        names: set[tuple[str, str]] = set()
         phones: set[str] = set()
         for n in range(1, CUSTOMERS + 1):
-            first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(self.s.surnames)
-            while f"{first} {last}" in names:
-                first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(self.s.surnames)
-            names.add(f"{first} {last}")
+            first, last = unique(names, partial(self.name, FIRST_NAMES))
             city, state, zip_prefix, area = self.rng.choice(self.s.cities)
-            phone = f"{area}-555-{self.rng.randint(100, 9999):04d}"
-            while phone in phones:
-                phone = f"{area}-555-{self.rng.randint(100, 9999):04d}"
-            phones.add(phone)
+            phone = unique(phones, partial(self.phone, area))
             street = f"{self.rng.randint(2, 980)} {self.rng.choice(STREETS)}"
             born = date(
                 self.rng.randint(1945, 2004), self.rng.randint(1, 12), self.rng.randint(1, 28)

@@ -12,7 +12,7 @@ from typing import Any
 from tau_emotion.domains.basketball.db import Flow, PaymentMethod, Transaction
 from tau_emotion.domains.basketball.pools import EVAL_POOLS, TRAIN_POOLS
 from tau_emotion.domains.basketball.rules import ID_WIDTH
-from tau_emotion.domains.common import PeoplePools, make_id, unique
+from tau_emotion.domains.common import PeoplePools, make_id, unique, unique_email
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,7 @@ class Builder:
         return unique(self.used, make)
 
     def email(self, first: str, last: str) -> str:
-        domains = self.v.pools.email_domains
-        return self.unique(
-            lambda: f"{first}.{last}{self.rng.randint(1, 99)}@{self.rng.choice(domains)}".lower()
-        )
+        return unique_email(self.rng, self.used, first, last, self.v.pools.email_domains)
 
     def card_digits(self) -> str:
         """Even last digit in train, odd in eval: no card number occurs in both databases."""

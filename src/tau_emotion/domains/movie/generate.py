@@ -8,12 +8,12 @@ priced with the same rules the tools apply.
 
 from __future__ import annotations
 
-import random
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from functools import partial
 
-from tau_emotion.domains.common import money
-from tau_emotion.domains.kit.split import SplitGenerator
+from tau_emotion.domains.common import money, unique
+from tau_emotion.domains.kit.split import SeriesRun, SplitGenerator
 from tau_emotion.domains.movie.db import (
     NOW,
     Booking,
@@ -74,12 +74,11 @@ def _stamp(when: datetime) -> str:
     return when.strftime("%Y-%m-%dT%H:%M")
 
 
-class _Gen:
+class _Gen(SeriesRun[Series]):
     """One generation run: the rng, the database being filled, and seats taken so far."""
 
     def __init__(self, series: Series) -> None:
-        self.s = series
-        self.rng = random.Random(series.seed)
+        super().__init__(series)
         self.db = MovieDB(
             cinemas={},
             movies={},
@@ -91,10 +90,6 @@ class _Gen:
             transfers={},
         )
         self.taken: dict[str, set[str]] = {}
-
-    def ident(self, prefix: str, n: int, width: int) -> str:
-        # Every id starts with the database's own digit, so train and eval never collide.
-        return f"{prefix}{self.s.digit}{n:0{width}d}"
 
     def ledger(
         self, customer_id: str, method: str, amount: Decimal, ref: str, text: str, when: datetime
@@ -195,18 +190,12 @@ class _Gen:
     # -- customers -----------------------------------------------------------------------
 
     def customers(self) -> None:
-        names: set[str] = set()
+        names: set[tuple[str, str]] = set()
         phones: set[str] = set()
         for n in range(1, CUSTOMERS + 1):
-            first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(self.s.surnames)
-            while f"{first} {last}" in names:
-                first, last = self.rng.choice(FIRST_NAMES), self.rng.choice(self.s.surnames)
-            names.add(f"{first} {last}")
+            first, last = unique(names, partial(self.name, FIRST_NAMES))
             _, zip_prefix, area = self.rng.choice(self.s.cities)
-            phone = f"{area}-555-{self.rng.randint(100, 9999):04d}"
-            while phone in phones:
-                phone = f"{area}-555-{self.rng.randint(100, 9999):04d}"
-            phones.add(phone)
+            phone = unique(phones, partial(self.phone, area))
             born = date(
                 self.rng.randint(1948, 2009), self.rng.randint(1, 12), self.rng.randint(1, 28)
             )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
-from tau_emotion.domains.common import PeoplePools, make_id, unique
+from tau_emotion.domains.common import PeoplePools, make_id, unique, unique_email
 from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.school.catalog import (
     CATALOG,
@@ -100,10 +100,7 @@ class Builder:
         return unique(self.used, make)
 
     def email(self, first: str, last: str) -> str:
-        domains = self.v.pools.email_domains
-        return self.unique(
-            lambda: f"{first}.{last}{self.rng.randint(1, 99)}@{self.rng.choice(domains)}".lower()
-        )
+        return unique_email(self.rng, self.used, first, last, self.v.pools.email_domains)
 
     def phone(self) -> str:
         area = self.v.pools.area_codes
