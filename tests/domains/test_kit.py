@@ -19,7 +19,7 @@ from tau_emotion.domains.kit.handoff import (
 )
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits, last_ten, us_phone
 from tau_emotion.domains.kit.records import Person
-from tau_emotion.domains.kit.split import SPLIT_DATABASE, SplitGenerator
+from tau_emotion.domains.kit.split import SPLIT_DATABASE, SeriesRun, SplitGenerator
 from tau_emotion.domains.state import DomainDB, Table
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
@@ -188,3 +188,21 @@ def test_every_domain_hands_off_through_one_desk(name: str) -> None:
     env.reset()
     env.call("transfer_to_human_agents", {"summary": "Customer needs a person."})
     assert env.hash() == other, "the summary's wording reached the state hash"
+
+
+@dataclass(frozen=True)
+class _Series:
+    seed: int
+    digit: str
+    surnames: tuple[str, ...]
+
+
+def test_series_run_leads_ids_with_its_digit_and_draws_only_its_own_family_names() -> None:
+    run = SeriesRun(_Series(seed=7, digit="6", surnames=("Okafor", "Ruiz")))
+    assert run.ident("CU-", 42, 4) == "CU-60042"
+    names = {run.name(("Dana", "Lee")) for _ in range(50)}
+    assert {last for _, last in names} == {"Okafor", "Ruiz"}
+    first = SeriesRun(_Series(seed=7, digit="1", surnames=("Okafor", "Ruiz")))
+    second = SeriesRun(_Series(seed=7, digit="1", surnames=("Okafor", "Ruiz")))
+    assert [first.phone("503") for _ in range(5)] == [second.phone("503") for _ in range(5)]
+    assert first.phone("503").startswith("503-555-")
