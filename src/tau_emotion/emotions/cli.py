@@ -406,14 +406,6 @@ def anchors_command(
         Path | None,
         typer.Option(help="Folder of hand-written anchor files (default: the shipped ones)."),
     ] = None,
-    augment: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            help="Add this many phrase-bank (template) anchors per condition to the written "
-            "ones; 0 keeps the written set alone (the shipped default).",
-        ),
-    ] = 0,
     templates_only: Annotated[
         bool,
         typer.Option(help="Only the phrase-bank generator (the pre-written-anchor behaviour)."),
@@ -443,7 +435,7 @@ def anchors_command(
     if model is None:
         if only:
             raise _fail("--only applies to LLM generation (--model)")
-        anchor_set = _offline_anchor_set(written, augment, templates_only, per_condition, seed)
+        anchor_set = _offline_anchor_set(written, templates_only, per_condition, seed)
         short = coverage_problems(anchor_set, minimum=10)
         if short and not partial:
             raise _fail(
@@ -491,29 +483,23 @@ def anchors_command(
 
 
 def _offline_anchor_set(
-    written: Path | None, augment: int, templates_only: bool, per_condition: int, seed: int
+    written: Path | None, templates_only: bool, per_condition: int, seed: int
 ) -> AnchorSet:
     """The anchors `emotions anchors` builds without a model; errors name the bad input."""
     from tau_emotion.emotions.generator import generate_anchor_set
-    from tau_emotion.emotions.written import (
-        WRITTEN_DIR,
-        WrittenFormatError,
-        augmented_anchor_set,
-        written_anchor_set,
-    )
+    from tau_emotion.emotions.written import WRITTEN_DIR, WrittenFormatError, written_anchor_set
 
     if templates_only:
-        if written is not None or augment:
-            raise _fail("--templates-only takes neither --written nor --augment")
+        if written is not None:
+            raise _fail("--templates-only takes no --written folder")
         return generate_anchor_set(per_condition, seed=seed)
     folder = written or WRITTEN_DIR
     if not folder.is_dir():
         raise _fail(f"--written {folder}: not a folder")
     try:
-        anchor_set = written_anchor_set(folder)
+        return written_anchor_set(folder)
     except WrittenFormatError as exc:
         raise _fail(str(exc)) from exc
-    return augmented_anchor_set(anchor_set, augment, seed) if augment else anchor_set
 
 
 @app.command("check-written")

@@ -38,6 +38,7 @@ from tau_emotion.emotions.mapper import (
     Prediction,
 )
 from tau_emotion.emotions.space import FAMILIES, HEADS, all_conditions, condition_index
+from tau_emotion.emotions.written import augmented_anchor_set
 
 HANDWRITTEN: Final[Path] = ASSETS / "handwritten.jsonl"
 EVAL_TRAIN_PER_CONDITION: Final[int] = 16
@@ -47,8 +48,17 @@ EVAL_HELDOUT_PER_CONDITION: Final[int] = 4
 def train_artifact(
     embedder: Embedder, anchor_set: AnchorSet, config: TrainConfig = TrainConfig()
 ) -> Artifact:
-    """Embed every anchor, fit the classifier, and keep the anchors' projections for kNN."""
-    texts, ids = anchor_set.texts_and_conditions()
+    """Embed every anchor, fit the classifier, and keep the anchors' projections for kNN.
+
+    With `config.augment`, phrase-bank anchors join the training texts (and the kNN rows);
+    the artifact stays tied to `anchor_set`, whose texts the mapper hands out.
+    """
+    training_set = (
+        augmented_anchor_set(anchor_set, config.augment, config.seed)
+        if config.augment
+        else anchor_set
+    )
+    texts, ids = training_set.texts_and_conditions()
     if not texts:
         raise ValueError("the anchor set is empty")
     x = embedder.embed(texts)
