@@ -90,8 +90,13 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "llama_cpp.server",
+            "-c",
+            # The server process loads the model itself, so it needs the same AMX guard as the
+            # embedded model (a native llama.cpp build segfaults on AMX CPUs without it).
+            "import runpy\n"
+            "from tau_emotion.models.local import _no_extra_weight_buffers\n"
+            "with _no_extra_weight_buffers():\n"
+            "    runpy.run_module('llama_cpp.server', run_name='__main__', alter_sys=True)\n",
             "--model",
             str(packaged_gguf()),
             "--host",

@@ -210,7 +210,7 @@ def written_anchor_set(folder: Path = WRITTEN_DIR) -> AnchorSet:
 
 
 def augmented_anchor_set(anchor_set: AnchorSet, per_condition: int, seed: int = 0) -> AnchorSet:
-    """The written anchors plus `per_condition` phrase-bank anchors for every condition.
+    """The written anchors plus `per_condition` phrase-bank anchors for each of their conditions.
 
     Optional augmentation (off by default; its effect is in docs/emotions.md). Written texts
     come first in each condition, so they keep their places; generated ones that repeat a
@@ -221,7 +221,9 @@ def augmented_anchor_set(anchor_set: AnchorSet, per_condition: int, seed: int = 
     generated = generate_anchor_set(per_condition, seed=seed)
     anchors: dict[str, list[str]] = {}
     for condition in all_conditions():
-        own = anchor_set.anchors.get(condition.id, [])
+        if condition.id not in anchor_set.anchors:
+            continue  # augment what the set covers, never add conditions it lacks
+        own = anchor_set.anchors[condition.id]
         seen = {dedupe_key(t) for t in own}
         extra = [t for t in generated.anchors.get(condition.id, []) if dedupe_key(t) not in seen]
         anchors[condition.id] = own + extra
