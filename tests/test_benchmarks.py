@@ -47,3 +47,13 @@ def test_throughput_quick_reports_cpu_rates_and_memory(
         assert row["peak_rss_mb"] > 10
     assert [r["max_steps"] for r in figures["lengths"]] == [6, 24]
     assert all(r["requests"] > 0 for r in figures["lengths"])
+
+
+def test_emotions_mapper_quick_scores_the_independent_set(tmp_path: Path) -> None:
+    figures_path = tmp_path / "figures.json"
+    out = run("emotions_mapper.py", "--quick", "--json", str(figures_path))
+    assert "descriptions" in out and "texts/s" in out
+    figures = json.loads(figures_path.read_text())
+    (default,) = figures["options"].values()
+    assert set(default) == {"descriptions", "messages", "negation and contrast"}
+    assert default["descriptions"]["n"] > 0 and not figures["speed"]["torch_loaded"]
