@@ -58,8 +58,8 @@ class EmotionsMapper:
 
 
 class LexiconMapper:
-    """Offline fallback: finds the writer's cue phrases in the text; instructions are anchors
-    generated for the condition by `tau_emotion.emotions.generator`."""
+    """Offline fallback: finds the writer's cue phrases in the text; instructions are the
+    condition's shipped anchors."""
 
     name = "tracer.lexicon"
 
@@ -90,10 +90,10 @@ class LexiconMapper:
         return out
 
     def instruction(self, condition_id: str, text: str) -> str:
-        from tau_emotion.emotions import condition_by_id
-        from tau_emotion.emotions.generator import generate_for_condition
+        from tau_emotion.emotions.anchors import default_anchor_set
 
-        options = generate_for_condition(condition_by_id(condition_id), 4, seed=self.seed)
+        # The shipped (hand-written, behaviour-only) anchors, as the trained mapper hands out.
+        options = default_anchor_set().anchors[condition_id]
         digest = hashlib.sha256(f"{self.seed}\0{text}".encode()).digest()
         return random.Random(int.from_bytes(digest[:8], "big")).choice(options)
 
