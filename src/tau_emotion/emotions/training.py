@@ -1,9 +1,9 @@
 """Turn an anchor set into a classifier artifact, and evaluate artifacts honestly.
 
-`train_artifact` is what `tau-emotion emotions train` runs; `heldout_evaluation` is what
-`tau-emotion emotions eval` runs: it trains a fresh classifier on anchors built only from the
-training sentence plans and phrase variants, then scores anchors built only from the held-out
-plans and variants (see `generator.HELDOUT_PLANS` / `is_heldout_variant`).
+`train_artifact` is what `tau-emotion emotions train` runs; `independent_evaluation` is what
+`tau-emotion emotions eval` runs: the shipped mapper on the independent evaluation set
+(`evalset.py`), which nothing trains or tunes on. `anchor_cross_validation` is how the
+mapper's settings are chosen, on the anchors alone.
 """
 
 from __future__ import annotations
@@ -28,10 +28,8 @@ from tau_emotion.emotions.classifier import (
 )
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
 from tau_emotion.emotions.evalset import EvalSet
-from tau_emotion.emotions.generator import generate_anchor_set
 from tau_emotion.emotions.lexical import shipped_tokenizer, train_lexical
 from tau_emotion.emotions.mapper import (
-    DEFAULT_ALPHA,
     DEFAULT_K,
     DEFAULT_LEXICAL_WEIGHT,
     Mapper,
@@ -41,8 +39,6 @@ from tau_emotion.emotions.space import FAMILIES, HEADS, all_conditions, conditio
 from tau_emotion.emotions.written import augmented_anchor_set
 
 HANDWRITTEN: Final[Path] = ASSETS / "handwritten.jsonl"
-EVAL_TRAIN_PER_CONDITION: Final[int] = 16
-EVAL_HELDOUT_PER_CONDITION: Final[int] = 4
 
 
 def train_artifact(
@@ -163,23 +159,6 @@ def score_predictions(
     return HeadReport(len(predictions), accuracy, round(exact, 4), confusion, cross)
 
 
-def heldout_evaluation(
-    embedder: Embedder,
-    config: TrainConfig = TrainConfig(),
-    k: int = DEFAULT_K,
-    alpha: float = DEFAULT_ALPHA,
-    seed: int = 0,
-    lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
-) -> HeadReport:
-    """Train on training plans/variants only; score on held-out plans and variants only."""
-    train_set = generate_anchor_set(EVAL_TRAIN_PER_CONDITION, seed=seed, split="train")
-    test_set = generate_anchor_set(EVAL_HELDOUT_PER_CONDITION, seed=seed, split="heldout")
-    artifact = train_artifact(embedder, train_set, config)
-    mapper = Mapper(embedder, artifact, train_set, k=k, alpha=alpha, lexical_weight=lexical_weight)
-    texts, ids = test_set.texts_and_conditions()
-    return score(mapper, texts, ids)
-
-
 def independent_evaluation(mapper: Mapper, eval_set: EvalSet) -> dict[str, HeadReport]:
     """The mapper on each part of the independent evaluation set (see `evalset.py`)."""
     return {
@@ -228,11 +207,6 @@ def anchor_cross_validation(
         truth += fold_ids
         predicted += mapper.predict(fold_texts)
     return score_predictions(predicted, truth)
-
-
-def handwritten_evaluation(mapper: Mapper, path: Path = HANDWRITTEN) -> HeadReport:
-    items = load_handwritten(path)
-    return score(mapper, [i.text for i in items], [i.condition_id for i in items])
 
 
 def report_text(title: str, report: HeadReport) -> str:
