@@ -166,7 +166,10 @@ def main() -> None:
     parser.add_argument("--eval-set", type=Path, default=REPO_EVAL_DIR, help="evaluation folder")
     parser.add_argument("--texts", type=int, default=20000, help="texts for the speed run")
     parser.add_argument(
-        "--skip", action="append", default=[], help="skip options whose name starts with this"
+        "--skip",
+        action="append",
+        default=[],
+        help="skip options (or anchor cross-validation) whose name starts with this",
     )
     parser.add_argument("--endpoint-url", default=None, help="your own embeddings endpoint")
     parser.add_argument("--endpoint-model", default="text-embedding-3-small")
@@ -197,7 +200,7 @@ def main() -> None:
             print(report_text(f"{name} / {part}", report))
         print(f"({time.perf_counter() - t:.0f} s)\n")
         figures["options"][name] = {part: r.to_json() for part, r in reports.items()}
-    if not args.quick:
+    if not args.quick and not any("anchor cross-validation".startswith(p) for p in args.skip):
         t = time.perf_counter()
         cv = anchor_cross_validation(default_embedder(), default_anchor_set(), folds=args.folds)
         print(report_text(f"anchor cross-validation ({args.folds} folds)", cv))
