@@ -1,14 +1,32 @@
 from __future__ import annotations
 
-from tau_emotion.data import Message, ToolCall
-from tau_emotion.domains import Domain
+import asyncio
+import json
+
+import pytest
+
+from tau_emotion.data import Episode, Message, ToolCall
+from tau_emotion.domains import Domain, domain_names, load_domain
 from tau_emotion.domains.checks import (
+    PolicyCheck,
     Trajectory,
+    authentication_before,
     confirmation_before_writes,
+    hard_violations,
     is_affirmative,
+    nothing_after_transfer,
     one_customer,
+    read_before_change,
     run_checks,
 )
+from tau_emotion.environment import Environment
+from tau_emotion.models.scripted import ScriptedModel, tool_call
+from tau_emotion.simulation.agents import OracleAgent, ToolCallingAgent
+from tau_emotion.simulation.loop import run_episode
+from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.users import LLMUser, ScriptedUser
+
+from toy_domain import credit_task
 
 
 def call(i: str, name: str, **args: object) -> Message:
@@ -96,3 +114,90 @@ def test_one_customer(toy: Domain) -> None:
     ]
     assert len(check.run(Trajectory(messages, toy.tool_kinds))) == 1
     assert check.run(Trajectory(messages[:2], toy.tool_kinds)) == []
+
+
+def test_hard_violations_in_order_of_first_violation(toy: Domain) -> None:
+    soft = PolicyCheck("toy.soft", "always broken, but soft", lambda t: [("x", 0)])
+    checks = [*toy.checks, soft]
+    messages = [
+        call("1", "add_credit", customer_id="c1", amount=5),
+        result("1"),
+        call("2", "find_customer", email="ana@example.com"),
+        result("2"),
+    ]
+    # both hard rules break at message 0: the checks' order decides (confirm is listed first)
+    assert hard_violations(checks, Trajectory(messages, toy.tool_kinds)) == [
+        "toy.confirm",
+        "toy.auth",
+    ]
+    late = [
+        call("1", "find_customer", email="ana@example.com"),
+        result("1"),
+        call("2", "add_credit", customer_id="c1", amount=5),
+        result("2"),
+    ]
+    assert hard_violations(checks, Trajectory(late, toy.tool_kinds)) == ["toy.confirm"]
+    # a later-listed rule broken earlier comes first; a violation without an index comes last
+    early_auth = PolicyCheck("toy.b", "", lambda t: [("b", 1)], hard=True)
+    no_index = PolicyCheck("toy.a", "", lambda t: [("a", None)], hard=True)
+    assert hard_violations([no_index, early_auth], Trajectory(late, toy.tool_kinds)) == [
+        "toy.b",
+        "toy.a",
+    ]
+
+
+def test_generic_identity_and_confirmation_checks_are_hard_others_soft() -> None:
+    assert confirmation_before_writes("r").hard
+    assert authentication_before("r", ["find"]).hard
+    assert one_customer("r").hard
+    assert not nothing_after_transfer("r", "").hard
+    assert not read_before_change("r", "", {"get": "code"}).hard
+    assert not confirmation_before_writes("r", hard=False).hard
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_domain_marks_its_core_rules_hard(name: str) -> None:
+    domain = load_domain(name)
+    hard = {c.rule_id for c in domain.checks if c.hard}
+    assert {f"{name}.confirm_before_write", f"{name}.authenticate_first"} <= hard
+
+
+def test_bank_strong_verification_is_hard() -> None:
+    rules = {c.rule_id: c.hard for c in load_domain("bank").checks}
+    assert rules["bank.strong_verification_first"]
+    assert not rules["bank.transactions_read_first"]
+
+
+def test_episode_records_hard_violations_beside_the_reward(toy: Domain) -> None:
+    setup = EpisodeSetup(credit_task(), toy, seed=1, trial=0)
+    agent = ToolCallingAgent(
+        setup,
+        ScriptedModel(
+            [tool_call("add_credit", customer_id="c1", amount=5.0), "Done: your balance is 15.0."],
+            name="agent",
+        ),
+    )
+    user = LLMUser(setup, ScriptedModel(["I need credit.", "Thanks ###STOP###"]))
+    episode = asyncio.run(run_episode(setup, agent, user, Environment(toy, "main")))
+    # the write succeeded and the output was said: the reward is a success, but not a clean one
+    assert episode.success and episode.breakdown is not None
+    assert episode.breakdown.policy_violations == ["toy.confirm", "toy.auth"]
+    assert not episode.clean_success
+    oracle = OracleAgent(setup)
+    clean = asyncio.run(run_episode(setup, oracle, ScriptedUser(setup), Environment(toy, "main")))
+    assert clean.success and clean.clean_success
+    assert clean.breakdown is not None and clean.breakdown.policy_violations == []
+
+
+def test_results_written_before_policy_violations_still_load(toy: Domain) -> None:
+    setup = EpisodeSetup(credit_task(), toy, seed=1, trial=0)
+    episode = asyncio.run(
+        run_episode(setup, OracleAgent(setup), ScriptedUser(setup), Environment(toy, "main"))
+    )
+    old = json.loads(episode.model_dump_json())
+    del old["breakdown"]["policy_violations"]
+    loaded = Episode.model_validate(old)
+    assert loaded.breakdown is not None and loaded.breakdown.policy_violations == []
+    assert loaded.clean_success == loaded.success
+    unscored = loaded.model_copy(update={"breakdown": None, "reward": 0.0})
+    assert not unscored.clean_success

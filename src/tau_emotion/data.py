@@ -197,6 +197,12 @@ class RewardBreakdown(Frozen):
     )
     dissatisfied: bool = Field(description="The user walked away dissatisfied.")
     reason: str = Field(description="One line explaining the reward.")
+    policy_violations: list[str] = Field(
+        default_factory=list,
+        description="Ids of the domain's hard policy rules the trajectory broke, in order of "
+        "first violation (they do not change the reward; see Episode.clean_success). Results "
+        "written before this field load with it empty.",
+    )
 
 
 class EpisodeError(Frozen):
@@ -232,6 +238,12 @@ class Episode(Frozen):
     @property
     def success(self) -> bool:
         return self.reward == 1.0
+
+    @property
+    def clean_success(self) -> bool:
+        """Success with no hard policy rule broken (authentication, verification,
+        confirmation before writes): the job done correctly, not just done."""
+        return self.success and self.breakdown is not None and not self.breakdown.policy_violations
 
 
 class RunManifest(BaseModel):

@@ -6,6 +6,12 @@ rules that many domains share (authentication and confirmation before writes, on
 conversation, acting only for the authenticated customer, reading a record before changing
 it, nothing after a transfer), parametrised by tool, argument and result-field names; domains
 add their own.
+
+A check marked `hard` is one of the rules policy-clean success counts (see `hard_violations`
+and docs/policy.md): authentication before disclosure or writes, serving and acting only for
+the authenticated customer, the verification strength a write needs, and an explicit yes
+before every write. The factories for those rules default to ``hard=True``, the others to
+soft.
 """
 
 from __future__ import annotations
@@ -99,6 +105,9 @@ class PolicyCheck:
     rule_id: str
     description: str
     fn: CheckFn
+    hard: bool = False
+    """A hard rule: breaking it means the episode is not a policy-clean success, whatever
+    the reward says."""
 
     def run(self, trajectory: Trajectory) -> list[Violation]:
         return [
@@ -107,7 +116,7 @@ class PolicyCheck:
         ]
 
 
-def confirmation_before_writes(rule_id: str) -> PolicyCheck:
+def confirmation_before_writes(rule_id: str, *, hard: bool = True) -> PolicyCheck:
     """Every successful write follows an agent turn answered by an explicit yes."""
 
     def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
@@ -115,7 +124,7 @@ def confirmation_before_writes(rule_id: str) -> PolicyCheck:
             if not c.confirmed:
                 yield f"{c.call.name} ran without an explicit yes from the user", c.message_index
 
-    return PolicyCheck(rule_id, "Get an explicit yes from the user before every write.", fn)
+    return PolicyCheck(rule_id, "Get an explicit yes from the user before every write.", fn, hard)
 
 
 Guard = Callable[[CallRecord], bool]
@@ -135,7 +144,7 @@ def all_but(public: Collection[str]) -> Guard:
 
 
 def authentication_before(
-    rule_id: str, auth_tools: Sequence[str], guarded: Guard | None = None
+    rule_id: str, auth_tools: Sequence[str], guarded: Guard | None = None, *, hard: bool = True
 ) -> PolicyCheck:
     """Guarded calls (default: every write) need a prior successful authentication lookup."""
     auth = set(auth_tools)
@@ -149,10 +158,12 @@ def authentication_before(
             elif c.ok and is_guarded(c) and not authenticated:
                 yield f"{c.call.name} ran before the user was authenticated", c.message_index
 
-    return PolicyCheck(rule_id, "Authenticate the user with an identity lookup before acting.", fn)
+    return PolicyCheck(
+        rule_id, "Authenticate the user with an identity lookup before acting.", fn, hard
+    )
 
 
-def one_customer(rule_id: str, argument: str = "user_id") -> PolicyCheck:
+def one_customer(rule_id: str, argument: str = "user_id", *, hard: bool = True) -> PolicyCheck:
     """All successful calls that name a customer name the same one."""
 
     def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
@@ -166,7 +177,7 @@ def one_customer(rule_id: str, argument: str = "user_id") -> PolicyCheck:
             elif value != seen:
                 yield f"{c.call.name} acted on {argument}={value} after {seen}", c.message_index
 
-    return PolicyCheck(rule_id, "Serve one customer per conversation.", fn)
+    return PolicyCheck(rule_id, "Serve one customer per conversation.", fn, hard)
 
 
 def session_checks(
@@ -213,6 +224,8 @@ def act_as_authenticated(
     description: str,
     auth_tools: Sequence[str],
     argument: str,
+    *,
+    hard: bool = True,
 ) -> PolicyCheck:
     """A call that names a customer by `argument` names one an authentication lookup returned
     (in its result's field of the same name).
@@ -238,7 +251,7 @@ def act_as_authenticated(
                     c.message_index,
                 )
 
-    return PolicyCheck(rule_id, description, fn)
+    return PolicyCheck(rule_id, description, fn, hard)
 
 
 def records_of_authenticated(
@@ -247,6 +260,8 @@ def records_of_authenticated(
     auth_tools: Sequence[str],
     guarded: Guard,
     field: str = "customer_id",
+    *,
+    hard: bool = True,
 ) -> PolicyCheck:
     """Guarded calls show or change only records whose owner (the result's `field`) is a
     customer an authentication lookup returned.
@@ -269,7 +284,7 @@ def records_of_authenticated(
                     c.message_index,
                 )
 
-    return PolicyCheck(rule_id, description, fn)
+    return PolicyCheck(rule_id, description, fn, hard)
 
 
 def record_key(value: str) -> str:
@@ -336,3 +351,19 @@ def nothing_after_transfer(rule_id: str, description: str) -> PolicyCheck:
 
 def run_checks(checks: Sequence[PolicyCheck], trajectory: Trajectory) -> list[Violation]:
     return [v for check in checks for v in check.run(trajectory)]
+
+
+def hard_violations(checks: Sequence[PolicyCheck], trajectory: Trajectory) -> list[str]:
+    """Ids of the hard rules the trajectory broke, in the order of their first violation
+    (a violation without a message index counts as at the end; ties keep the checks' order)."""
+    end = len(trajectory.messages)
+    first: list[tuple[int, int, str]] = []
+    for position, check in enumerate(checks):
+        if not check.hard:
+            continue
+        indices = [
+            end if v.message_index is None else v.message_index for v in check.run(trajectory)
+        ]
+        if indices:
+            first.append((min(indices), position, check.rule_id))
+    return [rule_id for _, _, rule_id in sorted(first)]

@@ -42,8 +42,12 @@ def compute_reward(
     gold_hash: str,
     messages: Sequence[Message],
     termination: TerminationReason,
+    policy_violations: Sequence[str] = (),
 ) -> tuple[float, RewardBreakdown]:
-    """1.0 iff the DB matches the gold replay and every output was said; -1.0 on a walk-away."""
+    """1.0 iff the DB matches the gold replay and every output was said; -1.0 on a walk-away.
+
+    `policy_violations` (the hard rules broken) are recorded beside the reward, never in it:
+    the reward stays final state + outputs + walk-away, comparable with the paper's."""
     agent_texts = [m.content for m in messages if m.role == "assistant" and m.content]
     missing = [o for o in task.required_outputs if not output_communicated(o, agent_texts)]
     db_match = final_hash == gold_hash
@@ -63,5 +67,6 @@ def compute_reward(
         outputs_missing=missing,
         dissatisfied=dissatisfied,
         reason=reason,
+        policy_violations=list(policy_violations),
     )
     return reward, breakdown

@@ -14,6 +14,7 @@ from tau_emotion.data import (
     TerminationReason,
     Usage,
 )
+from tau_emotion.domains.checks import Trajectory, hard_violations
 from tau_emotion.environment import Environment, gold_hash
 from tau_emotion.errors import DomainError, ModelError, ParticipantError
 from tau_emotion.evaluation.reward import compute_reward
@@ -112,7 +113,8 @@ async def run_episode(
 
     reward, breakdown = (0.0, None)
     if target:
-        reward, breakdown = compute_reward(task, env.hash(), target, messages, termination)
+        broken = hard_violations(env.domain.checks, Trajectory(messages, env.domain.tool_kinds))
+        reward, breakdown = compute_reward(task, env.hash(), target, messages, termination, broken)
     env.reset()
     return Episode(
         task_id=task.id,

@@ -76,11 +76,13 @@ CHECKS: list[PolicyCheck] = [
         "airline.act_for_authenticated_user",
         "Act only on the account of the customer who authenticated.",
         _acts_for_authenticated,
+        hard=True,
     ),
     PolicyCheck(
         "airline.own_reservations_only",
         "Show only reservations that belong to the authenticated customer.",
         _own_reservations,
+        hard=True,
     ),
     PolicyCheck(
         "airline.one_certificate_per_conversation",

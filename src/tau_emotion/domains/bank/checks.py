@@ -78,6 +78,7 @@ CHECKS: list[PolicyCheck] = [
         "bank.strong_verification_first",
         "Verify with two facts or a one-time code before any change except a card freeze.",
         _strong_verification,
+        hard=True,
     ),
     PolicyCheck(
         "bank.transactions_read_first",

@@ -59,6 +59,7 @@ CHECKS: list[PolicyCheck] = [
         "retail.one_customer",
         "Serve only the authenticated customer: never reach another customer's account or orders.",
         _one_customer,
+        hard=True,
     ),
     read_before_change(
         "retail.read_order_before_change",

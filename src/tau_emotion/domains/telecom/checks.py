@@ -66,6 +66,7 @@ CHECKS: list[PolicyCheck] = [
         "telecom.no_other_account_data",
         "Only the authenticated customer's account data is looked at.",
         _no_other_account_data,
+        hard=True,
     ),
     PolicyCheck(
         "telecom.quote_before_plan_change",

@@ -170,6 +170,7 @@ CHECKS: list[PolicyCheck] = [
         "telehealth.single_identity",
         "Look up one patient per conversation; never a relative or a second account.",
         _single_identity,
+        hard=True,
     ),
     PolicyCheck(
         "telehealth.interaction_check_before_refill",
