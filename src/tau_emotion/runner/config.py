@@ -11,19 +11,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau_emotion.data import Split
 from tau_emotion.models.openai_compat import ModelConfig
+from tau_emotion.simulation.kinds import AgentKind, UserKind
 
-AgentKind = Literal["tool-calling", "react", "act", "few-shot", "oracle", "human"]
-UserKind = Literal["scripted", "llm", "react", "verify", "reflection", "human"]
 CacheMode = Literal["record", "replay", "auto"]
 Executor = Literal["local", "ray"]
-MODEL_AGENTS = ("tool-calling", "react", "act", "few-shot")
-MODEL_USERS = ("llm", "react", "verify", "reflection")
+_Kind = TypeVar("_Kind", AgentKind, UserKind)
 
 DEV_TASK_FILE = "dev"
 TASK_FILE_ALIASES = {"seed": DEV_TASK_FILE}
@@ -82,7 +80,7 @@ class RunConfig(BaseModel):
         description="A seeded sample of N tasks, stratified by domain and emotion family.",
     )
     trials: int = Field(default=1, ge=1, description="Trials per task.")
-    agent: AgentKind = Field(default="tool-calling", description="Agent strategy.")
+    agent: AgentKind = Field(default=AgentKind.TOOL_CALLING, description="Agent strategy.")
     agent_model: ModelConfig | None = Field(
         default=None,
         description="Agent's model endpoint; a model agent without one gets the embedded "
@@ -93,7 +91,7 @@ class RunConfig(BaseModel):
     )
     few_shot_k: int = Field(default=3, ge=1, description="few-shot: demonstrations per prompt.")
     user: UserKind = Field(
-        default="scripted",
+        default=UserKind.SCRIPTED,
         description="User simulator; default: llm when a user model is given, else scripted.",
     )
     user_model: ModelConfig | None = Field(default=None, description="User's model endpoint.")
@@ -160,15 +158,16 @@ class RunConfig(BaseModel):
         if not isinstance(data, dict):
             return data
         given = {k: v for k, v in data.items() if v is not None}
-        agent = given.get("agent", "tool-calling")
-        if agent not in MODEL_AGENTS:
-            given.pop("agent_model", None)  # oracle and human agents call no model
+        agent = _kind(AgentKind, given.get("agent", AgentKind.TOOL_CALLING))
+        if agent is not None and not agent.needs_model:
+            given.pop("agent_model", None)  # e.g. oracle and human agents call no model
         elif "agent_model" not in given:
             given["agent_model"] = {"model": "local"}
         local_agent = "agent_model" in given and _is_local(_model_name(given["agent_model"]))
         local_user = "user_model" in given and _is_local(_model_name(given["user_model"]))
-        given.setdefault("user", "llm" if "user_model" in given else "scripted")
-        human = "human" in (agent, given["user"])
+        given.setdefault("user", UserKind.LLM if "user_model" in given else UserKind.SCRIPTED)
+        user = _kind(UserKind, given["user"])
+        human = agent is AgentKind.HUMAN or user is UserKind.HUMAN
         if "concurrency" not in given and (local_agent or local_user or human):
             given["concurrency"] = 1
         if "max_steps" not in given and local_agent:
@@ -182,16 +181,25 @@ class RunConfig(BaseModel):
             raise ValueError(
                 "--agent-base-url needs --agent-model (the model name that endpoint serves)"
             )
-        if self.user in MODEL_USERS and self.user_model is None:
-            raise ValueError(f"user {self.user!r} needs a user model (--user-model)")
-        if self.agent == "few-shot" and self.few_shot_file is None:
+        if self.user.needs_model and self.user_model is None:
+            raise ValueError(f"user {self.user.value!r} needs a user model (--user-model)")
+        if self.agent is AgentKind.FEW_SHOT and self.few_shot_file is None:
             raise ValueError("agent 'few-shot' needs --few-shot-file")
-        if "human" in (self.agent, self.user) and self.concurrency != 1:
+        human = self.agent is AgentKind.HUMAN or self.user is UserKind.HUMAN
+        if human and self.concurrency != 1:
             raise ValueError("a human participant plays one episode at a time: use --concurrency 1")
         limit = self.fail_on_error
         if limit is not None and limit >= 1 and limit != int(limit):
             raise ValueError("--fail-on-error from 1 on is a count: give a whole number")
         return self
+
+
+def _kind(enum: type[_Kind], value: Any) -> _Kind | None:
+    """A kind given as its name (or member); None when unknown, left to field validation."""
+    try:
+        return enum(value)
+    except ValueError:
+        return None
 
 
 def _model_name(model: Any) -> str:

@@ -1,4 +1,8 @@
-"""Builds each episode's agent and user from the run configuration; models are shared."""
+"""Builds each episode's agent and user from the run configuration; models are shared.
+
+`AGENT_BUILDERS` and `USER_BUILDERS` hold one builder per kind of
+`tau_emotion.simulation.kinds`: adding a kind is a member there and an entry here.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from tau_emotion.simulation.agents import (
     load_demonstrations,
 )
 from tau_emotion.simulation.human import HumanAgent, HumanUser
+from tau_emotion.simulation.kinds import AgentKind, UserKind
 from tau_emotion.simulation.participants import Agent, EpisodeSetup, User
 from tau_emotion.simulation.text_agents import TextProtocolAgent
 from tau_emotion.simulation.users import LLMUser, ScriptedUser
@@ -31,7 +36,8 @@ class Participants:
     user_model: ChatModel | None = None
     warn: Callable[[str], None] | None = None
     """Where the agent-model monitor reports an endpoint that ignores tools (see monitor)."""
-    _demos: list[list[Message]] = field(default_factory=list)
+    demonstrations: list[list[Message]] = field(default_factory=list)
+    """few-shot: the demonstration conversations of ``few_shot_file``."""
 
     def __post_init__(self) -> None:
         cfg = self.config
@@ -46,36 +52,59 @@ class Participants:
             path = cache / "user.jsonl" if cache else None
             self.user_model = make_model(cfg.user_model, path, cfg.cache_mode)
         if cfg.few_shot_file is not None:
-            self._demos = load_demonstrations(cfg.few_shot_file)
+            self.demonstrations = load_demonstrations(cfg.few_shot_file)
 
     def agent(self, setup: EpisodeSetup) -> Agent:
-        kind = self.config.agent
-        if kind == "oracle":
-            return OracleAgent(setup)
-        if kind == "human":
-            return HumanAgent(setup)
-        model = self.agent_model
-        assert model is not None  # RunConfig validated this
-        if kind == "react":
-            return TextProtocolAgent(setup, model, with_thought=True)
-        if kind == "act":
-            return TextProtocolAgent(setup, model, with_thought=False)
-        if kind == "few-shot":
-            return FewShotAgent(setup, model, self._demos, self.config.few_shot_k)
-        return ToolCallingAgent(setup, model)
+        return AGENT_BUILDERS[self.config.agent](self, setup)
 
     def user(self, setup: EpisodeSetup) -> User:
-        cfg = self.config
-        if cfg.user == "scripted":
-            return ScriptedUser(setup, allow_exit=cfg.user_exit)
-        if cfg.user == "human":
-            return HumanUser(setup)
-        assert self.user_model is not None
-        return LLMUser(
-            setup,
-            self.user_model,
-            with_emotion=not cfg.no_emotion,
-            strategy=cfg.user,
-            verify_attempts=cfg.verify_attempts,
-            allow_exit=cfg.user_exit,
-        )
+        return USER_BUILDERS[self.config.user](self, setup)
+
+    def required_agent_model(self) -> ChatModel:
+        model = self.agent_model
+        assert model is not None  # RunConfig gives every model-driven agent a model
+        return model
+
+    def required_user_model(self) -> ChatModel:
+        model = self.user_model
+        assert model is not None  # RunConfig refuses a model-driven user without one
+        return model
+
+
+AgentBuilder = Callable[[Participants, EpisodeSetup], Agent]
+UserBuilder = Callable[[Participants, EpisodeSetup], User]
+
+
+def _llm_user(p: Participants, setup: EpisodeSetup) -> User:
+    cfg = p.config
+    return LLMUser(
+        setup,
+        p.required_user_model(),
+        with_emotion=not cfg.no_emotion,
+        strategy=cfg.user,
+        verify_attempts=cfg.verify_attempts,
+        allow_exit=cfg.user_exit,
+    )
+
+
+AGENT_BUILDERS: dict[AgentKind, AgentBuilder] = {
+    AgentKind.TOOL_CALLING: lambda p, s: ToolCallingAgent(s, p.required_agent_model()),
+    AgentKind.REACT: lambda p, s: TextProtocolAgent(s, p.required_agent_model(), with_thought=True),
+    AgentKind.ACT: lambda p, s: TextProtocolAgent(s, p.required_agent_model(), with_thought=False),
+    AgentKind.FEW_SHOT: lambda p, s: FewShotAgent(
+        s, p.required_agent_model(), p.demonstrations, p.config.few_shot_k
+    ),
+    AgentKind.ORACLE: lambda p, s: OracleAgent(s),
+    AgentKind.HUMAN: lambda p, s: HumanAgent(s),
+}
+"""One builder per agent kind (a test checks none is missing)."""
+
+USER_BUILDERS: dict[UserKind, UserBuilder] = {
+    UserKind.SCRIPTED: lambda p, s: ScriptedUser(s, allow_exit=p.config.user_exit),
+    UserKind.LLM: _llm_user,
+    UserKind.REACT: _llm_user,
+    UserKind.VERIFY: _llm_user,
+    UserKind.REFLECTION: _llm_user,
+    UserKind.HUMAN: lambda p, s: HumanUser(s),
+}
+"""One builder per user kind (a test checks none is missing); the LLM strategies share one."""

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
 
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Message, Task, Usage
 from tau_emotion.errors import ParticipantError
 from tau_emotion.models.base import ChatModel
+from tau_emotion.simulation.kinds import UserKind
 from tau_emotion.simulation.participants import EpisodeSetup, visible_to_user
 
-UserStrategy = Literal["llm", "react", "verify", "reflection"]
-USER_STRATEGIES: tuple[UserStrategy, ...] = ("llm", "react", "verify", "reflection")
+USER_STRATEGIES = tuple(kind for kind in UserKind if kind.needs_model)
+"""The user kinds an LLM plays: every model-driven kind of `UserKind`."""
 
 USER_SIMULATOR_PROMPT = """\
 You are playing a customer who contacts customer service. You are the customer, not the agent.
@@ -126,20 +126,22 @@ class LLMUser:
         setup: EpisodeSetup,
         model: ChatModel,
         with_emotion: bool = True,
-        strategy: UserStrategy = "llm",
+        strategy: UserKind | str = UserKind.LLM,
         retries: int = 2,
         verify_attempts: int = 2,
         allow_exit: bool = True,
     ) -> None:
-        if strategy not in USER_STRATEGIES:
-            raise ValueError(f"unknown user strategy {strategy!r}; choose from {USER_STRATEGIES}")
+        kind = UserKind(strategy) if strategy in tuple(UserKind) else None
+        if kind is None or kind not in USER_STRATEGIES:
+            names = ", ".join(USER_STRATEGIES)
+            raise ValueError(f"unknown user strategy {str(strategy)!r}; choose from {names}")
         self.model = model
-        self.strategy = strategy
+        self.strategy = kind
         self._task = setup.task
         self._with_emotion = with_emotion
         self._allow_exit = allow_exit
         prompt = user_system_prompt(setup.task, with_emotion, allow_exit)
-        if strategy == "react":
+        if kind is UserKind.REACT:
             prompt += REACT_SUFFIX
         self._system = Message(role="system", content=prompt)
         self._retries = retries
@@ -156,7 +158,7 @@ class LLMUser:
             text = (reply.content or "").strip()
             if not text:
                 continue
-            if self.strategy == "react":
+            if self.strategy is UserKind.REACT:
                 thought, said = parse_react(text)
                 if said:
                     return said, thought, usage
@@ -195,14 +197,14 @@ class LLMUser:
         if not history:
             history = [Message(role="user", content="Hello, how can I help you today?")]
         text, thought, usage = await self._generate(history)
-        if self.strategy in ("verify", "reflection"):
+        if self.strategy.checks_replies:
             for _ in range(self._verify_attempts):
                 problem, used = await self._check(history, text)
                 usage = usage + used
                 if problem is None:
                     break
                 self.rejections.append(problem)
-                if self.strategy == "verify":
+                if self.strategy is UserKind.VERIFY:
                     text, thought, used = await self._generate(history)
                 else:
                     reflect = Message(role="user", content=REFLECT_PROMPT.format(problem=problem))
