@@ -32,12 +32,11 @@ from typing import Any
 from tau_emotion.data import Task
 from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.errors import ToolError
-from tau_emotion.tracer.ground.scene import FREE_TEXT
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import Profile, internal_ids
 from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
-from tau_emotion.tracer.values import humanize, looks_like_id
+from tau_emotion.tracer.values import FREE_TEXT, humanize, looks_like_id
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -93,6 +93,31 @@ class Obs:
     """Noun of the object that holds it (a list's item, or the tool's entity)."""
 
 
+FREE_TEXT = frozenset({"summary", "description"})
+"""Parameters the customer fills in their own words (a complaint's summary), never a value
+from a record: grounding writes them, the writer and validation leave them out of the facts."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One candidate value for one parameter, and where it came from.
+
+    Grounding ranks and picks these; the writer reads the picked ones to tell the customer's
+    side. It lives here, beside `Obs`, rather than in `ground/`, because both stages use it
+    and the ground stage calls the writer: the writer importing from `ground/` was a cycle.
+    """
+
+    value: Any
+    source: str
+    """customer | fact | code | seen | enum | pool | made | text"""
+    context: Mapping[str, Any] | None = None
+    step: int = -1
+    describe: str = ""
+    """How the customer names it when the value itself is internal ('' otherwise)."""
+    fact: str | None = None
+    """known_facts key, when the customer states the value."""
+
+
 def observe(data: Any, step: int, owner: str) -> list[Obs]:
     """Flatten a parsed tool result into observations."""
     out: list[Obs] = []

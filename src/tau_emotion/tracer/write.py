@@ -17,9 +17,8 @@ from typing import Any
 from tau_emotion.data import Action, Intent
 from tau_emotion.tracer.declaration import Phrase
 from tau_emotion.tracer.graph import is_entity_param
-from tau_emotion.tracer.ground.scene import FREE_TEXT, Choice, is_id_param
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
-from tau_emotion.tracer.values import humanize, looks_like_id, parse_result
+from tau_emotion.tracer.values import FREE_TEXT, Choice, humanize, looks_like_id, parse_result
 
 TRANSFER: Phrase = (
     "speak to a human agent about {about}",
@@ -205,7 +204,7 @@ class Writer:
         if isinstance(value, dict):
             self.mentions[repr(value)] = choice.describe
             return choice.describe or ", ".join(f"{q} x {k}" for k, q in value.items())
-        if is_id_param(param, self.profile) or looks_like_id(value):
+        if is_entity_param(param) or looks_like_id(value):
             desc = choice.describe
             if desc:
                 self.mentions[str(value)] = desc
@@ -246,7 +245,7 @@ class Writer:
         for param in action.arguments:
             if param in _PAY or param == self.profile.customer_param:
                 continue
-            if is_id_param(param, self.profile):
+            if is_entity_param(param):
                 return param
         return None
 
@@ -287,7 +286,7 @@ class Writer:
             return _PAY[param].format(d=rendered).replace("your", pos)
         if param in _DETAIL:
             return _DETAIL[param].format(d=rendered)
-        label = noun(param) if is_id_param(param, self.profile) else _LABELS.get(param, param)
+        label = noun(param) if is_entity_param(param) else _LABELS.get(param, param)
         return f"{label.replace('_', ' ')}: {rendered}"
 
     def _about(self, step: int, pos: str) -> str:
@@ -300,7 +299,7 @@ class Writer:
                     continue
                 if param in self.profile.known_codes and choice.fact is not None:
                     return self.render(param, choice, pos)
-                described = is_id_param(param, self.profile) and choice.describe
+                described = is_entity_param(param) and choice.describe
                 if described and _owned(choice, self.calls, self.public):
                     owned.append((param, choice))
         if owned:
@@ -445,13 +444,13 @@ def _lookups(writer: Writer, text: str, intent_of: Sequence[int]) -> list[str]:
                 continue
             if choice.source in ("fact", "customer"):
                 continue  # identity details the customer gives when asked
-            if isinstance(value, list | dict) or is_id_param(param, profile):
+            if isinstance(value, list | dict) or is_entity_param(param):
                 if param not in profile.known_codes or str(value).lower() in said:
                     continue
             elif str(value).lower() in said or humanize(value).lower() in said:
                 continue
             text = writer.render(param, choice, "your")
-            literal = not (param in profile.known_codes or is_id_param(param, profile))
+            literal = not (param in profile.known_codes or is_entity_param(param))
             bits.append(
                 f"{_LABELS.get(param, param).replace('_', ' ')} {text}" if literal else text
             )

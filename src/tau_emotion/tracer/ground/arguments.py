@@ -12,15 +12,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from tau_emotion.domains.tools import ToolSpec
+from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.fill import param_choices
 from tau_emotion.tracer.ground.scene import (
-    Choice,
     Scene,
     enum_of,
-    is_id_param,
     required_params,
     schema_props,
 )
+from tau_emotion.tracer.values import Choice
 
 
 def _scalars(value: Any) -> Iterator[Any]:
@@ -124,7 +124,7 @@ def _order(spec: ToolSpec, scene: Scene) -> list[str]:
 
     def key(p: str) -> tuple[int, int]:
         schema = props[p]
-        group = 0 if is_id_param(p, scene.profile) else 1
+        group = 0 if is_entity_param(p) else 1
         if schema.get("type") in ("array", "object"):
             group = 1
         elif group == 1:
@@ -155,7 +155,7 @@ def _optional(
     random, and always some when the tool has nothing but optional parameters."""
     if not cands:
         return []
-    if is_id_param(param, scene.profile):
+    if is_entity_param(param):
         turn = attempt % (len(optional_ids) + 1)
         if turn < len(optional_ids) and optional_ids[turn] == param:
             return [c for c in cands if c.source in ("seen", "code", "fact")]
@@ -197,7 +197,7 @@ def argument_sets(
     hooked = hook(tool, scene) if hook is not None else []
     all_optional = not (req - {scene.profile.customer_param})
     acting = spec.kind == "write"
-    optional_ids = [p for p in order if p not in req and is_id_param(p, scene.profile)]
+    optional_ids = [p for p in order if p not in req and is_entity_param(p)]
     tried: list[dict[str, Any]] = []
     primary: str | None = None
     recent = recent_values(scene)

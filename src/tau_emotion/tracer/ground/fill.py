@@ -13,18 +13,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.scene import (
-    FREE_TEXT,
-    Choice,
     Scene,
     code_choices,
     enum_of,
     fact_choice,
-    is_id_param,
     seen_choices,
     type_of,
 )
-from tau_emotion.tracer.values import describe
+from tau_emotion.tracer.values import FREE_TEXT, Choice, describe
 
 MONEY_KEYS = ("amount", "balance", "total", "remaining_balance", "unrefunded", "price")
 
@@ -61,7 +59,7 @@ def param_choices(
         return _id_list_choices(param, scene, chosen)
     if kind == "object":
         return _catalogue_map_choices(scene)
-    if is_id_param(param, profile):
+    if is_entity_param(param):
         return seen_choices(param, scene)
     enum = enum_of(schema)
     if enum:

@@ -15,29 +15,17 @@ from typing import Any
 from tau_emotion.domains.tools import ToolSpec
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
+
+# Re-exported: a domain's hook (TracerSpec.hooks) gets a Scene and answers with Choices.
+from tau_emotion.tracer.values import Choice as Choice
 from tau_emotion.tracer.values import (
     Obs,
     Pools,
     describe,
     looks_like_id,
+    observe,
+    singular,
 )
-
-FREE_TEXT = frozenset({"summary", "description"})
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One candidate value for one parameter, and where it came from."""
-
-    value: Any
-    source: str
-    """customer | fact | code | seen | enum | pool | made | text"""
-    context: Mapping[str, Any] | None = None
-    step: int = -1
-    describe: str = ""
-    """How the customer names it when the value itself is internal ('' otherwise)."""
-    fact: str | None = None
-    """known_facts key, when the customer states the value."""
 
 
 @dataclass
@@ -119,10 +107,6 @@ def enum_of(schema: Mapping[str, Any]) -> list[Any]:
         if "enum" in alt:
             return list(alt["enum"])
     return []
-
-
-def is_id_param(param: str, profile: Profile) -> bool:
-    return is_entity_param(param)
 
 
 def seen_choices(param: str, scene: Scene) -> list[Choice]:
@@ -208,8 +192,6 @@ def owned_obs(profile: Profile, variant: str, customer_id: str) -> list[Obs]:
     every lookup had run); built once per customer."""
     key = (variant, customer_id)
     if key not in profile.cache.owned:
-        from tau_emotion.tracer.values import observe, singular
-
         out = observe(profile.customer_record(variant, customer_id), -1, "customer")
         for table, record in profile.scope(variant, customer_id):
             out += observe(record.model_dump(mode="json"), -1, singular(table))

@@ -20,17 +20,16 @@ from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.domains.tools import ToolSpec, to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
+from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.arguments import argument_sets, rank, recent_values
 from tau_emotion.tracer.ground.fill import param_choices
 from tau_emotion.tracer.ground.scene import (
-    Choice,
     Scene,
-    is_id_param,
     required_params,
     schema_props,
 )
 from tau_emotion.tracer.oracle import oracle_messages
-from tau_emotion.tracer.values import observe, parse_result, tool_noun
+from tau_emotion.tracer.values import Choice, observe, parse_result, tool_noun
 
 ATTEMPTS_PER_CALL = 6
 
@@ -89,7 +88,7 @@ def _entities(tool: str, args: Mapping[str, Any], scene: Scene) -> set[str]:
         repr(v)
         for p, v in args.items()
         if p != cust
-        and (p in scene.profile.known_codes or is_id_param(p, scene.profile))
+        and (p in scene.profile.known_codes or is_entity_param(p))
         and not isinstance(v, list | dict)
         and not p.endswith("method_id")
     }
@@ -151,7 +150,7 @@ def _primary(tool: str, spec: ToolSpec, scene: Scene) -> tuple[str, list[Choice]
     for param in required_params(spec):
         if param == scene.profile.customer_param:
             continue
-        if is_id_param(param, scene.profile) or param in scene.profile.known_codes:
+        if is_entity_param(param) or param in scene.profile.known_codes:
             cands = param_choices(tool, param, props[param], scene, {})
             if len(cands) > 1:
                 return param, rank(cands, {}, scene, recent_values(scene), True)
