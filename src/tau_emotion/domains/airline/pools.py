@@ -7,28 +7,10 @@ from datetime import date, timedelta
 
 from tau_emotion.domains.airline.db import Address, Passenger, PaymentMethod, User
 from tau_emotion.domains.airline.rules import NOW, Tier
+from tau_emotion.domains.kit import names
 
-_FIRST = (
-    "Amara", "Beatriz", "Caleb", "Dario", "Elif", "Farah", "Gideon", "Hana", "Idris", "Juniper",
-    "Kenji", "Lucia", "Mateo", "Nadia", "Orla", "Priya", "Quentin", "Rosalind", "Santiago",
-    "Tamsin", "Umar", "Valentina", "Wendell", "Ximena", "Yusuf", "Zara", "Anselm", "Bianca",
-    "Cormac", "Delphine", "Emeka", "Freya", "Gustavo", "Helena", "Ilya", "Jasmine", "Kofi",
-    "Leona", "Marcus", "Noor", "Oskar", "Paloma", "Rafael", "Sienna", "Tobias", "Ursula",
-    "Vikram", "Wilhelmina", "Yara", "Zoltan", "Aditi", "Bruno", "Celeste", "Dmitri", "Esme",
-    "Felix", "Greta", "Hugo", "Ines", "Jonah", "Keira", "Laszlo", "Mireille", "Nikhil", "Odette",
-    "Pavel", "Rhea", "Soren", "Thea", "Viggo"
-)  # fmt: skip
-_LAST = (
-    "Abernathy", "Balogun", "Castellanos", "Delacroix", "Eriksen", "Fairweather", "Gallagher",
-    "Haddad", "Ishikawa", "Jablonski", "Kowalczyk", "Lindqvist", "Mbeki", "Nakamura", "Okonkwo",
-    "Petrakis", "Quiroga", "Rasmussen", "Szabo", "Thorvaldsen", "Underwood", "Vasquez",
-    "Whitfield", "Xiong", "Yilmaz", "Zimmerman", "Achebe", "Brennan", "Chatterjee", "Dufresne",
-    "Esposito", "Fitzgerald", "Grabowski", "Holloway", "Iversen", "Jovanovic", "Kaminski",
-    "Lombardi", "Moreau", "Novak", "Ostrowski", "Pellegrino", "Ramanathan", "Sandoval",
-    "Takahashi", "Ueda", "Valdez", "Wojcik", "Yamamoto", "Zielinski", "Arroyo", "Bergstrom",
-    "Cavanagh", "Dunleavy", "Ferreira", "Galloway", "Hartmann", "Ivanova", "Jensen", "Kuznetsova",
-    "Lachance", "Montgomery", "Nieminen", "Oyelaran", "Prescott", "Rinaldi"
-)  # fmt: skip
+_FIRST = names.given("airline")
+_LAST = names.family("airline")
 _STREETS = (
     "Maple Avenue", "Cedar Lane", "Harbor Street", "Willow Court", "Sunset Boulevard",
     "Juniper Drive", "Lakeview Road", "Orchard Way", "Granite Street", "Hawthorne Place",
@@ -46,7 +28,7 @@ _CITIES = (
     ("San Francisco", "CA", "941"), ("San Diego", "CA", "921"), ("Seattle", "WA", "981"),
     ("Portland", "OR", "972"),
 )  # fmt: skip
-_MAIL_DOMAINS = ("example.com", "example.net", "example.org", "mail.example.com")
+_MAIL_DOMAINS = names.email_domains("example")
 _BRANDS = ("Visa", "Mastercard", "American Express", "Discover")
 _TIER_WEIGHTS: tuple[tuple[Tier, int], ...] = (
     ("member", 45), ("silver", 25), ("gold", 20), ("platinum", 10)

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FIRST_NAMES = (
-    "Adele", "Boris", "Celia", "Dante", "Edith", "Fabian", "Gloria", "Hector", "Ines", "Jasper",
-    "Katya", "Leon", "Marisol", "Nathan", "Odette", "Preston", "Ruth", "Simon", "Tamsin",
-    "Ulises", "Vera", "Wesley", "Ximena", "Yosef", "Zelda", "Arturo", "Bianca", "Cyrus",
-    "Delia", "Emmett", "Flora", "Gideon", "Harriet", "Idris", "Joelle", "Kieran", "Lucia",
-    "Malik", "Nell", "Oscar", "Phoebe", "Reuben", "Selma", "Tobias", "Una", "Vincent",
-)  # fmt: skip
+from tau_emotion.domains.kit import names
 
-EMAIL_DOMAINS = ("example.com", "mailbox.test", "inbox.example", "post.example")
+FIRST_NAMES = names.given("bank")
+
+EMAIL_DOMAINS = names.email_domains("test")
 
 STREETS = (
     "Alder St", "Birch Ave", "Canal Rd", "Dover Ln", "Elmwood Dr", "Fern Way", "Granite Ct",
@@ -44,18 +40,9 @@ BUSINESS_PAYEES = (
 
 BANKS = ("First Meridian Bank", "Coastline Credit Union", "Unity Savings", "Northfield Bank")
 
-TRAIN_SURNAMES = (
-    "Achterberg", "Blackwood", "Carrasco", "Drummond", "Eastwood", "Fontaine", "Greer",
-    "Haddad", "Ingram", "Jablonski", "Kerrigan", "Lachance", "Mbeki", "Norwood", "Oyelaran",
-    "Prescott", "Rahman", "Stroud", "Toussaint", "Ulrich", "Vance", "Wexler", "Yoder",
-)  # fmt: skip
+TRAIN_SURNAMES = names.family("bank.train")
 
-EVAL_SURNAMES = (
-    "Abernathy", "Bianchi", "Castellano", "Devereaux", "Ekwueme", "Falkner", "Guerrero",
-    "Hargrove", "Ishikawa", "Jovanovic", "Kaplan", "Lindgren", "Marchetti", "Nwosu",
-    "Okonkwo", "Petrov", "Ramirez", "Sorensen", "Thibodeau", "Uchida", "Varga", "Whitfield",
-    "Zhou",
-)  # fmt: skip
+EVAL_SURNAMES = names.family("bank.eval")
 
 
 @dataclass(frozen=True)

@@ -5,16 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FIRST_NAMES = (
-    "Ava", "Liam", "Maya", "Noah", "Zoe", "Ethan", "Priya", "Omar", "Lena", "Marco", "Chloe",
-    "Diego", "Hana", "Isaac", "Nadia", "Felix", "Grace", "Jonah", "Keiko", "Lucas", "Mira",
-    "Nico", "Olivia", "Pablo", "Quinn", "Rosa", "Samir", "Tessa", "Uma", "Victor", "Wendy",
-    "Xavier", "Yara", "Zane", "Amara", "Bruno", "Carmen", "Dmitri", "Elena", "Farah", "Gavin",
-    "Helen", "Ivan", "Julia", "Kofi", "Laila", "Mateo", "Nora", "Owen", "Paula", "Rafael",
-    "Sofia", "Theo", "Valeria", "Walter", "Yusuf", "Aisha", "Ben", "Clara", "Daniel",
-)  # fmt: skip
+from tau_emotion.domains.kit import names
 
-EMAIL_DOMAINS = ("example.com", "mailbox.test", "inbox.example", "post.example")
+FIRST_NAMES = names.given("movie")
+
+EMAIL_DOMAINS = names.email_domains("test")
 
 INCIDENTS = (
     "Projector failure; the film stopped 40 minutes in and did not resume.",
@@ -24,20 +19,9 @@ INCIDENTS = (
     "Wrong film shown for the first 15 minutes; the screening restarted late.",
 )
 
-TRAIN_SURNAMES = (
-    "Abbott", "Barker", "Castillo", "Dawson", "Ellison", "Fischer", "Garrido", "Hartley",
-    "Ibarra", "Jansen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Pereira",
-    "Quintero", "Rasmussen", "Sandoval", "Thornton", "Ueda", "Vasquez", "Whitaker",
-    "Yamamoto", "Zielinski", "Ashford", "Brennan", "Cardenas", "Delacroix", "Eriksen",
-)  # fmt: skip
+TRAIN_SURNAMES = names.family("movie.train")
 
-EVAL_SURNAMES = (
-    "Alvarado", "Bertrand", "Chandler", "Donnelly", "Espinoza", "Fairbanks", "Gallagher",
-    "Holloway", "Iwasaki", "Jorgensen", "Kavanagh", "Lombardi", "Mendoza", "Novak",
-    "Osei", "Pennington", "Quigley", "Rosales", "Sutherland", "Tanaka", "Underwood",
-    "Valdez", "Winslow", "Xiong", "Yilmaz", "Zamora", "Beaumont", "Cortez", "Dubois",
-    "Hensley",
-)  # fmt: skip
+EVAL_SURNAMES = names.family("movie.eval")
 
 
 @dataclass(frozen=True)

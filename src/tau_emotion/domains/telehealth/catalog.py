@@ -9,35 +9,20 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from tau_emotion.domains.kit import names
 from tau_emotion.domains.telehealth.db import DeviceKind, Specialty, VisitType
 
 # The tables below are laid out by hand for reading; keep the formatter off them.
 # fmt: off
-FIRST_NAMES = (
-    "Maria", "James", "Aisha", "Daniel", "Priya", "Robert", "Mei", "Carlos", "Fatima", "David",
-    "Elena", "Michael", "Grace", "Omar", "Sofia", "William", "Hana", "Luis", "Nora", "Thomas",
-    "Yuki", "Andre", "Leila", "Samuel", "Rosa", "Kevin", "Amara", "Jonah", "Ingrid", "Marcus",
-    "Lucia", "Ethan", "Zainab", "Patrick", "Camila", "Victor", "Esther", "Hiroshi", "Diana",
-    "Malik", "Olivia", "Raj", "Teresa", "Gabriel", "Anika", "Franklin", "Naomi", "Tomas",
-    "Beatriz", "Isaac", "Keiko", "Desmond", "Margaret", "Ravi", "Colleen", "Arturo", "Wen",
-    "Harold", "Simone", "Emeka",
-)
-LAST_NAMES = (
-    "Alvarez", "Nguyen", "Okafor", "Patel", "Kowalski", "Haddad", "Lindqvist", "Moreno",
-    "Takahashi", "Brennan", "Osei", "Castillo", "Fischer", "Rahman", "Delgado", "Novak",
-    "Mensah", "Sato", "Whitaker", "Ibrahim", "Costa", "Yamamoto", "Gallagher", "Petrov",
-    "Mwangi", "Reyes", "Andersen", "Chowdhury", "Bianchi", "Kim", "Duarte", "Hughes",
-    "Abernathy", "Santos", "Varga", "Odum", "Kaplan", "Ferreira", "Sandoval", "Ito",
-    "Lachance", "Boateng", "Herrera", "Quinn", "Mahmoud", "Sorensen", "Vasquez", "Adeyemi",
-    "Tran", "Morrison",
-)
+FIRST_NAMES = names.given("telehealth")
+LAST_NAMES = names.family("telehealth")
 STREETS = (
     "Alder St", "Birch Ave", "Cedar Ln", "Dogwood Dr", "Elm St", "Fir Ct", "Garnet Way",
     "Harbor Blvd", "Iris Pl", "Juniper Rd", "Kestrel Ave", "Laurel St", "Madrona Dr",
     "Northgate Rd", "Oak Hollow Ln", "Pine Ridge Rd", "Quarry St", "Redwood Ave",
     "Sagebrush Trl", "Tamarack Dr", "Union St", "Vista Ave", "Willow Bend Rd", "Yarrow Ct",
 )
-EMAIL_DOMAINS = ("example.com", "example.net", "example.org", "mail.example.com")
+EMAIL_DOMAINS = names.email_domains("example")
 
 
 class City(NamedTuple):

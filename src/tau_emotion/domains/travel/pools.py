@@ -1,4 +1,5 @@
-"""Fixed pools for the generator: names and the two catalogues (train and eval).
+"""Fixed pools for the generator: the two catalogues (train and eval); names come from the
+kit's shared pool (`kit/names.json`).
 
 The two databases sell different destinations and draw customers from disjoint surname
 pools, area codes, zip codes, card ranges and id ranges, so nothing identifies the same
@@ -9,141 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FIRST_NAMES = (
-    "Aditi",
-    "Alvaro",
-    "Annika",
-    "Arjun",
-    "Beatrix",
-    "Bruno",
-    "Carmen",
-    "Cedric",
-    "Dalia",
-    "Desmond",
-    "Eliza",
-    "Emil",
-    "Fatima",
-    "Florian",
-    "Gemma",
-    "Goran",
-    "Harriet",
-    "Hugo",
-    "Ilse",
-    "Isaac",
-    "Jana",
-    "Joaquin",
-    "Kalani",
-    "Klaus",
-    "Leila",
-    "Lionel",
-    "Mara",
-    "Mikael",
-    "Nerea",
-    "Niall",
-    "Olga",
-    "Oren",
-    "Paloma",
-    "Pavel",
-    "Rhea",
-    "Rowan",
-    "Sanne",
-    "Soren",
-    "Talia",
-    "Theo",
-    "Ursula",
-    "Vikram",
-    "Willa",
-    "Yusuf",
-    "Zara",
-    "Ansel",
-    "Brigid",
-    "Caspian",
-    "Dagny",
-    "Ezra",
-)
-CHILD_NAMES = (
-    "Milo",
-    "Ivy",
-    "Otto",
-    "Luna",
-    "Finn",
-    "Nora",
-    "Arlo",
-    "Elsie",
-    "Jasper",
-    "Maeve",
-    "Leo",
-    "Hazel",
-    "Felix",
-    "Iris",
-)
+from tau_emotion.domains.kit import names
 
-SURNAMES_TRAIN = (
-    "Ackerly",
-    "Birkett",
-    "Corriveau",
-    "Dunleavy",
-    "Esposito",
-    "Forsberg",
-    "Gillespie",
-    "Halvorsen",
-    "Imbert",
-    "Jessup",
-    "Kaminski",
-    "Lautner",
-    "Moravec",
-    "Nightingale",
-    "Oduya",
-    "Pettersen",
-    "Quigley",
-    "Rourke",
-    "Sandoval",
-    "Tolliver",
-    "Uhlmann",
-    "Vantongeren",
-    "Wexford",
-    "Yilmaz",
-    "Zeller",
-    "Ambrose",
-    "Bjornsson",
-    "Carrow",
-    "Devereaux",
-    "Engstrom",
-)
-SURNAMES_EVAL = (
-    "Abramov",
-    "Blanchard",
-    "Cipriani",
-    "Dalgaard",
-    "Eckhart",
-    "Fontaine",
-    "Greaves",
-    "Hollander",
-    "Ibsen",
-    "Jankowski",
-    "Kirkland",
-    "Lindgren",
-    "Mendoza",
-    "Novak",
-    "Ostrowski",
-    "Pacheco",
-    "Quilty",
-    "Rosales",
-    "Stavros",
-    "Thornbury",
-    "Ulloa",
-    "Voss",
-    "Whitlock",
-    "Yardley",
-    "Zubiri",
-    "Aldana",
-    "Beaumont",
-    "Castellanos",
-    "Drummond",
-    "Everly",
-)
+FIRST_NAMES = names.given("travel")
+CHILD_NAMES = names.given("travel.children")
 
-EMAIL_DOMAINS = ("example.com", "example.net", "example.org", "mail.example.com")
+SURNAMES_TRAIN = names.family("travel.train")
+SURNAMES_EVAL = names.family("travel.eval")
+
+EMAIL_DOMAINS = names.email_domains("example")
 
 # (code, name, occupancy, supplement per night at a 4-star hotel)
 ROOM_TYPES = (
