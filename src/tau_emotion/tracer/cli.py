@@ -11,8 +11,11 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from tau_emotion.data import Split
     from tau_emotion.models.base import ChatModel
+    from tau_emotion.tracer.jsonl import StageName
 
 app = typer.Typer(
     help="Build tasks from the domains' tools: graph, walks, grounding, feelings, validation.",
@@ -44,6 +47,18 @@ def _split(value: str) -> Split:
     if value == "train":
         return "train"
     raise typer.BadParameter("split must be test or train")
+
+
+def _stage_files(
+    domain: str, out: Path, split: str, reads: StageName, writes: StageName
+) -> Iterator[tuple[str, Path, Path]]:
+    """Each domain of --domain, with the file a stage of one split reads and the one it
+    writes (the walks are one file for both splits)."""
+    from tau_emotion.tracer.jsonl import stage_path
+
+    for name in _domains(domain):
+        source = stage_path(out, name, reads, None if reads == "walks" else _split(split))
+        yield name, source, stage_path(out, name, writes, _split(split))
 
 
 def _model(name: str | None, base_url: str | None) -> ChatModel | None:
@@ -142,20 +157,11 @@ def ground_cmd(
 ) -> None:
     """Ground walks on the split's database: gold actions, final hash, the customer's side."""
     from tau_emotion.tracer.ground import run_ground
-    from tau_emotion.tracer.jsonl import stage_path
     from tau_emotion.tracer.profile import load_profile
 
-    for name in _domains(domain):
-        results = run_ground(
-            load_profile(name),
-            stage_path(out, name, "walks"),
-            stage_path(out, name, "ground", _split(split)),
-            seed,
-            workers,
-            split,
-            limit,
-            show=not quiet,
-        )
+    for name, walks, grounded in _stage_files(domain, out, split, "walks", "ground"):
+        profile = load_profile(name)
+        results = run_ground(profile, walks, grounded, seed, workers, split, limit, show=not quiet)
         ok = sum(r.candidate is not None for r in results)
         typer.echo(f"{name}/{split}: {ok} of {len(results)} walks grounded")
 
@@ -170,17 +176,10 @@ def feel_cmd(
 ) -> None:
     """Write each candidate's feeling and map it to an emotion condition (twins for test)."""
     from tau_emotion.tracer.feel import default_mapper, run_feel
-    from tau_emotion.tracer.jsonl import stage_path
 
     mapper = default_mapper(seed)
-    for name in _domains(domain):
-        felt = run_feel(
-            stage_path(out, name, "ground", _split(split)),
-            stage_path(out, name, "feel", _split(split)),
-            seed,
-            mapper,
-            show=not quiet,
-        )
+    for name, grounded, felt_path in _stage_files(domain, out, split, "ground", "feel"):
+        felt = run_feel(grounded, felt_path, seed, mapper, show=not quiet)
         kept = sum(f.candidate is not None for f in felt)
         typer.echo(f"{name}/{split}: {kept} felt ({mapper.name})")
 
@@ -196,19 +195,13 @@ def validate_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Keep candidates that pass every check; record why the others failed."""
-    from tau_emotion.tracer.jsonl import stage_path
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.validate import run_validate
 
-    for name in _domains(domain):
-        verdicts = run_validate(
-            load_profile(name),
-            stage_path(out, name, "feel", _split(split)),
-            stage_path(out, name, "validate", _split(split)),
-            oracle,
-            _model(judge, base_url),
-            show=not quiet,
-        )
+    judge_model = _model(judge, base_url)
+    for name, felt, validated in _stage_files(domain, out, split, "feel", "validate"):
+        profile = load_profile(name)
+        verdicts = run_validate(profile, felt, validated, oracle, judge_model, show=not quiet)
         kept = sum(v.accepted for v in verdicts)
         typer.echo(f"{name}/{split}: {kept} of {len(verdicts)} accepted")
 

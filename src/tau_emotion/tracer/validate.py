@@ -36,7 +36,7 @@ from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import Profile, internal_ids
 from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
-from tau_emotion.tracer.values import FREE_TEXT, humanize, looks_like_id
+from tau_emotion.tracer.values import FREE_TEXT, humanize, looks_like_id, scalars
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -50,18 +50,6 @@ def leaked_ids(texts: Iterable[str], ids: frozenset[str]) -> list[str]:
             if token in ids and token not in found:
                 found.append(token)
     return found
-
-
-def _leaves(value: Any) -> Iterable[Any]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from _leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _leaves(v)
-    elif value is not None and not isinstance(value, bool):
-        yield value
 
 
 def _numbers(text: str) -> set[float]:
@@ -86,7 +74,7 @@ def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) 
             whole = candidate.mentions.get(repr(value), "")
             if isinstance(value, dict | list) and whole and whole.lower() in said:
                 continue  # a basket or a list the instruction describes as a whole
-            for leaf in _leaves(value):
+            for leaf in scalars(value, keys=True):
                 if _derivable(leaf, said, said_numbers, seen, seen_numbers, candidate):
                     continue
                 if param == profile.customer_param and str(leaf) in seen:

@@ -322,6 +322,21 @@ def describe(
 # --- scalar leaves of records (DB pools, the customer's record) ----------------------------------
 
 
+def scalars(value: Any, keys: bool = False) -> Iterator[Any]:
+    """Every scalar in a JSON-like value (None and booleans left out), depth first; with
+    `keys`, each dict key before its value too (validation looks for ids in either)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if keys:
+                yield k
+            yield from scalars(v, keys)
+    elif isinstance(value, list):
+        for v in value:
+            yield from scalars(v, keys)
+    elif value is not None and not isinstance(value, bool):
+        yield value
+
+
 def leaves(data: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
     """(key, value) of every scalar in a JSON-like structure."""
     if isinstance(data, dict):

@@ -142,19 +142,17 @@ def _edge(a: ToolNode, b: ToolNode, profile: Profile) -> Edge | None:
     """Why b may follow a, or None."""
     if b.role == "auth" or a.role == "terminal":
         return None  # policy: identity first, and a transfer ends the conversation
+
+    def edge(weight: float, *reasons: str) -> Edge:
+        return Edge(source=a.name, target=b.name, reasons=list(reasons), weight=weight)
+
     cust = profile.customer_param
     knowable = {cust, *profile.known_codes}
     if a.role == "auth":
         if b.role == "read" and set(b.needs) <= knowable:
-            reasons = [f"policy: authentication first; {a.name} identifies {cust}"]
-            return Edge(source=a.name, target=b.name, reasons=reasons, weight=2.0)
+            return edge(2.0, f"policy: authentication first; {a.name} identifies {cust}")
         if b.role == "terminal":
-            return Edge(
-                source=a.name,
-                target=b.name,
-                reasons=["policy: transfer when the customer asks for a human"],
-                weight=0.3,
-            )
+            return edge(0.3, "policy: transfer when the customer asks for a human")
         return None  # a write needs its entity read first
     fed = [p for p in b.params if p in a.produces and p != cust]
     # Every record echoes the customer id; only the customer's own record (a lookup that
@@ -163,22 +161,11 @@ def _edge(a: ToolNode, b: ToolNode, profile: Profile) -> Edge | None:
     if cust in b.needs and cust in a.produces and account_read and (not fed or b.needs == [cust]):
         fed.append(cust)
     if fed:
-        reasons = [f"interface: {a.name} output feeds {p}" for p in fed]
-        return Edge(source=a.name, target=b.name, reasons=reasons, weight=1.0 + 2.0 * len(fed))
+        return edge(1.0 + 2.0 * len(fed), *(f"interface: {a.name} output feeds {p}" for p in fed))
     if b.role == "read" and set(b.needs) <= knowable:
-        return Edge(
-            source=a.name,
-            target=b.name,
-            reasons=["behaviour: a lookup that needs only what the customer says"],
-            weight=0.5,
-        )
+        return edge(0.5, "behaviour: a lookup that needs only what the customer says")
     if b.role == "terminal":
-        return Edge(
-            source=a.name,
-            target=b.name,
-            reasons=["behaviour: transfer after looking into the case"],
-            weight=0.3,
-        )
+        return edge(0.3, "behaviour: transfer after looking into the case")
     return None
 
 

@@ -20,18 +20,7 @@ from tau_emotion.tracer.ground.scene import (
     required_params,
     schema_props,
 )
-from tau_emotion.tracer.values import Choice
-
-
-def _scalars(value: Any) -> Iterator[Any]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _scalars(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _scalars(v)
-    elif value is not None and not isinstance(value, bool):
-        yield value
+from tau_emotion.tracer.values import Choice, scalars
 
 
 def _context_values(context: Mapping[str, Any], scene: Scene) -> frozenset[str]:
@@ -51,7 +40,7 @@ RANK_LIMIT = 48
 def recent_values(scene: Scene) -> frozenset[str]:
     """Argument values of the last two calls (the thread the conversation is following)."""
     cust = scene.customer_id
-    return frozenset(repr(v) for _, args in scene.calls[-2:] for v in _scalars(args) if v != cust)
+    return frozenset(repr(v) for _, args in scene.calls[-2:] for v in scalars(args) if v != cust)
 
 
 TERMINAL_STATES = frozenset(
@@ -91,7 +80,7 @@ def rank(
     state (a completed visit, a delivered order) go last."""
     chosen_ctx = [c.context for c in chosen.values() if c.context is not None]
     chosen_vals = {
-        repr(v) for c in chosen.values() if c.source != "customer" for v in _scalars(c.value)
+        repr(v) for c in chosen.values() if c.source != "customer" for v in scalars(c.value)
     }
     top = scene.step + 1
 
