@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from tau_emotion.cli.main import app
 from tau_emotion.data import Action, Episode, Intent, Message, Task, TerminationReason
 from tau_emotion.domains import Domain, load_domain, resolve_domains
 from tau_emotion.domains.tools import ToolSet, tool
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ParticipantError
+from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.participants import Participants
 from tau_emotion.simulation.agents import OracleAgent
 from tau_emotion.simulation.gaming import (
     HAND_OFF_NOTE,
@@ -23,6 +29,7 @@ from tau_emotion.simulation.gaming import (
     hand_off_call,
     tool_numbers,
 )
+from tau_emotion.simulation.kinds import AgentKind
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import Agent, EpisodeSetup
 from tau_emotion.simulation.users import ScriptedUser
@@ -173,3 +180,36 @@ def test_tool_numbers_reads_dates_ids_and_signs() -> None:
         Message(role="user", content="my zip is 97232"),
     ]
     assert tool_numbers(results) == ["2025", "06", "10", "175", "-5.5"]
+
+
+GAMING_KINDS = {
+    "do-nothing": DoNothingAgent,
+    "transfer": TransferAgent,
+    "yes-man": YesManAgent,
+    "no-confirm": NoConfirmAgent,
+    "say-everything": SayEverythingAgent,
+}
+
+
+@pytest.mark.parametrize("kind", list(GAMING_KINDS))
+def test_each_gaming_kind_is_a_model_free_agent_kind(kind: str, toy: Domain) -> None:
+    cfg = RunConfig.model_validate({"domains": "airline", "agent": kind})
+    assert cfg.agent is AgentKind(kind) and cfg.agent_model is None
+    agent = Participants(cfg).agent(EpisodeSetup(credit_task(), toy, seed=0, trial=0))
+    assert type(agent) is GAMING_KINDS[kind]
+
+
+def test_the_cli_runs_a_gaming_agent_and_its_help_names_them(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "run"
+    args = ["run", "--domain", "retail", "--num-tasks", "2", "--agent", "transfer"]
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    episodes = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(episodes) == 2
+    for episode in episodes:
+        assert episode["termination"] == "transfer"
+        first_agent = next(m for m in episode["messages"] if m["role"] == "assistant")
+        assert first_agent["tool_calls"][0]["name"] == "transfer_to_human_agents"
+    shown = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "240"}).output
+    assert all(kind in shown for kind in GAMING_KINDS) and "gaming.md" in shown

@@ -80,7 +80,11 @@ class RunConfig(BaseModel):
         description="A seeded sample of N tasks, stratified by domain and emotion family.",
     )
     trials: int = Field(default=1, ge=1, description="Trials per task.")
-    agent: AgentKind = Field(default=AgentKind.TOOL_CALLING, description="Agent strategy.")
+    agent: AgentKind = Field(
+        default=AgentKind.TOOL_CALLING,
+        description="Agent strategy; do-nothing, transfer, yes-man, no-confirm and "
+        "say-everything are rule-based baselines that game the reward (docs/gaming.md).",
+    )
     agent_model: ModelConfig | None = Field(
         default=None,
         description="Agent's model endpoint; a model agent without one gets the embedded "

@@ -20,6 +20,13 @@ from tau_emotion.simulation.agents import (
     ToolCallingAgent,
     load_demonstrations,
 )
+from tau_emotion.simulation.gaming import (
+    DoNothingAgent,
+    NoConfirmAgent,
+    SayEverythingAgent,
+    TransferAgent,
+    YesManAgent,
+)
 from tau_emotion.simulation.human import HumanAgent, HumanUser
 from tau_emotion.simulation.kinds import AgentKind, UserKind
 from tau_emotion.simulation.participants import Agent, EpisodeSetup, User
@@ -96,6 +103,11 @@ AGENT_BUILDERS: dict[AgentKind, AgentBuilder] = {
     ),
     AgentKind.ORACLE: lambda p, s: OracleAgent(s),
     AgentKind.HUMAN: lambda p, s: HumanAgent(s),
+    AgentKind.DO_NOTHING: lambda p, s: DoNothingAgent(s),
+    AgentKind.TRANSFER: lambda p, s: TransferAgent(s),
+    AgentKind.YES_MAN: lambda p, s: YesManAgent(s),
+    AgentKind.NO_CONFIRM: lambda p, s: NoConfirmAgent(s),
+    AgentKind.SAY_EVERYTHING: lambda p, s: SayEverythingAgent(s),
 }
 """One builder per agent kind (a test checks none is missing)."""
 

@@ -28,6 +28,16 @@ class AgentKind(StrEnum):
     """Replays the gold actions: a ceiling and a validator; calls no model."""
     HUMAN = "human"
     """A person at the terminal."""
+    DO_NOTHING = "do-nothing"
+    """Gaming baseline: sympathetic talk, never a tool (docs/gaming.md)."""
+    TRANSFER = "transfer"
+    """Gaming baseline: hands off to a human at once, no authentication, no words."""
+    YES_MAN = "yes-man"
+    """Gaming baseline: the gold writes only, no reads, identity check or confirmation."""
+    NO_CONFIRM = "no-confirm"
+    """Gaming baseline: the oracle without its confirmations."""
+    SAY_EVERYTHING = "say-everything"
+    """Gaming baseline: the oracle plus one message listing every number its tools returned."""
 
     @property
     def needs_model(self) -> bool:
@@ -63,5 +73,15 @@ class UserKind(StrEnum):
 
 
 # Listed by what they lack, so that a new model-driven kind needs no entry here.
-_MODEL_FREE_AGENTS = frozenset({AgentKind.ORACLE, AgentKind.HUMAN})
+_MODEL_FREE_AGENTS = frozenset(
+    {
+        AgentKind.ORACLE,
+        AgentKind.HUMAN,
+        AgentKind.DO_NOTHING,
+        AgentKind.TRANSFER,
+        AgentKind.YES_MAN,
+        AgentKind.NO_CONFIRM,
+        AgentKind.SAY_EVERYTHING,
+    }
+)
 _MODEL_FREE_USERS = frozenset({UserKind.SCRIPTED, UserKind.HUMAN})
