@@ -80,7 +80,8 @@ def test_help_shows_defaults_and_choices() -> None:
     assert "[default: test]" in run and "[default: train]" in collect
     assert "[default: 200]" in run and "[default: 50]" in collect
     assert "[default: all]" in run and "[default: local]" in run
-    assert "<tool-calling|react|act|few-shot|oracle|human>" in run
+    # the agent kinds outgrow the option column, which wraps after the first few
+    assert "<tool-calling|react|act|few-shot|oracle|human|do-nothing|transfer" in run
     assert "<record|replay|auto>" in run and "<train|test>" in run
     assert "[default: user-exit]" in run and "--no-emotion --emotion" in run
     metrics = help_text("metrics")
