@@ -36,7 +36,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
-from tau_emotion.analysis.runs import NEUTRAL, family_of
+from tau_emotion.analysis.runs import NEUTRAL, EpisodeRow, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.data import Episode
 from tau_emotion.models.base import ChatModel
@@ -111,13 +111,9 @@ naming or validating the feeling, reassurance), not merely being polite.
 Answer with one JSON object: {"turns": [message indices of agent turns that do]}."""
 
 
-class EpisodeEmpathy(BaseModel):
+class EpisodeEmpathy(EpisodeRow):
     """Empathy of one episode."""
 
-    domain: str = Field(description="Domain.")
-    task_id: str = Field(description="Task id.")
-    trial: int = Field(description="Trial.")
-    family: str = Field(description="Emotion family ('none' when neutral).")
     success: bool = Field(description="Reward 1.")
     turns: list[int] = Field(description="Indices of agent turns acknowledging feelings.")
     cues: list[str] = Field(description="Lexicon cues found (and 'judge' for judged turns).")
@@ -185,10 +181,7 @@ def episode_empathy(episode: Episode, judged_turns: Sequence[int] = ()) -> Episo
     if extra:
         cues.add("judge")
     return EpisodeEmpathy(
-        domain=episode.domain,
-        task_id=episode.task_id,
-        trial=episode.trial,
-        family=family_of(episode),
+        **episode_fields(episode),
         success=episode.success,
         turns=sorted([*turns, *extra]),
         cues=sorted(cues),

@@ -33,7 +33,13 @@ from tau_emotion.analysis.empathy import EmpathyReport, episode_empathy
 from tau_emotion.analysis.hallucination import HallucinationReport, false_failures
 from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
 from tau_emotion.analysis.policy import PolicyReport
-from tau_emotion.analysis.runs import ERROR_TERMINATIONS, TaskKey, family_of, tool_kinds
+from tau_emotion.analysis.runs import (
+    ERROR_TERMINATIONS,
+    EpisodeRow,
+    TaskKey,
+    episode_fields,
+    tool_kinds,
+)
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.tooluse import KindsFor
 from tau_emotion.data import Episode, Task, TerminationReason
@@ -69,13 +75,9 @@ category, one of: {", ".join(get_args(JudgeCategory))}.
 Answer with one JSON object: {{"fault": ..., "category": ..., "explanation": "<one sentence>"}}"""
 
 
-class FailureLabel(BaseModel):
+class FailureLabel(EpisodeRow):
     """Fault and category of one failed episode."""
 
-    domain: str = Field(description="Domain.")
-    task_id: str = Field(description="Task id.")
-    trial: int = Field(description="Trial.")
-    family: str = Field(description="Emotion family ('none' when neutral).")
     termination: str = Field(description="Why the episode ended.")
     fault: Fault | None = Field(description="agent, user or environment; None if unresolved.")
     category: Category = Field(description="Main failure category.")
@@ -318,10 +320,7 @@ async def failure_analysis(
             findings.append("policy checks broken: " + ", ".join(rules[e.key]))
         labels.append(
             FailureLabel(
-                domain=e.domain,
-                task_id=e.task_id,
-                trial=e.trial,
-                family=family_of(e),
+                **episode_fields(e),
                 termination=e.termination.value,
                 fault=fault,
                 category=category or "unresolved",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
-from tau_emotion.analysis.runs import family_of
+from tau_emotion.analysis.runs import EpisodeRow, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.data import Episode
 from tau_emotion.domains.base import Domain
@@ -21,13 +21,9 @@ from tau_emotion.domains.checks import Trajectory, Violation, run_checks
 DomainFor = Callable[[str], Domain | None]
 
 
-class EpisodeViolations(BaseModel):
+class EpisodeViolations(EpisodeRow):
     """The violations found in one episode."""
 
-    domain: str = Field(description="Domain.")
-    task_id: str = Field(description="Task id.")
-    trial: int = Field(description="Trial.")
-    family: str = Field(description="Emotion family ('none' when neutral).")
     violations: list[Violation] = Field(description="Broken rules, in order.")
 
 
@@ -79,10 +75,7 @@ def policy_analysis(
             continue
         rows.append(
             EpisodeViolations(
-                domain=e.domain,
-                task_id=e.task_id,
-                trial=e.trial,
-                family=family_of(e),
+                **episode_fields(e),
                 violations=audit_episode(e, domain),
             )
         )

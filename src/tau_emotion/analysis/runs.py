@@ -11,7 +11,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+from pydantic import BaseModel, Field
 
 from tau_emotion.data import Episode, Task, TerminationReason
 from tau_emotion.domains.tools import ToolKind
@@ -102,6 +104,33 @@ def load_runs(paths: Sequence[Path]) -> list[Run]:
 
 def family_of(episode: Episode) -> str:
     return episode.emotion.family if episode.emotion else NEUTRAL
+
+
+class EpisodeRow(BaseModel):
+    """Which episode a row of an analysis is about: the first fields of every per-episode
+    row (empathy, failures, policy, tool use), so the report and the viewer join on them."""
+
+    domain: str = Field(description="Domain.")
+    task_id: str = Field(description="Task id.")
+    trial: int = Field(description="Trial.")
+    family: str = Field(description="Emotion family ('none' when neutral).")
+
+
+class EpisodeFields(TypedDict):
+    domain: str
+    task_id: str
+    trial: int
+    family: str
+
+
+def episode_fields(episode: Episode) -> EpisodeFields:
+    """An `EpisodeRow`'s fields for one episode: `Row(**episode_fields(e), ...)`."""
+    return EpisodeFields(
+        domain=episode.domain,
+        task_id=episode.task_id,
+        trial=episode.trial,
+        family=family_of(episode),
+    )
 
 
 def emotion_of(episode: Episode) -> str:

@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tau_emotion.analysis.runs import family_of, tool_kinds
+from tau_emotion.analysis.runs import EpisodeRow, episode_fields, tool_kinds
 from tau_emotion.analysis.stats import Rate, mean, rate
 from tau_emotion.analysis.values import Corpus, extract_values
 from tau_emotion.data import Episode, Message
@@ -44,13 +44,9 @@ class LookupableAsk(BaseModel):
     reason: Literal["earlier_result", "read_tool"] = Field(description="Where it was available.")
 
 
-class TrajectoryToolUse(BaseModel):
+class TrajectoryToolUse(EpisodeRow):
     """Tool use and follow-ups of one episode."""
 
-    domain: str = Field(description="Domain.")
-    task_id: str = Field(description="Task id.")
-    trial: int = Field(description="Trial.")
-    family: str = Field(description="Emotion family ('none' when neutral).")
     success: bool = Field(description="Reward 1.")
     tool_calls: int = Field(description="All tool calls.")
     read_calls: int = Field(description="Calls of read tools.")
@@ -143,10 +139,7 @@ def lookupable_asks(
 def trajectory_tool_use(episode: Episode, kinds: Mapping[str, ToolKind]) -> TrajectoryToolUse:
     calls = [c for m in episode.messages for c in m.tool_calls or []]
     return TrajectoryToolUse(
-        domain=episode.domain,
-        task_id=episode.task_id,
-        trial=episode.trial,
-        family=family_of(episode),
+        **episode_fields(episode),
         success=episode.success,
         tool_calls=len(calls),
         read_calls=sum(kinds.get(c.name) == "read" for c in calls),
