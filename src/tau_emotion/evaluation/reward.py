@@ -2,38 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from tau_emotion.data import Message, RewardBreakdown, Task, TerminationReason
+from tau_emotion.evaluation.outputs import output_communicated
 
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-
-
-def _normalise(text: str) -> str:
-    return " ".join(text.lower().replace("$", "").split())
-
-
-def _as_number(text: str) -> float | None:
-    cleaned = text.replace(",", "").replace("$", "").strip()
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
-
-
-def output_communicated(output: str, agent_texts: Sequence[str]) -> bool:
-    """An output counts as said if its text appears, or (for a number) the same value does."""
-    target = _normalise(output)
-    value = _as_number(output)
-    for text in agent_texts:
-        if target in _normalise(text):
-            return True
-        if value is not None and any(
-            abs(float(m.replace(",", "")) - value) < 0.005 for m in _NUMBER.findall(text)
-        ):
-            return True
-    return False
+__all__ = ["compute_reward", "output_communicated"]
 
 
 def compute_reward(
