@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.kit import names
+from tau_emotion.domains.kit.reference import Reference
 
 FIRST_NAMES = names.given("bank")
 
@@ -40,10 +41,6 @@ BUSINESS_PAYEES = (
 
 BANKS = ("First Meridian Bank", "Coastline Credit Union", "Unity Savings", "Northfield Bank")
 
-TRAIN_SURNAMES = names.family("bank.train")
-
-EVAL_SURNAMES = names.family("bank.eval")
-
 
 @dataclass(frozen=True)
 class Series:
@@ -52,33 +49,18 @@ class Series:
     digit: str
     """Leading digit of every numeric id."""
     seed: int
-    surnames: tuple[str, ...]
+    family_names: str
+    """Its own family-name list in the shared name pool."""
     cities: tuple[tuple[str, str, str, str], ...]
     """(city, state, zip prefix, phone area code)."""
     numbers: tuple[int, int]
     """Range for card, account and SSN last-four digits."""
 
+    @property
+    def surnames(self) -> tuple[str, ...]:
+        return names.family(self.family_names)
 
-TRAIN = Series(
-    digit="1",
-    seed=2203,
-    surnames=TRAIN_SURNAMES,
-    cities=(
-        ("Millbrook", "MI", "490", "734"),
-        ("Fairhaven", "MI", "491", "810"),
-        ("Stonebridge", "OH", "440", "330"),
-    ),
-    numbers=(1000, 4999),
-)
 
-EVAL = Series(
-    digit="6",
-    seed=6641,
-    surnames=EVAL_SURNAMES,
-    cities=(
-        ("Harbor City", "OR", "970", "503"),
-        ("Cedar Hollow", "OR", "974", "541"),
-        ("Lakemont", "WA", "986", "360"),
-    ),
-    numbers=(5000, 9999),
-)
+_REFERENCE = Reference(__package__ or __name__, "series.json")
+TRAIN = _REFERENCE.table("train", Series)
+EVAL = _REFERENCE.table("eval", Series)
