@@ -1,8 +1,10 @@
 """The domain contract: what a domain folder exports, and how its files are loaded.
 
 A domain is a subpackage of `tau_emotion.domains` that defines ``DOMAIN = Domain(...)`` in its
-``__init__.py``. Its folder holds ``policy.md``, its database snapshot(s), ``tasks/*.jsonl``
-and, for the Tracer, ``tracer_profile.py`` (``TRACER = TracerSpec(...)``, see `Domain.tracer`).
+``__init__.py``, usually through `kit.package.domain_package`, which takes the name and root
+from the folder and the databases from the generator. Its folder holds ``policy.md``, its
+database snapshot(s), ``tasks/*.jsonl`` and, for the Tracer, ``tracer_profile.py``
+(``TRACER = TracerSpec(...)``, see `Domain.tracer`).
 Nothing outside the folder names it: discovery is by package name.
 """
 

@@ -14,6 +14,9 @@ from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripTyp
 from tau_emotion.domains.kit.handoff import StampedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = StampedTicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
+
 CancellationBasis = Literal["within_24_hours", "airline_cancellation", "travel_protection", "fee"]
 PaymentPurpose = Literal["booking", "bags", "flight_change", "cabin_change", "refund"]
 
@@ -153,10 +156,6 @@ class Reservation(Record):
     cancellation_basis: CancellationBasis | None = None
     compensated_flights: tuple[str, ...] = ()
     """'LK123/2025-06-14' for each flight a compensation certificate was issued for."""
-
-
-Transfer = StampedTicketTransfer
-"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class AirlineDB(DomainDB):

@@ -14,6 +14,9 @@ from typing import Literal
 from tau_emotion.domains.kit.handoff import QueuedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = QueuedTicketTransfer
+"""A hand-off to a human agent (not a money transfer: those are transactions); see `kit.handoff`."""
+
 NOW = datetime(2025, 9, 10, 11, 0)
 """The fixed 'current time' of the domain (also stated in policy.md)."""
 TODAY = NOW.date()
@@ -150,10 +153,6 @@ class Dispute(Record):
     status: Literal["open", "resolved_for_customer", "resolved_for_merchant"]
     provisional_credit: Decimal
     opened_on: str
-
-
-Transfer = QueuedTicketTransfer
-"""A hand-off to a human agent (not a money transfer: those are transactions); see `kit.handoff`."""
 
 
 class BankDB(DomainDB):

@@ -6,25 +6,17 @@ games), season passes, team-store orders and youth camp registrations.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_emotion.domains.base import Domain
 from tau_emotion.domains.basketball.checks import CHECKS
 from tau_emotion.domains.basketball.db import BasketballDB
 from tau_emotion.domains.basketball.generate import SPLIT
 from tau_emotion.domains.basketball.tools import ClubTools
-from tau_emotion.domains.kit.split import SPLIT_DATABASE
+from tau_emotion.domains.kit.package import domain_package
 
-DOMAIN = Domain(
-    name="basketball",
-    description=(
-        "Fan-services desk of a basketball club: game tickets and exchanges, refunds for "
-        "cancelled games, season passes, team-store orders and youth camps."
-    ),
-    root=Path(__file__).parent,
-    db_model=BasketballDB,
-    toolset=ClubTools,
-    databases=SPLIT.databases(),
-    split_database=SPLIT_DATABASE,
-    checks=CHECKS,
+DESCRIPTION = (
+    "Fan-services desk of a basketball club: game tickets and exchanges, refunds for "
+    "cancelled games, season passes, team-store orders and youth camps."
+)
+
+DOMAIN = domain_package(
+    __file__, DESCRIPTION, db=BasketballDB, tools=ClubTools, checks=CHECKS, generate=SPLIT
 )

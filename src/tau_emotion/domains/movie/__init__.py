@@ -3,26 +3,18 @@ film passes and Lumen Club memberships."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_emotion.domains.base import Domain
-from tau_emotion.domains.kit.split import SPLIT_DATABASE
+from tau_emotion.domains.kit.package import domain_package
 from tau_emotion.domains.movie.checks import CHECKS
 from tau_emotion.domains.movie.db import MovieDB
 from tau_emotion.domains.movie.generate import SPLIT
 from tau_emotion.domains.movie.tools import MovieTools
 
-DOMAIN = Domain(
-    name="movie",
-    description=(
-        "Customer service of a cinema chain: showtimes and seat maps, ticket bookings, seat "
-        "changes, exchanges, cancellations and refunds, concessions, film passes and "
-        "memberships."
-    ),
-    root=Path(__file__).parent,
-    db_model=MovieDB,
-    toolset=MovieTools,
-    databases=SPLIT.databases(),
-    split_database=SPLIT_DATABASE,
-    checks=CHECKS,
+DESCRIPTION = (
+    "Customer service of a cinema chain: showtimes and seat maps, ticket bookings, seat "
+    "changes, exchanges, cancellations and refunds, concessions, film passes and "
+    "memberships."
+)
+
+DOMAIN = domain_package(
+    __file__, DESCRIPTION, db=MovieDB, tools=MovieTools, checks=CHECKS, generate=SPLIT
 )

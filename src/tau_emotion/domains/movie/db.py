@@ -13,6 +13,9 @@ from typing import Literal
 from tau_emotion.domains.kit.handoff import QueuedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = QueuedTicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
+
 NOW = datetime(2025, 6, 14, 15, 0)
 """The fixed 'current time' of the domain (also stated in policy.md)."""
 
@@ -143,10 +146,6 @@ class Payment(Record):
     """The booking code, pass id or 'membership' this money was for."""
     description: str
     created_at: str
-
-
-Transfer = QueuedTicketTransfer
-"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class MovieDB(DomainDB):

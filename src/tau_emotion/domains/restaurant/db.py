@@ -14,6 +14,9 @@ from tau_emotion.domains.kit.handoff import StampedTransfer
 from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = StampedTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
+
 Occasion = Literal["none", "birthday", "anniversary", "business", "celebration"]
 Seating = Literal["no_preference", "indoor", "patio", "bar"]
 ReservationStatus = Literal["booked", "completed", "no_show", "cancelled"]
@@ -163,10 +166,6 @@ class PrivateEvent(Record):
     created_at: str
     cancelled_at: str | None = None
     deposit_refund: FloatMoney = 0.0
-
-
-Transfer = StampedTransfer
-"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class RestaurantDB(DomainDB):

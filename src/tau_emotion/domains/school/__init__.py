@@ -8,25 +8,17 @@ release; the tools enforce it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_emotion.domains.base import Domain
-from tau_emotion.domains.kit.split import SPLIT_DATABASE
+from tau_emotion.domains.kit.package import domain_package
 from tau_emotion.domains.school.checks import CHECKS
 from tau_emotion.domains.school.db import SchoolDB
 from tau_emotion.domains.school.generate import SPLIT
 from tau_emotion.domains.school.tools import SchoolTools
 
-DOMAIN = Domain(
-    name="school",
-    description=(
-        "Family-services desk of a private secondary school: summer-school registration and "
-        "waitlists, grades and records access, absences, staff meetings, fees and payment plans."
-    ),
-    root=Path(__file__).parent,
-    db_model=SchoolDB,
-    toolset=SchoolTools,
-    databases=SPLIT.databases(),
-    split_database=SPLIT_DATABASE,
-    checks=CHECKS,
+DESCRIPTION = (
+    "Family-services desk of a private secondary school: summer-school registration and "
+    "waitlists, grades and records access, absences, staff meetings, fees and payment plans."
+)
+
+DOMAIN = domain_package(
+    __file__, DESCRIPTION, db=SchoolDB, tools=SchoolTools, checks=CHECKS, generate=SPLIT
 )

@@ -6,25 +6,18 @@ autopay, add-ons (data top-ups, travel passes), suspensions and support tickets.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_emotion.domains.base import Database, Domain
+from tau_emotion.domains.kit.package import domain_package
 from tau_emotion.domains.telecom.checks import CHECKS
 from tau_emotion.domains.telecom.db import TelecomDB
 from tau_emotion.domains.telecom.generate import generate
 from tau_emotion.domains.telecom.tools import TelecomTools
 
-DOMAIN = Domain(
-    name="telecom",
-    description=(
-        "Mobile carrier customer care: bills, payments and late fees, autopay, plan changes, "
-        "add-ons and roaming, lost or stolen phones, line holds, device payoff and unlocks, "
-        "troubleshooting and tickets."
-    ),
-    root=Path(__file__).parent,
-    db_model=TelecomDB,
-    toolset=TelecomTools,
-    databases={"main": Database("db.json", generate)},
-    split_database={"train": "main", "test": "main"},
-    checks=CHECKS,
+DESCRIPTION = (
+    "Mobile carrier customer care: bills, payments and late fees, autopay, plan changes, "
+    "add-ons and roaming, lost or stolen phones, line holds, device payoff and unlocks, "
+    "troubleshooting and tickets."
+)
+
+DOMAIN = domain_package(
+    __file__, DESCRIPTION, db=TelecomDB, tools=TelecomTools, checks=CHECKS, generate=generate
 )

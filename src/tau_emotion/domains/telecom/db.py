@@ -13,6 +13,9 @@ from pydantic import Field
 from tau_emotion.domains.kit.handoff import TicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = TicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
+
 LineStatus = Literal["active", "suspended"]
 SuspensionReason = Literal["nonpayment", "lost_device", "stolen_device", "temporary_hold"]
 DeviceStatus = Literal["active", "lost", "stolen"]
@@ -169,10 +172,6 @@ class Ticket(Record):
     # Free text written by the agent: kept for the human team, left out of the state hash so
     # that two agents wording it differently still reach the same graded state.
     description: str = Field(default="", exclude=True)
-
-
-Transfer = TicketTransfer
-"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class TelecomDB(DomainDB):

@@ -13,6 +13,9 @@ from pydantic import Field
 from tau_emotion.domains.kit.handoff import TicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = TicketTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
+
 VisitType = Literal["video", "phone", "in_person_follow_up"]
 Specialty = Literal[
     "primary_care",
@@ -213,10 +216,6 @@ class DeviceShipment(Record):
     ship_to: Address
     created_on: str
     status: Literal["processing", "shipped"]
-
-
-Transfer = TicketTransfer
-"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class TelehealthDB(DomainDB):

@@ -7,25 +7,17 @@ cancellations and date changes by fare rules, travel insurance and claims. Two d
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from tau_emotion.domains.base import Domain
-from tau_emotion.domains.kit.split import SPLIT_DATABASE
+from tau_emotion.domains.kit.package import domain_package
 from tau_emotion.domains.travel.checks import CHECKS
 from tau_emotion.domains.travel.db import TravelDB
 from tau_emotion.domains.travel.generate import SPLIT
 from tau_emotion.domains.travel.tools import TravelTools
 
-DOMAIN = Domain(
-    name="travel",
-    description=(
-        "Customer care for a tour operator: trip packages, hotel rooms, tours, bookings with "
-        "travellers, cancellations and date changes by fare rules, travel insurance and claims."
-    ),
-    root=Path(__file__).parent,
-    db_model=TravelDB,
-    toolset=TravelTools,
-    databases=SPLIT.databases(),
-    split_database=SPLIT_DATABASE,
-    checks=CHECKS,
+DESCRIPTION = (
+    "Customer care for a tour operator: trip packages, hotel rooms, tours, bookings with "
+    "travellers, cancellations and date changes by fare rules, travel insurance and claims."
+)
+
+DOMAIN = domain_package(
+    __file__, DESCRIPTION, db=TravelDB, tools=TravelTools, checks=CHECKS, generate=SPLIT
 )

@@ -14,6 +14,9 @@ from tau_emotion.domains.kit.handoff import StampedTransfer
 from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
+Transfer = StampedTransfer
+"""A hand-off to a human agent (see `kit.handoff`)."""
+
 Fare = Literal["saver", "standard", "flexible"]
 BookingStatus = Literal["confirmed", "completed", "cancelled"]
 CancelReason = Literal["change_of_plans", "illness", "bereavement", "work", "other"]
@@ -147,10 +150,6 @@ class Claim(Record):
     payout: FloatMoney
     status: Literal["submitted", "approved", "paid", "rejected"]
     created_at: str
-
-
-Transfer = StampedTransfer
-"""A hand-off to a human agent (see `kit.handoff`)."""
 
 
 class TravelDB(DomainDB):
