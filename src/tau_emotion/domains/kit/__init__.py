@@ -5,6 +5,8 @@
 - `handoff`: the `transfer_to_human_agents` desk and the hand-off records it writes.
 - `names`: the shared pool of given and family names generators draw people from.
 - `split`: the base of generators that write a train and an eval database.
+- `package`: `domain_package`, the `Domain` of a domain folder from its parts (its
+  ``__init__.py`` is one call).
 
 A domain keeps what the agent reads (tool names, docstrings, refusal wording) and what its
 snapshots hold; the kit holds the bodies. `tau_emotion.domains.common` keeps the smaller
