@@ -57,3 +57,23 @@ def test_emotions_mapper_quick_scores_the_independent_set(tmp_path: Path) -> Non
     (default,) = figures["options"].values()
     assert set(default) == {"descriptions", "messages", "negation and contrast"}
     assert default["descriptions"]["n"] > 0 and not figures["speed"]["torch_loaded"]
+
+
+def test_gaming_agents_quick_scores_every_strategy_beside_the_oracle(tmp_path: Path) -> None:
+    figures_path = tmp_path / "figures.json"
+    out = run("gaming_agents.py", "--quick", "--json", str(figures_path))
+    assert "| agent | condition | Pass^1 | clean |" in out and "per domain" in out
+    rows = {(r["agent"], r["condition"]): r for r in json.loads(figures_path.read_text())["rows"]}
+    strategies = ("oracle", "do-nothing", "transfer", "yes-man", "no-confirm", "say-everything")
+    assert set(rows) == {(a, c) for a in strategies for c in ("emotion", "no emotion")}
+    assert {r["tasks"] for r in rows.values()} == {30}  # 3 of each of the 10 domains
+    for condition in ("emotion", "no emotion"):
+        oracle = rows[("oracle", condition)]
+        assert oracle["passed"]["value"] >= 0.9
+        assert rows[("do-nothing", condition)]["passed"]["value"] < 0.1
+        assert rows[("transfer", condition)]["writes_passed"]["k"] == 0
+        # skipping the consent can never be policy-clean where there is a write to consent to
+        assert rows[("no-confirm", condition)]["writes_clean"]["k"] == 0
+        assert rows[("no-confirm", condition)]["writes_passed"]["n"] > 0
+    for r in rows.values():  # a share of no challenge task is no figure, not a zero
+        assert (r["challenge_passed"]["value"] is None) == (r["challenge_passed"]["n"] == 0)
