@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tau_emotion.domains.kit.reference import Reference
+
 
 @dataclass(frozen=True)
 class CourseSpec:
@@ -17,44 +19,8 @@ class CourseSpec:
     prerequisites: tuple[str, ...] = ()
 
 
-CATALOG = (
-    CourseSpec("English 9", "English", "1.0", 9),
-    CourseSpec("English 10", "English", "1.0", 10),
-    CourseSpec("American Literature", "English", "1.0", 11),
-    CourseSpec("British Literature", "English", "1.0", 12),
-    CourseSpec("Creative Writing", "English", "0.5", 10),
-    CourseSpec("Journalism", "English", "0.5", 9),
-    CourseSpec("Algebra I", "Mathematics", "1.0", 9),
-    CourseSpec("Geometry", "Mathematics", "1.0", 9, ("Algebra I",)),
-    CourseSpec("Algebra II", "Mathematics", "1.0", 10, ("Geometry",)),
-    CourseSpec("Precalculus", "Mathematics", "1.0", 11, ("Algebra II",)),
-    CourseSpec("AP Calculus AB", "Mathematics", "1.0", 11, ("Precalculus",)),
-    CourseSpec("Statistics", "Mathematics", "1.0", 11, ("Algebra II",)),
-    CourseSpec("Biology", "Science", "1.0", 9),
-    CourseSpec("Chemistry", "Science", "1.0", 10, ("Algebra I",)),
-    CourseSpec("Physics", "Science", "1.0", 11, ("Algebra II",)),
-    CourseSpec("Environmental Science", "Science", "1.0", 10),
-    CourseSpec("AP Biology", "Science", "1.0", 11, ("Biology", "Chemistry")),
-    CourseSpec("Anatomy and Physiology", "Science", "1.0", 11, ("Biology",)),
-    CourseSpec("World History", "Social Studies", "1.0", 9),
-    CourseSpec("US History", "Social Studies", "1.0", 10),
-    CourseSpec("Government", "Social Studies", "0.5", 12),
-    CourseSpec("Economics", "Social Studies", "0.5", 12),
-    CourseSpec("Psychology", "Social Studies", "0.5", 11),
-    CourseSpec("Spanish I", "World Languages", "1.0", 9),
-    CourseSpec("Spanish II", "World Languages", "1.0", 9, ("Spanish I",)),
-    CourseSpec("Spanish III", "World Languages", "1.0", 10, ("Spanish II",)),
-    CourseSpec("French I", "World Languages", "1.0", 9),
-    CourseSpec("French II", "World Languages", "1.0", 9, ("French I",)),
-    CourseSpec("Studio Art", "Arts", "0.5", 9),
-    CourseSpec("Ceramics", "Arts", "0.5", 9),
-    CourseSpec("Concert Band", "Arts", "0.5", 9),
-    CourseSpec("Digital Photography", "Arts", "0.5", 10),
-    CourseSpec("Physical Education", "Physical Education", "0.5", 9),
-    CourseSpec("Health", "Physical Education", "0.5", 9),
-    CourseSpec("Intro to Programming", "Computer Science", "0.5", 9),
-    CourseSpec("AP Computer Science A", "Computer Science", "1.0", 10, ("Intro to Programming",)),
-)
+_REFERENCE = Reference(__package__ or __name__, "courses.json")
+CATALOG = _REFERENCE.table("courses", tuple[CourseSpec, ...])
 
 # Year-long courses by grade: one choice per slot. The maths and language slots follow a
 # sequence, so a student's earlier years are the courses before this year's in the sequence.

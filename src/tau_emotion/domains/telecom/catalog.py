@@ -5,90 +5,13 @@ from __future__ import annotations
 from datetime import date
 
 from tau_emotion.domains.kit import names
+from tau_emotion.domains.kit.reference import Reference
 from tau_emotion.domains.telecom.db import Addon, Plan
 
-PLANS: tuple[Plan, ...] = (
-    Plan(
-        plan_id="basic_5gb",
-        name="Basic 5GB",
-        monthly_cents=3500,
-        data_gb=5,
-        hotspot_gb=0,
-        available=True,
-    ),
-    Plan(
-        plan_id="plus_15gb",
-        name="Plus 15GB",
-        monthly_cents=5000,
-        data_gb=15,
-        hotspot_gb=5,
-        available=True,
-    ),
-    Plan(
-        plan_id="unlimited",
-        name="Unlimited",
-        monthly_cents=6500,
-        data_gb=None,
-        hotspot_gb=10,
-        available=True,
-    ),
-    Plan(
-        plan_id="unlimited_max",
-        name="Unlimited Max",
-        monthly_cents=8500,
-        data_gb=None,
-        hotspot_gb=40,
-        available=True,
-    ),
-    Plan(
-        plan_id="unlimited_55",
-        name="55+ Unlimited",
-        monthly_cents=5500,
-        data_gb=None,
-        hotspot_gb=5,
-        available=True,
-        min_age=55,
-    ),
-    Plan(
-        plan_id="classic_10gb",
-        name="Classic 10GB (legacy)",
-        monthly_cents=4000,
-        data_gb=10,
-        hotspot_gb=0,
-        available=False,
-    ),
-    Plan(
-        plan_id="unlimited_2019",
-        name="Unlimited 2019 (legacy)",
-        monthly_cents=6000,
-        data_gb=None,
-        hotspot_gb=5,
-        available=False,
-    ),
-)
+_REFERENCE = Reference(__package__ or __name__, "offer.json")
+PLANS = _REFERENCE.table("plans", tuple[Plan, ...])
 
-ADDONS: tuple[Addon, ...] = (
-    Addon(
-        addon_id="data_2gb", name="2 GB Data Top-Up", kind="data_topup", price_cents=1000, data_gb=2
-    ),
-    Addon(
-        addon_id="data_5gb", name="5 GB Data Top-Up", kind="data_topup", price_cents=2000, data_gb=5
-    ),
-    Addon(
-        addon_id="travel_7d",
-        name="Travel Pass 7 Days",
-        kind="travel_pass",
-        price_cents=3500,
-        days=7,
-    ),
-    Addon(
-        addon_id="travel_30d",
-        name="Travel Pass 30 Days",
-        kind="travel_pass",
-        price_cents=7000,
-        days=30,
-    ),
-)
+ADDONS = _REFERENCE.table("addons", tuple[Addon, ...])
 
 # (model, full price in cents, release date): no device is bought before its release.
 DEVICE_MODELS: tuple[tuple[str, int, date], ...] = (
