@@ -10,75 +10,47 @@ from tau_emotion.domains.airline.db import User, day_key
 from tau_emotion.domains.airline.itinerary import actual_departure, arrival_day, connects
 from tau_emotion.domains.airline.rules import BOOKING_CUTOFF, CABINS, NOW
 from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
-from tau_emotion.domains.kit.identity import Directory
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import Directory, Lookups, date_of_birth, zip_code
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-
-def _same(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+DOCS = ToolDocs.beside(__file__)
 
 
-def _same_name(user: User, first_name: str, last_name: str) -> bool:
-    return _same(user.first_name, first_name) and _same(user.last_name, last_name)
+def _born(text: str) -> str:
+    try:
+        return calendar_date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise ToolError("date_of_birth must be 'YYYY-MM-DD', e.g. '1986-04-23'") from None
 
 
-USERS: Directory[User] = Directory(
-    answer=lambda u: {"user_id": u.user_id},
-    missing="no customer with that {what}",
-    email_label="email",
+def _folded(text: str) -> str:
+    return text.strip().casefold()
+
+
+USERS: Lookups[AirlineBase, User] = Lookups(
+    Directory(
+        answer=lambda u: {"user_id": u.user_id},
+        missing="no customer with that {what}",
+        email_label="email",
+    ),
+    people=lambda tools: tools.users.values(),
 )
 
 
 class ReadTools(AirlineBase):
-    @tool("read")
-    def find_user_by_email(self, email: str) -> dict[str, str]:
-        """Authenticate a customer by the email address on their account; returns their user id.
-
-        Args:
-            email: The email address the customer gives, e.g. 'amara.holloway12@example.com'.
-        """
-        return USERS.by_email(self.users.values(), email)
-
-    @tool("read")
-    def find_user_by_name_and_birth_date(
-        self, first_name: str, last_name: str, date_of_birth: str
-    ) -> dict[str, str]:
-        """Authenticate a customer by full name and date of birth; returns their user id.
-
-        Args:
-            first_name: The customer's first name.
-            last_name: The customer's last name.
-            date_of_birth: The customer's date of birth, 'YYYY-MM-DD'.
-        """
-        try:
-            born = calendar_date.fromisoformat(date_of_birth.strip()).isoformat()
-        except ValueError:
-            raise ToolError("date_of_birth must be 'YYYY-MM-DD', e.g. '1986-04-23'") from None
-        return USERS.by(
-            self.users.values(),
-            lambda u: _same_name(u, first_name, last_name) and u.date_of_birth == born,
-            "name and date of birth",
-        )
-
-    @tool("read")
-    def find_user_by_name_and_zip(
-        self, first_name: str, last_name: str, zip_code: str
-    ) -> dict[str, str]:
-        """Authenticate a customer by full name and the zip code of their address; returns their
-        user id.
-
-        Args:
-            first_name: The customer's first name.
-            last_name: The customer's last name.
-            zip_code: The five-digit zip code of the customer's address.
-        """
-        zip_code = zip_code.strip()
-        return USERS.by(
-            self.users.values(),
-            lambda u: _same_name(u, first_name, last_name) and u.address.zip_code == zip_code,
-            "name and zip code",
-        )
+    find_user_by_email = USERS.email(DOCS["find_user_by_email"])
+    find_user_by_name_and_birth_date = USERS.first_last_and(
+        DOCS["find_user_by_name_and_birth_date"],
+        date_of_birth(lambda u: u.date_of_birth, _born),
+        fold=_folded,
+    )
+    find_user_by_name_and_zip = USERS.first_last_and(
+        DOCS["find_user_by_name_and_zip"],
+        zip_code(lambda u: u.address.zip_code),
+        fold=_folded,
+    )
 
     @tool("read")
     def get_user_details(self, user_id: str) -> dict[str, Any]:

@@ -12,9 +12,12 @@ from tau_emotion.domains.airline.rules import (
     NOW,
 )
 from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+DOCS = ToolDocs.beside(__file__)
 
 HAND_OFF = HandOffDesk(
     prefix="TR-",
@@ -91,12 +94,8 @@ class SupportTools(AirlineBase):
         )
         return {"certificate": certificate.model_dump(), "amount": amount, "reason": kind}
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent, with a short summary of the customer's issue.
-        This ends your part of the conversation.
-
-        Args:
-            summary: What the customer needs and why you could not complete it.
-        """
-        return HAND_OFF.hand_off(self.transfers, summary)
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        AirlineBase,
+        lambda tools: tools.transfers,
+    )

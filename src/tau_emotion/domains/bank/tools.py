@@ -45,7 +45,7 @@ from tau_emotion.domains.bank.rules import (
 )
 from tau_emotion.domains.bank.tools_read import BankReadTools
 from tau_emotion.domains.common import money, money_text, next_id
-from tau_emotion.domains.kit.handoff import CUSTOMER_CARE
+from tau_emotion.domains.kit.handoff import CUSTOMER_CARE, CUSTOMER_CARE_DOC
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -468,12 +468,6 @@ class BankTools(BankReadTools):
         self.customers.put(customer_id, customer.model_copy(update={"address": new}))
         return f"mailing address is now {new.one_line()}"
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent, with a short summary of the customer's
-        problem. Use it only when the policy says so; it ends the conversation.
-
-        Args:
-            summary: What the customer needs and what has been done so far.
-        """
-        return CUSTOMER_CARE.hand_off(self.transfers, summary)
+    transfer_to_human_agents = CUSTOMER_CARE.tool(
+        CUSTOMER_CARE_DOC, BankReadTools, lambda tools: tools.transfers
+    )

@@ -7,55 +7,34 @@ from typing import Any
 from tau_emotion.domains.bank.db import Customer
 from tau_emotion.domains.bank.rules import COURTESY_PERIOD_DAYS, days_ago
 from tau_emotion.domains.bank.tools_base import BankOffice
-from tau_emotion.domains.common import money_text, words
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits
+from tau_emotion.domains.common import money_text
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import Directory, Lookups, PhoneRule, all_digits, zip_code
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-PEOPLE: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.customer_id, "full_name": c.full_name},
-    missing="no customer with that {what}",
-    phone=PhoneRule(all_digits),
+DOCS = ToolDocs.beside(__file__)
+
+PEOPLE: Lookups[BankOffice, Customer] = Lookups(
+    Directory(
+        answer=lambda c: {"customer_id": c.customer_id, "full_name": c.full_name},
+        missing="no customer with that {what}",
+        phone=PhoneRule(all_digits),
+    ),
+    people=lambda tools: tools.customers.values(),
 )
 
 
 class BankReadTools(BankOffice):
     """Lookups and verification: nothing here changes the database."""
 
-    @tool("read")
-    def find_customer_by_email(self, email: str) -> dict[str, str]:
-        """Identify a customer by the email address on file (basic authentication).
-
-        Args:
-            email: The email address the customer gives, e.g. 'dana.ruiz@example.com'.
-        """
-        return PEOPLE.by_email(self.customers.values(), email)
-
-    @tool("read")
-    def find_customer_by_phone(self, phone: str) -> dict[str, str]:
-        """Identify a customer by the phone number on file (basic authentication).
-
-        Args:
-            phone: The phone number the customer gives, any punctuation, e.g. '503-555-0147'.
-        """
-        return PEOPLE.by_phone(self.customers.values(), phone)
-
-    @tool("read")
-    def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
-        """Identify a customer by full name together with the zip code on file (basic
-        authentication).
-
-        Args:
-            full_name: First and last name, e.g. 'Dana Ruiz'.
-            zip_code: Five-digit zip code of the mailing address, e.g. '97214'.
-        """
-        name, zip_code = words(full_name), zip_code.strip()
-        return PEOPLE.by(
-            self.customers.values(),
-            lambda c: c.full_name.lower() == name and c.address.zip_code == zip_code,
-            "name and zip code",
-            refusal="no customer matches that name and zip code",
-        )
+    find_customer_by_email = PEOPLE.email(DOCS["find_customer_by_email"])
+    find_customer_by_phone = PEOPLE.phone(DOCS["find_customer_by_phone"])
+    find_customer_by_name_and_zip = PEOPLE.full_name_and(
+        DOCS["find_customer_by_name_and_zip"],
+        zip_code(lambda c: c.address.zip_code),
+        refusal="no customer matches that name and zip code",
+    )
 
     @tool("read")
     def verify_identity(self, customer_id: str, date_of_birth: str, ssn_last4: str) -> str:

@@ -12,56 +12,37 @@ from typing import Any
 
 from tau_emotion.domains.basketball.db import Customer
 from tau_emotion.domains.basketball.rules import TODAY, ZONES, single_price
+from tau_emotion.domains.basketball.tools_base import ClubToolBase
 from tau_emotion.domains.basketball.tools_shop import ShopTools
 from tau_emotion.domains.basketball.tools_tickets import TicketTools
-from tau_emotion.domains.common import fmt, words
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
+from tau_emotion.domains.common import fmt
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import Directory, Lookups, PhoneRule, last_ten, zip_code
 from tau_emotion.domains.tools import tool
 
-FANS: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.id, "full_name": c.full_name},
-    missing="no customer found with that {what}",
-    ambiguous="more than one customer matches that {what}; ask for their email",
-    phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
-    email_label="email",
+DOCS = ToolDocs.beside(__file__)
+
+FANS: Lookups[ClubToolBase, Customer] = Lookups(
+    Directory(
+        answer=lambda c: {"customer_id": c.id, "full_name": c.full_name},
+        missing="no customer found with that {what}",
+        ambiguous="more than one customer matches that {what}; ask for their email",
+        phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
+        email_label="email",
+    ),
+    people=lambda tools: tools.q.customers.values(),
 )
 
 
 class ClubTools(TicketTools, ShopTools):
     """All tools of the desk: reads and lookups here, the writes from the mixins."""
 
-    @tool("read")
-    def find_customer_by_email(self, email: str) -> dict[str, str]:
-        """Authenticate a customer by the email address on their account.
-
-        Args:
-            email: The customer's email address.
-        """
-        return FANS.by_email(self.q.customers.values(), email)
-
-    @tool("read")
-    def find_customer_by_phone(self, phone: str) -> dict[str, str]:
-        """Authenticate a customer by the phone number on their account.
-
-        Args:
-            phone: The phone number in any format, e.g. '(206) 555-0142'.
-        """
-        return FANS.by_phone(self.q.customers.values(), phone)
-
-    @tool("read")
-    def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
-        """Authenticate a customer by full name and billing zip code.
-
-        Args:
-            full_name: First and last name, e.g. 'Dana Okafor'.
-            zip_code: The five-digit billing zip code.
-        """
-        name, zip_code = words(full_name), zip_code.strip()
-        return FANS.by(
-            self.q.customers.values(),
-            lambda c: c.full_name.lower() == name and c.zip_code == zip_code,
-            "name and zip code",
-        )
+    find_customer_by_email = FANS.email(DOCS["find_customer_by_email"])
+    find_customer_by_phone = FANS.phone(DOCS["find_customer_by_phone"])
+    find_customer_by_name_and_zip = FANS.full_name_and(
+        DOCS["find_customer_by_name_and_zip"],
+        zip_code(lambda c: c.zip_code),
+    )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:

@@ -17,9 +17,12 @@ from tau_emotion.domains.basketball.rules import (
 )
 from tau_emotion.domains.basketball.tools_base import ClubToolBase
 from tau_emotion.domains.common import fmt, money
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+DOCS = ToolDocs.beside(__file__)
 
 
 def _camper_name(text: str) -> str:
@@ -190,11 +193,9 @@ class ShopTools(ClubToolBase):
         self.q.record(customer_id, reg.payment_method_id, "refund", refund, reg.id)
         return {"registration_id": reg.id, "status": "cancelled", "refunded": fmt(refund)}
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent; this ends the conversation.
-
-        Args:
-            summary: What the customer needs and why it could not be done here.
-        """
-        return HAND_OFF.hand_off(self.q.transfers, summary, lead=self.q.lead)
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        ClubToolBase,
+        lambda tools: tools.q.transfers,
+        lambda tools: tools.q.lead,
+    )

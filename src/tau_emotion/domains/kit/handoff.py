@@ -3,7 +3,8 @@
 Every domain ends a conversation the same way: check the summary if the domain asks for one,
 number the hand-off from the state (so a gold replay and an agent get the same id), write one
 record and tell the agent who takes over. What differs between domains is data, so it is
-declared, not written again: the id prefix and width, the record, the reply.
+declared, not written again: the id prefix and width, the record, the reply, and the
+docstring of the tool (`HandOffDesk.tool` declares the tool from it).
 
 The records keep the field names each domain's snapshots and shipped task hashes were made
 with (`id` or `transfer_id`, with a queue or a time stamp for some); all of them are a
@@ -17,11 +18,13 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from tau_emotion.domains.common import HandOff, Transfer, next_id
+from tau_emotion.domains.kit.declare import ToolDoc, declare
 from tau_emotion.domains.state import Table
 from tau_emotion.errors import ToolError
 
 __all__ = [
     "CUSTOMER_CARE",
+    "CUSTOMER_CARE_DOC",
     "HandOffDesk",
     "QueuedTicketTransfer",
     "StampedTicketTransfer",
@@ -69,6 +72,7 @@ def summary_ticket(key: str, summary: str) -> TicketTransfer:
 
 
 T = TypeVar("T", bound=HandOff)
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,24 @@ class HandOffDesk(Generic[T]):
         table.put(key, self.record(key, summary))
         return self.reply.format(id=key, summary=summary)
 
+    def tool(
+        self,
+        doc: ToolDoc,
+        on: type[S],
+        transfers: Callable[[S], Table[T]],
+        lead: Callable[[S], str] | None = None,
+    ) -> Callable[..., str]:
+        """The domain's `transfer_to_human_agents(summary)` tool, described by `doc`.
+
+        `transfers` reads the hand-off table from the domain's tool set (`on`, the class the
+        readers are typed against); `lead`, in a split domain, the database's lead digit.
+        """
+
+        def run(tools: S, summary: str) -> str:
+            return self.hand_off(transfers(tools), summary, lead=lead(tools) if lead else "")
+
+        return declare("terminal", doc, ["summary"], run)
+
 
 CUSTOMER_CARE: HandOffDesk[QueuedTicketTransfer] = HandOffDesk(
     prefix="TR-",
@@ -100,6 +122,16 @@ CUSTOMER_CARE: HandOffDesk[QueuedTicketTransfer] = HandOffDesk(
     reply="Transfer {id} created; a human agent will take over.",
 )
 """The desk of the domains whose hand-offs all go to one customer-care queue (bank, movie)."""
+
+CUSTOMER_CARE_DOC = ToolDoc(
+    name="transfer_to_human_agents",
+    description=(
+        "Hand the conversation to a human agent, with a short summary of the customer's "
+        "problem. Use it only when the policy says so; it ends the conversation."
+    ),
+    args={"summary": "What the customer needs and what has been done so far."},
+)
+"""What the agent reads of the customer-care hand-off, the same in the domains that use it."""
 
 
 def stamped_desk(stamp: str) -> HandOffDesk[StampedTransfer]:

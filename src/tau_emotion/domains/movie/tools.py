@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.common import money, money_text, next_id
-from tau_emotion.domains.kit.handoff import CUSTOMER_CARE
+from tau_emotion.domains.kit.handoff import CUSTOMER_CARE, CUSTOMER_CARE_DOC
 from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
@@ -441,12 +441,6 @@ class MovieTools(MovieReadTools):
         self.customers.put(customer_id, updated)
         return {"membership": plan, "membership_renews_on": renews, "charged": money_text(charged)}
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent, with a short summary of the customer's
-        problem. Use it only when the policy says so; it ends the conversation.
-
-        Args:
-            summary: What the customer needs and what has been done so far.
-        """
-        return CUSTOMER_CARE.hand_off(self.transfers, summary)
+    transfer_to_human_agents = CUSTOMER_CARE.tool(
+        CUSTOMER_CARE_DOC, MovieReadTools, lambda tools: tools.transfers
+    )

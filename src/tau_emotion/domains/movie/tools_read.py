@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_emotion.domains.common import money_text, words
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits
+from tau_emotion.domains.common import money_text
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import Directory, Lookups, PhoneRule, all_digits, zip_code
 from tau_emotion.domains.movie.db import Customer
 from tau_emotion.domains.movie.rules import (
     MENU,
@@ -18,49 +19,28 @@ from tau_emotion.domains.movie.tools_base import MovieOffice, seat_ranges
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-PEOPLE: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.customer_id, "full_name": c.full_name},
-    missing="no customer account with that {what}",
-    phone=PhoneRule(all_digits),
+DOCS = ToolDocs.beside(__file__)
+
+PEOPLE: Lookups[MovieOffice, Customer] = Lookups(
+    Directory(
+        answer=lambda c: {"customer_id": c.customer_id, "full_name": c.full_name},
+        missing="no customer account with that {what}",
+        phone=PhoneRule(all_digits),
+    ),
+    people=lambda tools: tools.customers.values(),
 )
 
 
 class MovieReadTools(MovieOffice):
     """Lookups: nothing here changes the database."""
 
-    @tool("read")
-    def find_customer_by_email(self, email: str) -> dict[str, str]:
-        """Authenticate a customer by the email address on their Lumen account.
-
-        Args:
-            email: The email address the customer gives, e.g. 'maria.lopez@example.com'.
-        """
-        return PEOPLE.by_email(self.customers.values(), email)
-
-    @tool("read")
-    def find_customer_by_phone(self, phone: str) -> dict[str, str]:
-        """Authenticate a customer by the phone number on their Lumen account.
-
-        Args:
-            phone: The phone number the customer gives, any punctuation, e.g. '312-555-0147'.
-        """
-        return PEOPLE.by_phone(self.customers.values(), phone)
-
-    @tool("read")
-    def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
-        """Authenticate a customer by full name together with the zip code on their account.
-
-        Args:
-            full_name: First and last name, e.g. 'Maria Lopez'.
-            zip_code: Five-digit zip code of the customer's address, e.g. '60614'.
-        """
-        name, zip_code = words(full_name), zip_code.strip()
-        return PEOPLE.by(
-            self.customers.values(),
-            lambda c: c.full_name.lower() == name and c.zip_code == zip_code,
-            "name and zip code",
-            refusal="no customer account matches that name and zip code",
-        )
+    find_customer_by_email = PEOPLE.email(DOCS["find_customer_by_email"])
+    find_customer_by_phone = PEOPLE.phone(DOCS["find_customer_by_phone"])
+    find_customer_by_name_and_zip = PEOPLE.full_name_and(
+        DOCS["find_customer_by_name_and_zip"],
+        zip_code(lambda c: c.zip_code),
+        refusal="no customer account matches that name and zip code",
+    )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:

@@ -4,56 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_emotion.domains.common import fmt, record_view, words
+from tau_emotion.domains.common import fmt, record_view
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import stamped_desk
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
+from tau_emotion.domains.kit.identity import Directory, Lookups, PhoneRule, last_ten, zip_code
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer
 from tau_emotion.domains.restaurant.tools_base import RestaurantBase
 from tau_emotion.domains.tools import tool
 
-PEOPLE: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.id},
-    missing="no customer profile has that {what}",
-    phone=PhoneRule(last_ten, "a phone number needs 10 digits (area code included)"),
+DOCS = ToolDocs.beside(__file__)
+
+PEOPLE: Lookups[RestaurantBase, Customer] = Lookups(
+    Directory(
+        answer=lambda c: {"customer_id": c.id},
+        missing="no customer profile has that {what}",
+        phone=PhoneRule(last_ten, "a phone number needs 10 digits (area code included)"),
+    ),
+    people=lambda tools: tools.customers.values(),
 )
+
 HAND_OFF = stamped_desk(rules.stamp(rules.NOW))
 
 
 class AccountTools(RestaurantBase):
-    @tool("read")
-    def find_customer_by_email(self, email: str) -> dict[str, str]:
-        """Authenticate a guest by the email address on their loyalty profile.
-
-        Args:
-            email: The email address the guest gives, e.g. 'nadia.okonkwo42@example.com'.
-        """
-        return PEOPLE.by_email(self.customers.values(), email)
-
-    @tool("read")
-    def find_customer_by_phone(self, phone: str) -> dict[str, str]:
-        """Authenticate a guest by the phone number on their loyalty profile.
-
-        Args:
-            phone: The phone number the guest gives, in any format, e.g. '512-533-0142'.
-        """
-        return PEOPLE.by_phone(self.customers.values(), phone)
-
-    @tool("read")
-    def find_customer_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
-        """Authenticate a guest by their full name together with the zip code of their address.
-
-        Args:
-            full_name: First and last name, e.g. 'Nadia Okonkwo'.
-            zip_code: The 5-digit zip code of the guest's address on file.
-        """
-        name, wanted_zip = words(full_name), zip_code.strip()
-        return PEOPLE.by(
-            self.customers.values(),
-            lambda c: words(c.full_name) == name and c.zip_code == wanted_zip,
-            "name and zip code",
-            refusal="no customer profile matches that name and zip code",
-        )
+    find_customer_by_email = PEOPLE.email(DOCS["find_customer_by_email"])
+    find_customer_by_phone = PEOPLE.phone(DOCS["find_customer_by_phone"])
+    find_customer_by_name_and_zip = PEOPLE.full_name_and(
+        DOCS["find_customer_by_name_and_zip"],
+        zip_code(lambda c: c.zip_code),
+        refusal="no customer profile matches that name and zip code",
+    )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:
@@ -98,12 +79,8 @@ class AccountTools(RestaurantBase):
         codes each delivers to, and its private dining rooms (capacity limits)."""
         return [record_view(location) for location in self.locations.values()]
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent, when the policy says so or the guest's
-        request cannot be handled with the available tools. Ends the conversation.
-
-        Args:
-            summary: A short summary of the guest, their request and what has been done so far.
-        """
-        return HAND_OFF.hand_off(self.transfers, summary)
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        RestaurantBase,
+        lambda tools: tools.transfers,
+    )

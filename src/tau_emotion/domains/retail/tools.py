@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.db import (
@@ -24,10 +25,13 @@ from tau_emotion.domains.retail.tools_read import RetailReads
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-# Retail numbers its requests unpadded from 10001 (see `RetailAccess.next_id`).
+DOCS = ToolDocs.beside(__file__)
+
+# Retail numbers its requests unpadded from 10001 (see `RetailAccess.next_id`), and keeps
+# the summary trimmed.
 HAND_OFF = HandOffDesk(
     prefix="TR-",
-    record=summary_transfer,
+    record=lambda key, summary: summary_transfer(key, summary.strip()),
     reply="Transfer {id} created; a human agent will take over this conversation.",
     width=0,
     floor=10000,
@@ -347,14 +351,11 @@ class RetailTools(RetailReads):
         self.customers.put(customer.id, customer.model_copy(update={"address": address}))
         return {"customer_id": customer.id, "default_address": views.address(address)}
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent; this ends your part of the conversation.
-
-        Args:
-            summary: What the customer needs and what was already done, for the human agent.
-        """
-        return HAND_OFF.hand_off(self.transfers, summary.strip())
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        RetailReads,
+        lambda tools: tools.transfers,
+    )
 
     # ---- helpers --------------------------------------------------------------------------
 

@@ -2,60 +2,39 @@
 
 from __future__ import annotations
 
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import Directory, Lookups, PhoneRule, last_ten, zip_code
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.db import Customer
 from tau_emotion.domains.retail.tools_base import RetailAccess
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
-CUSTOMERS: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.id},
-    missing="no customer account uses that {what}",
-    phone=PhoneRule(last_ten, "a phone number needs ten digits, area code included"),
+DOCS = ToolDocs.beside(__file__)
+
+CUSTOMERS: Lookups[RetailAccess, Customer] = Lookups(
+    Directory(
+        answer=lambda c: {"customer_id": c.id},
+        missing="no customer account uses that {what}",
+        phone=PhoneRule(last_ten, "a phone number needs ten digits, area code included"),
+    ),
+    people=lambda tools: tools.customers.values(),
 )
 
 
+def _lower(text: str) -> str:
+    return text.strip().lower()
+
+
 class RetailReads(RetailAccess):
-    @tool("read")
-    def find_customer_by_email(self, email: str) -> views.View:
-        """Authenticate a customer by the email address on their account; returns their customer id.
-
-        Args:
-            email: The email address the customer gives, e.g. 'maya.patel12@example.com'.
-        """
-        return CUSTOMERS.by_email(self.customers.values(), email)
-
-    @tool("read")
-    def find_customer_by_phone(self, phone: str) -> views.View:
-        """Authenticate a customer by the phone number on their account; returns their customer id.
-
-        Args:
-            phone: The phone number the customer gives, in any format, e.g. '503-555-0142'.
-        """
-        return CUSTOMERS.by_phone(self.customers.values(), phone)
-
-    @tool("read")
-    def find_customer_by_name_zip(
-        self, first_name: str, last_name: str, zip_code: str
-    ) -> views.View:
-        """Authenticate a customer by full name and the zip code of their default address.
-
-        Args:
-            first_name: The customer's first name, e.g. 'Maya'.
-            last_name: The customer's last name, e.g. 'Patel'.
-            zip_code: The five-digit zip code of the customer's default address, e.g. '97214'.
-        """
-        first, last, zip5 = first_name.strip().lower(), last_name.strip().lower(), zip_code.strip()
-        return CUSTOMERS.by(
-            self.customers.values(),
-            lambda c: (
-                (c.first_name.lower(), c.last_name.lower(), c.address.zip_code)
-                == (first, last, zip5)
-            ),
-            "name and zip code",
-            refusal="no customer account matches that name and zip code",
-        )
+    find_customer_by_email = CUSTOMERS.email(DOCS["find_customer_by_email"])
+    find_customer_by_phone = CUSTOMERS.phone(DOCS["find_customer_by_phone"])
+    find_customer_by_name_zip = CUSTOMERS.first_last_and(
+        DOCS["find_customer_by_name_zip"],
+        zip_code(lambda c: c.address.zip_code),
+        fold=_lower,
+        refusal="no customer account matches that name and zip code",
+    )
 
     @tool("read")
     def get_customer(self, customer_id: str) -> views.View:

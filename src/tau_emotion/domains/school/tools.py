@@ -12,8 +12,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import fmt, words
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, last_ten
+from tau_emotion.domains.common import fmt
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import Directory, Lookups, PhoneRule, last_ten, zip_code
 from tau_emotion.domains.school.db import Guardian, Student
 from tau_emotion.domains.school.queries import Queries
 from tau_emotion.domains.school.rules import (
@@ -26,11 +27,14 @@ from tau_emotion.domains.school.rules import (
     gpa,
     is_adult,
 )
+from tau_emotion.domains.school.tools_base import SchoolToolBase
 from tau_emotion.domains.school.tools_billing import BillingTools
 from tau_emotion.domains.school.tools_registration import RegistrationTools
 from tau_emotion.domains.school.tools_services import ServiceTools
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+DOCS = ToolDocs.beside(__file__)
 
 
 def _caller(person: Student | Guardian) -> dict[str, str]:
@@ -38,53 +42,27 @@ def _caller(person: Student | Guardian) -> dict[str, str]:
     return {"caller_id": person.id, "role": role, "full_name": Queries.full_name(person)}
 
 
-CALLERS: Directory[Student | Guardian] = Directory(
-    answer=_caller,
-    missing="no guardian or student found with that {what}",
-    ambiguous="more than one person matches that {what}; ask for their email",
-    phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
-    email_label="email",
+CALLERS: Lookups[SchoolToolBase, Student | Guardian] = Lookups(
+    Directory(
+        answer=_caller,
+        missing="no guardian or student found with that {what}",
+        ambiguous="more than one person matches that {what}; ask for their email",
+        phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
+        email_label="email",
+    ),
+    people=lambda tools: [*tools.q.guardians.values(), *tools.q.students.values()],
 )
 
 
 class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
     """All tools of the desk: the reads and lookups here, the writes from the mixins."""
 
-    def _people(self) -> list[Student | Guardian]:
-        return [*self.q.guardians.values(), *self.q.students.values()]
-
-    @tool("read")
-    def find_caller_by_email(self, email: str) -> dict[str, str]:
-        """Authenticate a caller (guardian or student) by the email address on file.
-
-        Args:
-            email: The caller's email address, e.g. 'maria.novak41@webmail.example'.
-        """
-        return CALLERS.by_email(self._people(), email)
-
-    @tool("read")
-    def find_caller_by_phone(self, phone: str) -> dict[str, str]:
-        """Authenticate a caller (guardian or student) by the phone number on file.
-
-        Args:
-            phone: The caller's phone number in any format, e.g. '(413) 555-0142'.
-        """
-        return CALLERS.by_phone(self._people(), phone)
-
-    @tool("read")
-    def find_caller_by_name_and_zip(self, full_name: str, zip_code: str) -> dict[str, str]:
-        """Authenticate a caller (guardian or student) by full name and home zip code.
-
-        Args:
-            full_name: First and last name, e.g. 'Maria Novak'.
-            zip_code: The five-digit zip code of the caller's home address.
-        """
-        name, zip_code = words(full_name), zip_code.strip()
-        return CALLERS.by(
-            self._people(),
-            lambda p: Queries.full_name(p).lower() == name and p.zip_code == zip_code,
-            "name and zip code",
-        )
+    find_caller_by_email = CALLERS.email(DOCS["find_caller_by_email"])
+    find_caller_by_phone = CALLERS.phone(DOCS["find_caller_by_phone"])
+    find_caller_by_name_and_zip = CALLERS.full_name_and(
+        DOCS["find_caller_by_name_and_zip"],
+        zip_code(lambda p: p.zip_code),
+    )
 
     @tool("read")
     def get_caller_details(self, caller_id: str) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.school.db import Absence, Appointment, Topic
 from tau_emotion.domains.school.queries import parse_date
@@ -23,6 +24,8 @@ from tau_emotion.domains.school.rules import (
 from tau_emotion.domains.school.tools_base import SchoolToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+DOCS = ToolDocs.beside(__file__)
 
 HAND_OFF = HandOffDesk(
     prefix="TR",
@@ -184,11 +187,9 @@ class ServiceTools(SchoolToolBase):
         self.q.students.put(student.id, student.model_copy(update={"records_release": allow}))
         return {"student_id": student.id, "records_release": allow}
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human staff member; this ends the conversation.
-
-        Args:
-            summary: What the caller needs and why it could not be done here.
-        """
-        return HAND_OFF.hand_off(self.q.transfers, summary, lead=self.q.lead)
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        SchoolToolBase,
+        lambda tools: tools.q.transfers,
+        lambda tools: tools.q.lead,
+    )

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, words
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, us_phone
+from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.identity import (
+    Directory,
+    Lookups,
+    PhoneRule,
+    date_of_birth,
+    us_phone,
+    written_date,
+)
 from tau_emotion.domains.telecom.db import Customer, Line
 from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status
 from tau_emotion.domains.telecom.tools_base import TelecomToolBase
@@ -20,58 +27,36 @@ from tau_emotion.domains.telecom.views import (
     plan_view,
 )
 from tau_emotion.domains.tools import tool
-from tau_emotion.errors import ToolError
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+DOCS = ToolDocs.beside(__file__)
 
-HOLDERS: Directory[Customer] = Directory(
-    answer=lambda c: {"customer_id": c.customer_id},
-    missing="no customer with that {what}",
-    email_label="email",
+HOLDERS: Lookups[TelecomToolBase, Customer] = Lookups(
+    Directory(
+        answer=lambda c: {"customer_id": c.customer_id},
+        missing="no customer with that {what}",
+        email_label="email",
+    ),
+    people=lambda tools: tools.customers.values(),
 )
-LINES: Directory[Line] = Directory(
-    answer=lambda line: {"customer_id": line.customer_id},
-    missing="no line with that {what}",
-    phone=PhoneRule(us_phone, "a phone number has 10 digits, e.g. '415-555-0134'"),
-    phone_of=lambda line: line.phone_number,
+
+LINES: Lookups[TelecomToolBase, Line] = Lookups(
+    Directory(
+        answer=lambda line: {"customer_id": line.customer_id},
+        missing="no line with that {what}",
+        phone=PhoneRule(us_phone, "a phone number has 10 digits, e.g. '415-555-0134'"),
+        phone_of=lambda line: line.phone_number,
+    ),
+    people=lambda tools: tools.lines.values(),
 )
 
 
 class ReadTools(TelecomToolBase):
-    @tool("read")
-    def find_customer_by_phone(self, phone_number: str) -> dict[str, str]:
-        """Find the account holder's customer id from the phone number of any line on the account.
-
-        Args:
-            phone_number: A phone number on the account, e.g. '415-555-0134'.
-        """
-        return LINES.by_phone(self.lines.values(), phone_number)
-
-    @tool("read")
-    def find_customer_by_email(self, email: str) -> dict[str, str]:
-        """Find the account holder's customer id from the email address on the account.
-
-        Args:
-            email: The account email, e.g. 'maria.lopez@example.com'.
-        """
-        return HOLDERS.by_email(self.customers.values(), email)
-
-    @tool("read")
-    def find_customer_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
-        """Find the account holder's customer id from their full name and date of birth.
-
-        Args:
-            full_name: First and last name, e.g. 'Maria Lopez'.
-            date_of_birth: Date of birth as YYYY-MM-DD, e.g. '1984-07-30'.
-        """
-        if not _DATE.match(date_of_birth.strip()):
-            raise ToolError("date_of_birth must be written YYYY-MM-DD")
-        name, born = words(full_name), date_of_birth.strip()
-        return HOLDERS.by(
-            self.customers.values(),
-            lambda c: c.date_of_birth == born and f"{c.first_name} {c.last_name}".lower() == name,
-            "name and date of birth",
-        )
+    find_customer_by_phone = LINES.phone(DOCS["find_customer_by_phone"], param="phone_number")
+    find_customer_by_email = HOLDERS.email(DOCS["find_customer_by_email"])
+    find_customer_by_name_and_dob = HOLDERS.full_name_and(
+        DOCS["find_customer_by_name_and_dob"],
+        date_of_birth(lambda c: c.date_of_birth, written_date),
+    )
 
     @tool("read")
     def get_customer_details(self, customer_id: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from tau_emotion.domains.common import cents_text, next_id
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
 from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory
 from tau_emotion.domains.telecom.rules import (
@@ -22,6 +23,8 @@ from tau_emotion.domains.telecom.rules import (
 from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+DOCS = ToolDocs.beside(__file__)
 
 SuspendReason = Literal["lost_device", "stolen_device", "temporary_hold"]
 
@@ -316,12 +319,8 @@ class ServiceTools(TelecomToolBase):
         self.devices.put(device_id, device.model_copy(update={"unlocked": True}))
         return {"customer_id": customer_id, "device_id": device_id, "unlocked": True}
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to a human agent, with a short summary of the customer's issue
-        and what was done. Ends the conversation.
-
-        Args:
-            summary: Who the customer is, what they need, and why it needs a human.
-        """
-        return HAND_OFF.hand_off(self.transfers, summary)
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        TelecomToolBase,
+        lambda tools: tools.transfers,
+    )

@@ -5,14 +5,25 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, phone_digits, words
+from tau_emotion.domains.common import cents_text, phone_digits
+from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
-from tau_emotion.domains.kit.identity import Directory, PhoneRule, us_phone
+from tau_emotion.domains.kit.identity import (
+    Directory,
+    Lookups,
+    PhoneRule,
+    date_of_birth,
+    us_phone,
+    written_date,
+)
 from tau_emotion.domains.telehealth.db import Address, Coverage, Patient
 from tau_emotion.domains.telehealth.rules import STATE_ZIP_PREFIXES, TODAY
 from tau_emotion.domains.telehealth.tools_base import TelehealthBase
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+DOCS = ToolDocs.beside(__file__)
+
 
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(\.[\w-]+)+$")
 _MEMBER_ID = re.compile(r"^[A-Z]{3}\d{9}$")
@@ -28,10 +39,13 @@ def _identity(patient: Patient) -> dict[str, str]:
     }
 
 
-PATIENTS: Directory[Patient] = Directory(
-    answer=_identity,
-    missing="no patient with that {what}",
-    phone=PhoneRule(us_phone, "a phone number has 10 digits (area code included)"),
+PATIENTS: Lookups[TelehealthBase, Patient] = Lookups(
+    Directory(
+        answer=_identity,
+        missing="no patient with that {what}",
+        phone=PhoneRule(us_phone, "a phone number has 10 digits (area code included)"),
+    ),
+    people=lambda tools: tools.patients.values(),
 )
 HAND_OFF = HandOffDesk(
     prefix="TR",
@@ -41,40 +55,12 @@ HAND_OFF = HandOffDesk(
 
 
 class PatientTools(TelehealthBase):
-    @tool("read")
-    def find_patient_by_email(self, email: str) -> dict[str, str]:
-        """Verify a patient's identity by the email address on their account.
-
-        Args:
-            email: The email address the patient gives, e.g. 'maria.alvarez@example.com'.
-        """
-        return PATIENTS.by_email(self.patients.values(), email)
-
-    @tool("read")
-    def find_patient_by_phone(self, phone: str) -> dict[str, str]:
-        """Verify a patient's identity by the phone number on their account.
-
-        Args:
-            phone: The phone number the patient gives, any format, e.g. '503-555-0142'.
-        """
-        return PATIENTS.by_phone(self.patients.values(), phone)
-
-    @tool("read")
-    def find_patient_by_name_and_dob(self, full_name: str, date_of_birth: str) -> dict[str, str]:
-        """Verify a patient's identity by full name and date of birth.
-
-        Args:
-            full_name: First and last name as the patient gives them, e.g. 'Maria Alvarez'.
-            date_of_birth: Date of birth as YYYY-MM-DD, e.g. '1961-03-04'.
-        """
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date_of_birth.strip()):
-            raise ToolError("date_of_birth must be written YYYY-MM-DD")
-        wanted, born = words(full_name), date_of_birth.strip()
-        return PATIENTS.by(
-            self.patients.values(),
-            lambda p: f"{p.first_name} {p.last_name}".lower() == wanted and p.date_of_birth == born,
-            "name and date of birth",
-        )
+    find_patient_by_email = PATIENTS.email(DOCS["find_patient_by_email"])
+    find_patient_by_phone = PATIENTS.phone(DOCS["find_patient_by_phone"])
+    find_patient_by_name_and_dob = PATIENTS.full_name_and(
+        DOCS["find_patient_by_name_and_dob"],
+        date_of_birth(lambda p: p.date_of_birth, written_date),
+    )
 
     @tool("read")
     def get_patient_details(self, patient_id: str) -> dict[str, Any]:
@@ -223,12 +209,8 @@ class PatientTools(TelehealthBase):
         assert view is not None
         return view
 
-    @tool("terminal")
-    def transfer_to_human_agents(self, summary: str) -> str:
-        """Hand the conversation to the clinic's human staff (nurse line, billing or scheduling
-        supervisors). Ends the conversation.
-
-        Args:
-            summary: Who the patient is, what they need and what was already done.
-        """
-        return HAND_OFF.hand_off(self.transfers, summary)
+    transfer_to_human_agents = HAND_OFF.tool(
+        DOCS["transfer_to_human_agents"],
+        TelehealthBase,
+        lambda tools: tools.transfers,
+    )
