@@ -51,13 +51,5 @@ def domain_package(
     else:
         databases, split_database = {"main": Database("db.json", generate)}, SHARED_DATABASE
     root = init.parent
-    return Domain(
-        name=root.name,
-        description=description,
-        root=root,
-        db_model=db,
-        toolset=tools,
-        databases=databases,
-        split_database=split_database,
-        checks=checks,
-    )
+    # In `Domain`'s field order; the test of this module pins name, root and description.
+    return Domain(root.name, description, root, db, tools, databases, split_database, checks)
