@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.kit import names
+from tau_emotion.domains.kit.names import FamilyNamed
 from tau_emotion.domains.kit.reference import Reference
 
 FIRST_NAMES = names.given("bank")
@@ -43,7 +44,7 @@ BANKS = ("First Meridian Bank", "Coastline Credit Union", "Unity Savings", "Nort
 
 
 @dataclass(frozen=True)
-class Series:
+class Series(FamilyNamed):
     """What makes one database's identifiers its own."""
 
     digit: str
@@ -55,10 +56,6 @@ class Series:
     """(city, state, zip prefix, phone area code)."""
     numbers: tuple[int, int]
     """Range for card, account and SSN last-four digits."""
-
-    @property
-    def surnames(self) -> tuple[str, ...]:
-        return names.family(self.family_names)
 
 
 _REFERENCE = Reference(__package__ or __name__, "series.json")

@@ -71,3 +71,14 @@ def family(key: str) -> Names:
 def email_domains(key: str) -> Names:
     """The email domains of list `key`, e.g. ``email_domains("example")``."""
     return _pick("email domain", pool().email_domains, key)
+
+
+class FamilyNamed:
+    """Mixin of a database's series that names its family-name list by key: the series
+    file says which list (``"bank.train"``), the pool holds the names."""
+
+    family_names: str
+
+    @property
+    def surnames(self) -> Names:
+        return family(self.family_names)

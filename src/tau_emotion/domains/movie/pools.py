@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.kit import names
+from tau_emotion.domains.kit.names import FamilyNamed
 from tau_emotion.domains.kit.reference import Reference
 
 FIRST_NAMES = names.given("movie")
@@ -22,7 +23,7 @@ INCIDENTS = (
 
 
 @dataclass(frozen=True)
-class Series:
+class Series(FamilyNamed):
     """What makes one database's identifiers its own."""
 
     digit: str
@@ -38,10 +39,6 @@ class Series:
     """(title, rating, genre)."""
     card_last4: tuple[int, int]
     """Range the last four card digits are drawn from."""
-
-    @property
-    def surnames(self) -> tuple[str, ...]:
-        return names.family(self.family_names)
 
 
 _REFERENCE = Reference(__package__ or __name__, "series.json")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.kit import names
+from tau_emotion.domains.kit.names import FamilyNamed
 from tau_emotion.domains.kit.reference import Reference
 
 FIRST_NAMES = names.given("restaurant")
@@ -41,7 +42,7 @@ ALLERGIES = ("peanuts", "tree_nuts", "shellfish", "gluten", "dairy", "egg", "soy
 
 
 @dataclass(frozen=True)
-class City:
+class City(FamilyNamed):
     """Everything that differs between the two generated databases."""
 
     seed: int
@@ -56,10 +57,6 @@ class City:
     """(name, street, zip) of each location."""
     card_range: tuple[int, int]
     """Inclusive range of card last-4 numbers, disjoint between the databases."""
-
-    @property
-    def surnames(self) -> tuple[str, ...]:
-        return names.family(self.family_names)
 
 
 _REFERENCE = Reference(__package__ or __name__, "cities.json")

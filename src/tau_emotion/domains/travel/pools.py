@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.kit import names
+from tau_emotion.domains.kit.names import FamilyNamed
 from tau_emotion.domains.kit.reference import Reference
 
 FIRST_NAMES = names.given("travel")
@@ -50,7 +51,7 @@ class DestinationSpec:
 
 
 @dataclass(frozen=True)
-class Market:
+class Market(FamilyNamed):
     """Everything that differs between the two generated databases."""
 
     seed: int
@@ -62,10 +63,6 @@ class Market:
     """The market's own list in the shared name pool."""
     catalogue: tuple[DestinationSpec, ...]
     card_range: tuple[int, int]
-
-    @property
-    def surnames(self) -> tuple[str, ...]:
-        return names.family(self.family_names)
 
 
 _REFERENCE = Reference(__package__ or __name__, "markets.json")
