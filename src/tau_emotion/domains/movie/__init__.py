@@ -10,9 +10,8 @@ from tau_emotion.domains.movie.generate import SPLIT
 from tau_emotion.domains.movie.tools import MovieTools
 
 DESCRIPTION = (
-    "Customer service of a cinema chain: showtimes and seat maps, ticket bookings, seat "
-    "changes, exchanges, cancellations and refunds, concessions, film passes and "
-    "memberships."
+    "Customer service of a cinema chain: showtimes and seat maps, ticket bookings, seat changes, "
+    "exchanges, cancellations and refunds, concessions, film passes and memberships."
 )
 
 DOMAIN = domain_package(
