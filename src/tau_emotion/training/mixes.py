@@ -31,10 +31,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
 from tau_emotion.errors import TauEmotionError
-from tau_emotion.training.outcomes import Outcome, classify, family_of, tool_call_count
+from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
 COMPOSITION_FILE = "composition.json"

@@ -20,10 +20,8 @@ from statistics import fmean
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode, Frozen, Task, TerminationReason
-
-NEUTRAL_FAMILY = "none"
-"""The family label of a rollout whose user carried no emotion condition."""
 
 
 class Outcome(StrEnum):
@@ -46,10 +44,6 @@ def classify(episode: Episode) -> Outcome:
 def tool_call_count(episode: Episode) -> int:
     """Tool calls the agent made in a rollout, malformed ones included."""
     return sum(len(m.tool_calls or []) for m in episode.messages if m.role == "assistant")
-
-
-def family_of(episode: Episode) -> str:
-    return episode.emotion.family if episode.emotion is not None else NEUTRAL_FAMILY
 
 
 class RolloutRecord(Frozen):
