@@ -108,3 +108,43 @@ def test_the_report_shows_the_cli_numbers(tmp_path: Path) -> None:
     import tau_emotion
 
     assert tau_emotion.Results.load(out).metrics() == shown
+
+
+def test_the_results_table_shows_clean_success_within_120_columns() -> None:
+    from rich.console import Console
+
+    from tau_emotion.cli.tables import print_metrics
+    from tau_emotion.data import RewardBreakdown
+
+    def scored(domain: str, task: str, trial: int, broken: list[str]) -> Episode:
+        breakdown = RewardBreakdown(
+            db_match=True,
+            final_hash="h",
+            gold_hash="h",
+            dissatisfied=False,
+            reason="-",
+            policy_violations=broken,
+        )
+        e = episode(domain, task, 1.0, "anger")
+        return e.model_copy(update={"trial": trial, "breakdown": breakdown})
+
+    names = [f"domain{i:02d}" for i in range(10)]
+    episodes = [
+        scored(d, f"t{j}", trial, ["x.confirm_before_write"] if j == trial == 0 else [])
+        for d in names
+        for j in range(6)
+        for trial in range(4)
+    ]
+    console = Console(width=300, record=True)
+    print_metrics(compute_metrics(episodes), console)
+    text = console.export_text()
+    assert max(len(line) for line in text.splitlines()) <= 120
+    assert "clean" in text and "Pass^4" in text and "By family" in text
+    # one clean-success miss per domain: Pass^4 1.000, clean Pass^4 (5/6 tasks) 0.833
+    row = next(line for line in text.splitlines() if line.startswith("│ domain00"))
+    assert [cell.strip() for cell in row.split("│")[4:8]] == ["1.000", "1.000", "0.958", "0.833"]
+    # results written before the audit show no clean figures rather than wrong ones
+    old = [episode("a", f"t{i}", 1.0) for i in range(3)]
+    console = Console(width=300, record=True)
+    print_metrics(compute_metrics(old), console)
+    assert "unaudited" in console.export_text()

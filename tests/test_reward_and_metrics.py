@@ -4,7 +4,7 @@ from math import comb
 
 import pytest
 
-from tau_emotion.data import EmotionSpec, Episode, Message, TerminationReason
+from tau_emotion.data import EmotionSpec, Episode, Message, RewardBreakdown, TerminationReason
 from tau_emotion.evaluation.metrics import compute_metrics, pass_at_k, pass_hat_k
 from tau_emotion.evaluation.reward import compute_reward, output_communicated
 
@@ -109,3 +109,54 @@ def test_metrics_per_domain_equal_and_task_weighted() -> None:
 def test_metrics_need_episodes() -> None:
     with pytest.raises(ValueError, match="no episodes"):
         compute_metrics([])
+
+
+def _scored(task: str, trial: int, reward: float, broken: list[str] | None) -> Episode:
+    """An episode with a breakdown; `broken` None means results from before the audit."""
+    audit = {} if broken is None else {"policy_violations": broken}
+    breakdown = RewardBreakdown(
+        db_match=reward == 1.0,
+        final_hash="h",
+        gold_hash="h",
+        dissatisfied=False,
+        reason="-",
+        **audit,
+    )
+    return _ep("a", task, trial, reward, "anger").model_copy(update={"breakdown": breakdown})
+
+
+def test_clean_success_metrics_beside_the_plain_ones() -> None:
+    episodes = [
+        # t1: 3/3 successes, one of them broke a hard rule; t2: 1/3, clean
+        _scored("t1", 0, 1.0, []),
+        _scored("t1", 1, 1.0, ["a.confirm_before_write"]),
+        _scored("t1", 2, 1.0, []),
+        _scored("t2", 0, 1.0, []),
+        _scored("t2", 1, 0.0, ["a.authenticate_first"]),
+        _scored("t2", 2, 0.0, []),
+    ]
+    report = compute_metrics(episodes)
+    a = report.domains["a"]
+    assert a.avg.value == pytest.approx((1 + 1 / 3) / 2)
+    assert a.clean_avg is not None and a.clean_pass_hat is not None
+    assert a.clean_avg.value == pytest.approx((2 / 3 + 1 / 3) / 2)
+    assert a.clean_pass_hat[1].value == pytest.approx(a.clean_avg.value)
+    assert a.clean_pass_hat[2].value == pytest.approx((comb(2, 2) / comb(3, 2) + 0) / 2)
+    assert a.clean_pass_hat[3].value == 0.0 and a.pass_hat[3].value == pytest.approx(0.5)
+    anger = report.breakdowns["family"]["anger"]
+    assert anger.clean_avg is not None and anger.clean_avg.value == a.clean_avg.value
+    ci = anger.clean_avg
+    assert ci.low <= ci.value <= ci.high
+    # the plain figures do not move when the clean ones are added (same resamples)
+    plain = [e.model_copy(update={"breakdown": None}) for e in episodes]
+    assert compute_metrics(plain).domains["a"].avg == a.avg
+
+
+def test_results_never_audited_have_no_clean_figures() -> None:
+    old = [_scored("t1", 0, 1.0, None), _scored("t2", 0, 0.0, None)]
+    report = compute_metrics(old)
+    assert report.domains["a"].clean_avg is None and report.domains["a"].clean_pass_hat is None
+    # a failure needs no audit: it is not a clean success either way
+    failures = [_scored("t1", 0, 0.0, None), _scored("t2", 0, 0.0, [])]
+    clean = compute_metrics(failures).domains["a"].clean_avg
+    assert clean is not None and clean.value == 0.0

@@ -204,6 +204,12 @@ class RewardBreakdown(Frozen):
         "written before this field load with it empty.",
     )
 
+    @property
+    def policy_audited(self) -> bool:
+        """Whether the hard rules were checked: false for results written before
+        `policy_violations` existed, whose empty list means "not looked at", not "clean"."""
+        return "policy_violations" in self.model_fields_set
+
 
 class EpisodeError(Frozen):
     """An error recorded on an episode (never raised out of the runner)."""

@@ -10,6 +10,11 @@ bootstrap intervals over the tasks of each figure's own cell. Resampling keeps t
 fixed (stratifies by domain) only where every domain of the cell has `MIN_STRATUM_TASKS`
 tasks, and always for the equal-weight mean; a stratum of one task never varies, so a breakdown
 cell drawn from small strata would otherwise report an interval of zero width.
+
+Clean success (`Episode.clean_success`: success and no hard policy rule broken) gets the same
+Avg@k and Pass^k, computed on the same bootstrap resamples as the plain figures so the two can
+be compared cell by cell. A cell holding a success whose rules were never audited (results
+written before policy violations were recorded) has no clean figures rather than wrong ones.
 """
 
 from __future__ import annotations
@@ -54,8 +59,24 @@ class TaskOutcome:
     c: int
     dissatisfied: int
     infra_errors: int
+    clean: int | None
+    """Clean successes; None when a success was never audited for policy violations."""
     groups: dict[str, str]
     """Breakdown labels: family, emotion, politeness, urgency, trust ('none' when neutral)."""
+
+
+def clean_outcome(episode: Episode) -> bool | None:
+    """Whether an episode is a clean success; None for a success never audited."""
+    if not episode.success:
+        return False
+    if episode.breakdown is None or not episode.breakdown.policy_audited:
+        return None
+    return episode.clean_success
+
+
+def _count_clean(episodes: Sequence[Episode]) -> int | None:
+    outcomes = [clean_outcome(e) for e in episodes]
+    return None if None in outcomes else sum(bool(o) for o in outcomes)
 
 
 def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
@@ -80,6 +101,7 @@ def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
                 c=sum(e.success for e in eps),
                 dissatisfied=sum(e.termination == TerminationReason.USER_UNSATISFIED for e in eps),
                 infra_errors=sum(e.termination == TerminationReason.INFRA_ERROR for e in eps),
+                clean=_count_clean(eps),
                 groups=groups,
             )
         )
@@ -105,6 +127,14 @@ class GroupMetrics(BaseModel):
     pass_at: dict[int, Estimate] = Field(description="pass@k for k = 1..n.")
     dissatisfied_rate: float = Field(description="Share of episodes ending in a walk-away.")
     infra_errors: int = Field(description="Episodes that ended in an endpoint failure.")
+    clean_avg: Estimate | None = Field(
+        default=None,
+        description="Avg@k of clean success (success with no hard policy rule broken); None "
+        "when some success of the group was never audited.",
+    )
+    clean_pass_hat: dict[int, Estimate] | None = Field(
+        default=None, description="Pass^k of clean success for k = 1..n; None as clean_avg."
+    )
 
 
 class MetricsReport(BaseModel):
@@ -124,6 +154,16 @@ def _per_task_scores(tasks: Sequence[TaskOutcome], k: int) -> dict[str, np.ndarr
     for j in range(1, k + 1):
         scores[f"hat{j}"] = np.array([pass_hat_k(t.n, t.c, j) for t in tasks], dtype=float)
         scores[f"at{j}"] = np.array([pass_at_k(t.n, t.c, j) for t in tasks], dtype=float)
+    clean = [t.clean for t in tasks]
+    if all(c is not None for c in clean):
+        counts = [int(c or 0) for c in clean]
+        scores["clean_avg"] = np.array(
+            [c / t.n for c, t in zip(counts, tasks, strict=True)], dtype=float
+        )
+        for j in range(1, k + 1):
+            scores[f"clean_hat{j}"] = np.array(
+                [pass_hat_k(t.n, c, j) for c, t in zip(counts, tasks, strict=True)], dtype=float
+            )
     return scores
 
 
@@ -159,6 +199,7 @@ def _group(
         )
 
     episodes = sum(t.n for t in tasks)
+    audited = "clean_avg" in scores
     return GroupMetrics(
         tasks=len(tasks),
         episodes=episodes,
@@ -167,6 +208,10 @@ def _group(
         pass_at={j: estimate(scores[f"at{j}"]) for j in range(1, k + 1)},
         dissatisfied_rate=sum(t.dissatisfied for t in tasks) / episodes,
         infra_errors=sum(t.infra_errors for t in tasks),
+        clean_avg=estimate(scores["clean_avg"]) if audited else None,
+        clean_pass_hat=(
+            {j: estimate(scores[f"clean_hat{j}"]) for j in range(1, k + 1)} if audited else None
+        ),
     )
 
 

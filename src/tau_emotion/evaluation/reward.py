@@ -16,12 +16,13 @@ def compute_reward(
     gold_hash: str,
     messages: Sequence[Message],
     termination: TerminationReason,
-    policy_violations: Sequence[str] = (),
+    policy_violations: Sequence[str] | None = None,
 ) -> tuple[float, RewardBreakdown]:
     """1.0 iff the DB matches the gold replay and every output was said; -1.0 on a walk-away.
 
-    `policy_violations` (the hard rules broken) are recorded beside the reward, never in it:
-    the reward stays final state + outputs + walk-away, comparable with the paper's."""
+    `policy_violations` (the hard rules broken; None when they were not audited) are recorded
+    beside the reward, never in it: the reward stays final state + outputs + walk-away,
+    comparable with the paper's."""
     agent_texts = [m.content for m in messages if m.role == "assistant" and m.content]
     missing = [o for o in task.required_outputs if not output_communicated(o, agent_texts)]
     db_match = final_hash == gold_hash
@@ -34,6 +35,7 @@ def compute_reward(
         reward, reason = 0.0, "final state differs from the gold replay"
     else:
         reward, reason = 0.0, f"outputs not communicated: {', '.join(missing)}"
+    audit = {} if policy_violations is None else {"policy_violations": list(policy_violations)}
     breakdown = RewardBreakdown(
         db_match=db_match,
         final_hash=final_hash,
@@ -41,6 +43,6 @@ def compute_reward(
         outputs_missing=missing,
         dissatisfied=dissatisfied,
         reason=reason,
-        policy_violations=list(policy_violations),
+        **audit,
     )
     return reward, breakdown
