@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -120,8 +120,12 @@ def minilm_endpoint() -> Iterator[str]:
         server.server_close()
 
 
-def options(args: argparse.Namespace) -> dict[str, Callable[[], Mapper]]:
-    """Every mapper the docs compare, built lazily (some train for minutes)."""
+def options(args: argparse.Namespace, servers: ExitStack) -> dict[str, Callable[[], Mapper]]:
+    """Every mapper the docs compare, built lazily (some train for minutes).
+
+    A loopback endpoint is entered on `servers`, so it keeps serving while the mapper trained
+    through it is evaluated, and closes when the caller's stack does.
+    """
     static = default_embedder
     shipped = default_anchor_set
     w = DEFAULT_LEXICAL_WEIGHT
@@ -138,8 +142,8 @@ def options(args: argparse.Namespace) -> dict[str, Callable[[], Mapper]]:
             return trained(
                 OpenAIEmbedder(args.endpoint_model, base_url=args.endpoint_url), shipped(), w
             )
-        with minilm_endpoint() as url:
-            return trained(OpenAIEmbedder("all-MiniLM-L6-v2", base_url=url), shipped(), w)
+        url = servers.enter_context(minilm_endpoint())
+        return trained(OpenAIEmbedder("all-MiniLM-L6-v2", base_url=url), shipped(), w)
 
     return {
         "default (static + n-gram blend)": Mapper.default,
@@ -158,6 +162,31 @@ def options(args: argparse.Namespace) -> dict[str, Callable[[], Mapper]]:
 
 def quick_eval_set(full: EvalSet, per_part: int) -> EvalSet:
     return EvalSet(full.descriptions[::31][:per_part], full.messages[::7][:per_part])
+
+
+def measure_options(
+    args: argparse.Namespace,
+    eval_set: EvalSet,
+    chosen: dict[str, Callable[[], Mapper]],
+    figures: dict[str, Any],
+) -> None:
+    """Build and evaluate each option not skipped; its figures go into `figures`."""
+    if args.quick:
+        chosen = {name: build for name, build in chosen.items() if name.startswith("default")}
+    for name, build in chosen.items():
+        if any(name.startswith(prefix) for prefix in args.skip):
+            continue
+        t = time.perf_counter()
+        try:
+            mapper = build()
+        except (ImportError, OSError) as exc:  # e.g. the minilm extra is not installed
+            print(f"{name}: skipped ({type(exc).__name__}: {exc})\n")
+            continue
+        reports: dict[str, HeadReport] = independent_evaluation(mapper, eval_set)
+        for part, report in reports.items():
+            print(report_text(f"{name} / {part}", report))
+        print(f"({time.perf_counter() - t:.0f} s)\n")
+        figures["options"][name] = {part: r.to_json() for part, r in reports.items()}
 
 
 def main() -> None:
@@ -183,23 +212,8 @@ def main() -> None:
     if args.quick:
         eval_set = quick_eval_set(eval_set, 40)
     figures: dict[str, Any] = {"options": {}}
-    chosen = options(args)
-    if args.quick:
-        chosen = {name: build for name, build in chosen.items() if name.startswith("default")}
-    for name, build in chosen.items():
-        if any(name.startswith(prefix) for prefix in args.skip):
-            continue
-        t = time.perf_counter()
-        try:
-            mapper = build()
-        except (ImportError, OSError) as exc:  # e.g. the minilm extra is not installed
-            print(f"{name}: skipped ({type(exc).__name__}: {exc})\n")
-            continue
-        reports: dict[str, HeadReport] = independent_evaluation(mapper, eval_set)
-        for part, report in reports.items():
-            print(report_text(f"{name} / {part}", report))
-        print(f"({time.perf_counter() - t:.0f} s)\n")
-        figures["options"][name] = {part: r.to_json() for part, r in reports.items()}
+    with ExitStack() as servers:
+        measure_options(args, eval_set, options(args, servers), figures)
     if not args.quick and not any("anchor cross-validation".startswith(p) for p in args.skip):
         t = time.perf_counter()
         cv = anchor_cross_validation(default_embedder(), default_anchor_set(), folds=args.folds)
