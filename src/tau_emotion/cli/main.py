@@ -2,32 +2,28 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tau_emotion.cli.common import fail
+from tau_emotion.cli.common import choice_enum, fail
 from tau_emotion.cli.errors import CliGroup, finish_run
 from tau_emotion.cli.options import RunRequest, run_like_command
 from tau_emotion.cli.tasks import register as register_tasks
 from tau_emotion.emotions.cli import app as emotions_app
+from tau_emotion.emotions.space import HEADS
 from tau_emotion.report.cli import register as register_report
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.tracer.cli import app as tracer_app
 from tau_emotion.training.cli import register as register_training
 
-
-class Breakdown(StrEnum):
-    """`evaluation.metrics.BREAKDOWNS`, spelled out so that --help needs no numpy import."""
-
-    family = "family"
-    emotion = "emotion"
-    politeness = "politeness"
-    urgency = "urgency"
-    trust = "trust"
-
+if TYPE_CHECKING:
+    Breakdown = str
+else:
+    # `evaluation.metrics.BREAKDOWNS` are the space's heads; from the space, --help needs no
+    # numpy import.
+    Breakdown = choice_enum("Breakdown", HEADS)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -191,7 +187,7 @@ def metrics(
     text = model_json(report, indent=2)
     for path in (run_dir / METRICS_FILE, *([json_out] if json_out else [])):
         write_atomic(path, text)
-    print_metrics(report, make_console(), [b.value for b in by] if by else None)
+    print_metrics(report, make_console(), [str(b) for b in by] if by else None)
 
 
 @app.command()

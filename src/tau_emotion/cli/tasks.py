@@ -3,24 +3,21 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from tau_emotion.cli.common import fail
+from tau_emotion.cli.common import choice_enum, fail
+from tau_emotion.emotions.space import Family
 
+NEUTRAL = "none"
+"""The --family value of a task without emotion."""
 
-class Family(StrEnum):
-    """Emotion families (an enum: typer lists choices of repeatable options only for enums)."""
-
-    anger = "anger"
-    fear = "fear"
-    disgust = "disgust"
-    sadness = "sadness"
-    enjoyment = "enjoyment"
-    none = "none"
+if TYPE_CHECKING:
+    FamilyChoice = str
+else:
+    FamilyChoice = choice_enum("FamilyChoice", [*Family, NEUTRAL])  # the space's families
 
 
 SUMMARY_CHARS = 90
@@ -41,7 +38,7 @@ def tasks(
         Path | None, typer.Option("--tasks", help="A task JSONL or Tracer build folder.")
     ] = None,
     family: Annotated[
-        list[Family] | None,
+        list[FamilyChoice] | None,
         typer.Option(help="Only this emotion family ('none': neutral; repeatable)."),
     ] = None,
     challenge: Annotated[

@@ -19,30 +19,31 @@ from typing import Any, Final
 
 from tau_emotion.emotions.anchors import AnchorSet, keep_valid_unique
 from tau_emotion.emotions.space import Condition
+from tau_emotion.emotions.space import Emotion as E
 
 EMOTION_GLOSS: Final[dict[str, str]] = {
-    "annoyance": "mild irritation at a small, needless hassle",
-    "frustration": "being blocked after repeated attempts that keep failing",
-    "exasperation": "patience completely used up after too many rounds of the same problem",
-    "argumentativeness": "a combative urge to contest every point and win the exchange",
-    "bitterness": "lasting resentment from past unfair treatment",
-    "nervousness": "jittery unease and fear of doing something wrong",
-    "anxiety": "persistent worry and what-ifs about what might happen",
-    "dread": "heavy foreboding that bad news is coming",
-    "desperation": "being out of options and willing to try anything",
-    "dislike": "a mild, settled lack of liking for the company or product",
-    "aversion": "wanting to keep away from and avoid the matter",
-    "distaste": "offended sensibilities at something tacky or in poor taste",
-    "repugnance": "strong revulsion, feeling sickened by what happened",
-    "disappointment": "being let down because expectations were not met",
-    "discouragement": "losing heart and motivation after setbacks",
-    "helplessness": "being powerless to fix things oneself",
-    "hopelessness": "conviction that nothing will ever improve",
-    "sorrow": "grief after a painful loss",
-    "relief": "a weight lifted now that the worst is over",
-    "peace": "calm, settled contentment",
-    "pride": "satisfaction in an achievement one earned",
-    "excitement": "eager, energetic anticipation of something good",
+    E.ANNOYANCE: "mild irritation at a small, needless hassle",
+    E.FRUSTRATION: "being blocked after repeated attempts that keep failing",
+    E.EXASPERATION: "patience completely used up after too many rounds of the same problem",
+    E.ARGUMENTATIVENESS: "a combative urge to contest every point and win the exchange",
+    E.BITTERNESS: "lasting resentment from past unfair treatment",
+    E.NERVOUSNESS: "jittery unease and fear of doing something wrong",
+    E.ANXIETY: "persistent worry and what-ifs about what might happen",
+    E.DREAD: "heavy foreboding that bad news is coming",
+    E.DESPERATION: "being out of options and willing to try anything",
+    E.DISLIKE: "a mild, settled lack of liking for the company or product",
+    E.AVERSION: "wanting to keep away from and avoid the matter",
+    E.DISTASTE: "offended sensibilities at something tacky or in poor taste",
+    E.REPUGNANCE: "strong revulsion, feeling sickened by what happened",
+    E.DISAPPOINTMENT: "being let down because expectations were not met",
+    E.DISCOURAGEMENT: "losing heart and motivation after setbacks",
+    E.HELPLESSNESS: "being powerless to fix things oneself",
+    E.HOPELESSNESS: "conviction that nothing will ever improve",
+    E.SORROW: "grief after a painful loss",
+    E.RELIEF: "a weight lifted now that the worst is over",
+    E.PEACE: "calm, settled contentment",
+    E.PRIDE: "satisfaction in an achievement one earned",
+    E.EXCITEMENT: "eager, energetic anticipation of something good",
 }
 DIMENSION_GLOSS: Final[dict[str, dict[str, str]]] = {
     "politeness": {

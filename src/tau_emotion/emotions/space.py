@@ -11,6 +11,7 @@ be angry, a distrustful one need not be rude, and a happy one may be curt.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 from typing import Final, Literal, get_args
 
@@ -20,12 +21,74 @@ Politeness = Literal["warm", "neutral", "cold"]
 Urgency = Literal["low", "moderate", "high"]
 Trust = Literal["trusting", "cautious", "skeptical"]
 
+
+class Family(StrEnum):
+    """The five emotion families, in canonical order."""
+
+    ANGER = "anger"
+    FEAR = "fear"
+    DISGUST = "disgust"
+    SADNESS = "sadness"
+    ENJOYMENT = "enjoyment"
+
+
+class Emotion(StrEnum):
+    """The 22 emotions, in canonical order (family by family).
+
+    The one place their names are spelled: every table keyed by emotion (the scripted user's
+    phrases, the anchor generator's glosses, the Tracer's cue phrases) uses these members as
+    keys, and a test checks each table covers all of them.
+    """
+
+    ANNOYANCE = "annoyance"
+    FRUSTRATION = "frustration"
+    EXASPERATION = "exasperation"
+    ARGUMENTATIVENESS = "argumentativeness"
+    BITTERNESS = "bitterness"
+    NERVOUSNESS = "nervousness"
+    ANXIETY = "anxiety"
+    DREAD = "dread"
+    DESPERATION = "desperation"
+    DISLIKE = "dislike"
+    AVERSION = "aversion"
+    DISTASTE = "distaste"
+    REPUGNANCE = "repugnance"
+    DISAPPOINTMENT = "disappointment"
+    DISCOURAGEMENT = "discouragement"
+    HELPLESSNESS = "helplessness"
+    HOPELESSNESS = "hopelessness"
+    SORROW = "sorrow"
+    RELIEF = "relief"
+    PEACE = "peace"
+    PRIDE = "pride"
+    EXCITEMENT = "excitement"
+
+
+_E = Emotion
+_GROUPS: Final[dict[Family, tuple[Emotion, ...]]] = {
+    Family.ANGER: (
+        _E.ANNOYANCE,
+        _E.FRUSTRATION,
+        _E.EXASPERATION,
+        _E.ARGUMENTATIVENESS,
+        _E.BITTERNESS,
+    ),
+    Family.FEAR: (_E.NERVOUSNESS, _E.ANXIETY, _E.DREAD, _E.DESPERATION),
+    Family.DISGUST: (_E.DISLIKE, _E.AVERSION, _E.DISTASTE, _E.REPUGNANCE),
+    Family.SADNESS: (
+        _E.DISAPPOINTMENT,
+        _E.DISCOURAGEMENT,
+        _E.HELPLESSNESS,
+        _E.HOPELESSNESS,
+        _E.SORROW,
+    ),
+    Family.ENJOYMENT: (_E.RELIEF, _E.PEACE, _E.PRIDE, _E.EXCITEMENT),
+}
+
+# The public tables hold plain strings, as they did before the enums: labels go into numpy
+# arrays, JSON files and error messages, where a member's repr must never leak.
 FAMILIES: Final[dict[str, tuple[str, ...]]] = {
-    "anger": ("annoyance", "frustration", "exasperation", "argumentativeness", "bitterness"),
-    "fear": ("nervousness", "anxiety", "dread", "desperation"),
-    "disgust": ("dislike", "aversion", "distaste", "repugnance"),
-    "sadness": ("disappointment", "discouragement", "helplessness", "hopelessness", "sorrow"),
-    "enjoyment": ("relief", "peace", "pride", "excitement"),
+    f.value: tuple(e.value for e in group) for f, group in _GROUPS.items()
 }
 """Family -> its emotions, in canonical order."""
 

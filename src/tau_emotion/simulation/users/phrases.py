@@ -8,38 +8,41 @@ benchmark device, and its wording only has to be recognisably different per cond
 
 from __future__ import annotations
 
+from tau_emotion.emotions.space import Emotion as E
+from tau_emotion.emotions.space import Family as F
+
 FEELING: dict[str, tuple[str, ...]] = {
-    "annoyance": ("This is a bit annoying, honestly.", "I'm irritated that I even have to ask."),
-    "frustration": ("I'm really frustrated with this.", "This has been so frustrating."),
-    "exasperation": ("I'm at my wits' end here.", "Honestly, I've had enough of this."),
-    "argumentativeness": (
+    E.ANNOYANCE: ("This is a bit annoying, honestly.", "I'm irritated that I even have to ask."),
+    E.FRUSTRATION: ("I'm really frustrated with this.", "This has been so frustrating."),
+    E.EXASPERATION: ("I'm at my wits' end here.", "Honestly, I've had enough of this."),
+    E.ARGUMENTATIVENESS: (
         "I don't accept that this is how it should work.",
         "I'm going to argue this point if I have to.",
     ),
-    "bitterness": ("Typical. This always happens to me.", "I'm bitter about how this went."),
-    "nervousness": ("I'm a little nervous about this.", "I'm a bit on edge about this."),
-    "anxiety": ("I'm quite anxious about this.", "This has been worrying me a lot."),
-    "dread": ("I've been dreading dealing with this.", "I'm scared this will go badly."),
-    "desperation": (
+    E.BITTERNESS: ("Typical. This always happens to me.", "I'm bitter about how this went."),
+    E.NERVOUSNESS: ("I'm a little nervous about this.", "I'm a bit on edge about this."),
+    E.ANXIETY: ("I'm quite anxious about this.", "This has been worrying me a lot."),
+    E.DREAD: ("I've been dreading dealing with this.", "I'm scared this will go badly."),
+    E.DESPERATION: (
         "I really need this to work, I'm desperate.",
         "Please, I have no other option.",
     ),
-    "dislike": ("I don't like how this was handled.", "I'm not happy with this at all."),
-    "aversion": (
+    E.DISLIKE: ("I don't like how this was handled.", "I'm not happy with this at all."),
+    E.AVERSION: (
         "I'd rather not deal with this mess at all.",
         "I want nothing more to do with it.",
     ),
-    "distaste": ("Frankly, this leaves a bad taste.", "I find this whole thing distasteful."),
-    "repugnance": ("This is appalling, to be honest.", "I find this genuinely revolting."),
-    "disappointment": ("I'm disappointed, I expected better.", "This is disappointing."),
-    "discouragement": ("I'm starting to lose heart with this.", "I'm feeling pretty discouraged."),
-    "helplessness": ("I don't know what else to do.", "I feel completely stuck."),
-    "hopelessness": ("I doubt anything can be done, but here I am.", "I've nearly given up."),
-    "sorrow": ("It's been a hard time for me.", "I'm quite sad about all this."),
-    "relief": ("I'm relieved I finally reached someone.", "What a relief to get through."),
-    "peace": ("No rush, I'm calm about it.", "I'm feeling fine about this."),
-    "pride": ("I've done my homework on this.", "I'm usually on top of these things."),
-    "excitement": ("I'm so excited about this!", "I can't wait to get this sorted!"),
+    E.DISTASTE: ("Frankly, this leaves a bad taste.", "I find this whole thing distasteful."),
+    E.REPUGNANCE: ("This is appalling, to be honest.", "I find this genuinely revolting."),
+    E.DISAPPOINTMENT: ("I'm disappointed, I expected better.", "This is disappointing."),
+    E.DISCOURAGEMENT: ("I'm starting to lose heart with this.", "I'm feeling pretty discouraged."),
+    E.HELPLESSNESS: ("I don't know what else to do.", "I feel completely stuck."),
+    E.HOPELESSNESS: ("I doubt anything can be done, but here I am.", "I've nearly given up."),
+    E.SORROW: ("It's been a hard time for me.", "I'm quite sad about all this."),
+    E.RELIEF: ("I'm relieved I finally reached someone.", "What a relief to get through."),
+    E.PEACE: ("No rush, I'm calm about it.", "I'm feeling fine about this."),
+    E.PRIDE: ("I've done my homework on this.", "I'm usually on top of these things."),
+    E.EXCITEMENT: ("I'm so excited about this!", "I can't wait to get this sorted!"),
 }
 
 GREETING = {"warm": "Hi there, thank you for helping me.", "neutral": "Hello.", "cold": ""}
@@ -74,12 +77,12 @@ NO_PROGRESS = {
     "moderate": "Can we move this along, please?",
     "high": "This is taking too long. What's next?",
 }
-NEED_REASSURANCE = {
-    "fear": "Is this going to be okay?",
-    "sadness": "I just need someone to understand.",
-    "anger": "Do you even get why I'm upset?",
-    "disgust": "Do you see why this bothers me?",
-    "enjoyment": "",
+NEED_REASSURANCE: dict[str, str] = {
+    F.FEAR: "Is this going to be okay?",
+    F.SADNESS: "I just need someone to understand.",
+    F.ANGER: "Do you even get why I'm upset?",
+    F.DISGUST: "Do you see why this bothers me?",
+    F.ENJOYMENT: "",
 }
 WALK_AWAY = {
     "warm": "I'm sorry, but this isn't working for me. I'll try another way.",

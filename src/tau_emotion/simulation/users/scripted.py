@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Action, EmotionSpec, Message
+from tau_emotion.emotions.space import Family
 from tau_emotion.evaluation.reward import output_communicated
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import phrases as P
@@ -78,7 +79,13 @@ class Temperament:
 
 _URGENCY_PATIENCE = {"low": 10, "moderate": 8, "high": 6}
 _TRUST_PATIENCE = {"trusting": 2, "cautious": 0, "skeptical": -2}
-_FAMILY_PATIENCE = {"anger": -2, "disgust": -1, "fear": 0, "sadness": 0, "enjoyment": 2}
+_FAMILY_PATIENCE: dict[str, int] = {
+    Family.ANGER: -2,
+    Family.DISGUST: -1,
+    Family.FEAR: 0,
+    Family.SADNESS: 0,
+    Family.ENJOYMENT: 2,
+}
 NEUTRAL_PATIENCE = 12
 
 
@@ -93,7 +100,8 @@ def temperament(emotion: EmotionSpec | None) -> Temperament:
     )
     return Temperament(
         patience=max(patience, 2),
-        needs_reassurance=emotion.family in ("fear", "sadness") or emotion.trust == "skeptical",
+        needs_reassurance=emotion.family in (Family.FEAR, Family.SADNESS)
+        or emotion.trust == "skeptical",
         politeness=emotion.politeness,
         urgency=emotion.urgency,
         trust=emotion.trust,

@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from tau_emotion.emotions.space import Emotion as E
+
 # Request kinds: which words in a tool name or an argument value signal them.
 KIND_WORDS: Mapping[str, tuple[str, ...]] = {
     "grief": ("bereavement", "family_emergency", "funeral"),
@@ -80,118 +82,118 @@ KIND_WORDS: Mapping[str, tuple[str, ...]] = {
 }
 KIND_ORDER = ("grief", "alarm", "complaint", "handoff", "loss", "money", "gain", "fix")
 
-KIND_EMOTIONS: Mapping[str, tuple[str, ...]] = {
-    "grief": ("sorrow", "hopelessness", "helplessness", "discouragement"),
-    "alarm": ("anxiety", "dread", "desperation", "nervousness", "frustration"),
-    "complaint": ("distaste", "dislike", "aversion", "repugnance", "annoyance", "bitterness"),
+KIND_EMOTIONS: Mapping[str, tuple[E, ...]] = {
+    "grief": (E.SORROW, E.HOPELESSNESS, E.HELPLESSNESS, E.DISCOURAGEMENT),
+    "alarm": (E.ANXIETY, E.DREAD, E.DESPERATION, E.NERVOUSNESS, E.FRUSTRATION),
+    "complaint": (E.DISTASTE, E.DISLIKE, E.AVERSION, E.REPUGNANCE, E.ANNOYANCE, E.BITTERNESS),
     "loss": (
-        "frustration",
-        "disappointment",
-        "annoyance",
-        "exasperation",
-        "discouragement",
-        "bitterness",
-        "argumentativeness",
-        "relief",
+        E.FRUSTRATION,
+        E.DISAPPOINTMENT,
+        E.ANNOYANCE,
+        E.EXASPERATION,
+        E.DISCOURAGEMENT,
+        E.BITTERNESS,
+        E.ARGUMENTATIVENESS,
+        E.RELIEF,
     ),
     "handoff": (
-        "exasperation",
-        "desperation",
-        "hopelessness",
-        "argumentativeness",
-        "frustration",
-        "aversion",
+        E.EXASPERATION,
+        E.DESPERATION,
+        E.HOPELESSNESS,
+        E.ARGUMENTATIVENESS,
+        E.FRUSTRATION,
+        E.AVERSION,
     ),
-    "money": ("anxiety", "helplessness", "relief", "nervousness", "peace", "pride"),
-    "gain": ("excitement", "pride", "peace", "relief", "nervousness"),
-    "fix": ("annoyance", "nervousness", "anxiety", "frustration", "peace", "dislike", "relief"),
+    "money": (E.ANXIETY, E.HELPLESSNESS, E.RELIEF, E.NERVOUSNESS, E.PEACE, E.PRIDE),
+    "gain": (E.EXCITEMENT, E.PRIDE, E.PEACE, E.RELIEF, E.NERVOUSNESS),
+    "fix": (E.ANNOYANCE, E.NERVOUSNESS, E.ANXIETY, E.FRUSTRATION, E.PEACE, E.DISLIKE, E.RELIEF),
 }
 
 # Ways to say each emotion without naming the label itself (the mapper should read the
 # feeling, not a keyword): how it feels, and what goes through the customer's head.
 EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
-    "annoyance": ("irritated by the hassle", "mildly put out", "bothered by a petty nuisance"),
-    "frustration": (
+    E.ANNOYANCE: ("irritated by the hassle", "mildly put out", "bothered by a petty nuisance"),
+    E.FRUSTRATION: (
         "stuck and blocked at every turn",
         "worn down by going in circles",
         "thwarted after trying again and again",
     ),
-    "exasperation": ("at the end of your rope", "completely fed up", "out of patience entirely"),
-    "argumentativeness": (
+    E.EXASPERATION: ("at the end of your rope", "completely fed up", "out of patience entirely"),
+    E.ARGUMENTATIVENESS: (
         "ready to dispute every point",
         "set on proving the rules wrong",
         "combative and keen to contest the decision",
     ),
-    "bitterness": (
+    E.BITTERNESS: (
         "resentful and let down",
         "cheated and still holding a grudge",
         "sour about how you were treated",
     ),
-    "nervousness": ("jittery and on edge", "uneasy and a little shaky", "tense about a small risk"),
-    "anxiety": (
+    E.NERVOUSNESS: ("jittery and on edge", "uneasy and a little shaky", "tense about a small risk"),
+    E.ANXIETY: (
         "worried sick about what might go wrong",
         "tense and fearing the worst",
         "unable to stop worrying",
     ),
-    "dread": (
+    E.DREAD: (
         "afraid of the bad news that is coming",
         "filled with a heavy sense of doom",
         "bracing for something terrible",
     ),
-    "desperation": (
+    E.DESPERATION: (
         "desperate for help with no other option left",
         "pleading, as this is your last chance",
         "frantic to get this saved",
     ),
-    "dislike": (
+    E.DISLIKE: (
         "unimpressed and put off",
         "not fond of how this was handled",
         "mildly averse to the whole thing",
     ),
-    "aversion": (
+    E.AVERSION: (
         "eager to keep away from this company",
         "recoiling from dealing with it again",
         "wanting nothing more to do with it",
     ),
-    "distaste": (
+    E.DISTASTE: (
         "put off by something unpleasant",
         "left with a bad taste",
         "mildly disgusted by what happened",
     ),
-    "repugnance": ("revolted by what happened", "sickened and appalled", "disgusted to the core"),
-    "disappointment": (
+    E.REPUGNANCE: ("revolted by what happened", "sickened and appalled", "disgusted to the core"),
+    E.DISAPPOINTMENT: (
         "let down because it fell short of what you hoped",
         "deflated by a broken promise",
         "crestfallen",
     ),
-    "discouragement": (
+    E.DISCOURAGEMENT: (
         "losing heart",
         "worn out and ready to give up trying",
         "dispirited after too many setbacks",
     ),
-    "helplessness": (
+    E.HELPLESSNESS: (
         "powerless to fix this on your own",
         "out of your depth and dependent on help",
         "unable to do anything about it yourself",
     ),
-    "hopelessness": (
+    E.HOPELESSNESS: (
         "sure that nothing will improve",
         "without any hope it will work out",
         "resigned to a bad outcome",
     ),
-    "sorrow": ("grieving and heartbroken", "weighed down by a loss", "deeply sad"),
-    "relief": (
+    E.SORROW: ("grieving and heartbroken", "weighed down by a loss", "deeply sad"),
+    E.RELIEF: (
         "relieved that the worry is finally over",
         "glad the scare has passed",
         "easing up now that a fix is in sight",
     ),
-    "peace": ("calm and at ease", "serene and unhurried", "content and settled"),
-    "pride": (
+    E.PEACE: ("calm and at ease", "serene and unhurried", "content and settled"),
+    E.PRIDE: (
         "proud of what you achieved",
         "pleased with yourself for a job well done",
         "satisfied with your own accomplishment",
     ),
-    "excitement": ("thrilled and eager", "buzzing with anticipation", "can hardly wait"),
+    E.EXCITEMENT: ("thrilled and eager", "buzzing with anticipation", "can hardly wait"),
 }
 
 POLITENESS_CUES: Mapping[str, tuple[str, ...]] = {
