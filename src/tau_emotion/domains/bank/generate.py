@@ -40,6 +40,7 @@ from tau_emotion.domains.bank.pools import (
 )
 from tau_emotion.domains.bank.rules import CARD_YEARS, clean_words
 from tau_emotion.domains.common import money, unique
+from tau_emotion.domains.kit.generation import empty_database
 from tau_emotion.domains.kit.split import SeriesRun, SplitGenerator
 
 CUSTOMERS = 250
@@ -72,16 +73,7 @@ class _Gen(SeriesRun[Series]):
 
     def __init__(self, series: Series) -> None:
         super().__init__(series)
-        self.db = BankDB(
-            customers={},
-            accounts={},
-            holds={},
-            cards={},
-            transactions={},
-            payees={},
-            disputes={},
-            transfers={},
-        )
+        self.db = empty_database(BankDB)
         self.used_numbers: set[str] = set()
 
     def last4(self) -> str:

@@ -4,15 +4,14 @@ being written. `generate.py` adds customers, the league and passes; `history.py`
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from tau_emotion.domains.basketball.db import Flow, PaymentMethod, Transaction
 from tau_emotion.domains.basketball.pools import EVAL_POOLS, TRAIN_POOLS
 from tau_emotion.domains.basketball.rules import ID_WIDTH
-from tau_emotion.domains.common import PeoplePools, make_id, unique, unique_email
+from tau_emotion.domains.common import PeoplePools
+from tau_emotion.domains.kit.generation import GeneratorRun
 
 
 @dataclass(frozen=True)
@@ -29,27 +28,12 @@ TRAIN = Variant("train", 2202, "1", TRAIN_POOLS, card_parity=0)
 EVAL = Variant("eval", 6606, "5", EVAL_POOLS, card_parity=1)
 
 
-@dataclass
-class Builder:
+class Builder(GeneratorRun):
     """Accumulates tables while generating; `history.py` adds the orders."""
 
-    v: Variant
-    rng: random.Random
-    used: set[str] = field(default_factory=set)
-    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-    def table(self, name: str) -> dict[str, Any]:
-        return self.tables.setdefault(name, {})
-
-    def new_id(self, prefix: str, table: str) -> str:
-        """Rows are numbered 1, 2, ... in the order they are written."""
-        return make_id(prefix + self.v.lead, len(self.table(table)) + 1, ID_WIDTH)
-
-    def unique(self, make: Callable[[], str]) -> str:
-        return unique(self.used, make)
-
-    def email(self, first: str, last: str) -> str:
-        return unique_email(self.rng, self.used, first, last, self.v.pools.email_domains)
+    def __init__(self, v: Variant) -> None:
+        super().__init__(random.Random(v.seed), v.pools, v.lead, ID_WIDTH)
+        self.v = v
 
     def card_digits(self) -> str:
         """Even last digit in train, odd in eval: no card number occurs in both databases."""

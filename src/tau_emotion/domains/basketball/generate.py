@@ -7,7 +7,6 @@ merchandise orders and camp registrations, with their payments, in `history.py`.
 
 from __future__ import annotations
 
-import random
 from datetime import date, timedelta
 
 from tau_emotion.domains.basketball.builder import EVAL, TRAIN, Builder, Variant
@@ -37,9 +36,7 @@ def add_customers(b: Builder) -> None:
         cid = b.new_id("U", "customers")
         first, last = rng.choice(FIRST_NAMES), rng.choice(pools.last_names)
         email = b.email(first, last)
-        phone = b.unique(
-            lambda: f"({rng.choice(pools.area_codes)}) 555-{rng.randint(100, 9999):04d}"
-        )
+        phone = b.phone()
         since = date(2015, 1, 1) + timedelta(days=rng.randint(0, 3500))
         b.table("customers")[cid] = Customer(
             id=cid,
@@ -130,7 +127,7 @@ def add_season_passes(b: Builder) -> None:
 
 
 def generate(v: Variant) -> BasketballDB:
-    b = Builder(v, random.Random(v.seed))
+    b = Builder(v)
     city, name, arena = HOME_CLUBS[v.name]
     b.table("settings")["club"] = Settings(club_name=f"{city} {name}", arena=arena, id_lead=v.lead)
     add_customers(b)
@@ -139,8 +136,7 @@ def generate(v: Variant) -> BasketballDB:
     add_tickets(b)
     add_merch(b)
     add_camps(b)
-    tables = {name: b.table(name) for name in BasketballDB.model_fields}
-    return BasketballDB(**tables)
+    return b.database(BasketballDB)
 
 
 SPLIT = SplitGenerator(generate, TRAIN, EVAL)

@@ -13,6 +13,7 @@ from decimal import Decimal
 from functools import partial
 
 from tau_emotion.domains.common import money, unique
+from tau_emotion.domains.kit.generation import empty_database
 from tau_emotion.domains.kit.split import SeriesRun, SplitGenerator
 from tau_emotion.domains.movie.db import (
     NOW,
@@ -79,16 +80,7 @@ class _Gen(SeriesRun[Series]):
 
     def __init__(self, series: Series) -> None:
         super().__init__(series)
-        self.db = MovieDB(
-            cinemas={},
-            movies={},
-            showtimes={},
-            customers={},
-            bookings={},
-            passes={},
-            payments={},
-            transfers={},
-        )
+        self.db = empty_database(MovieDB)
         self.taken: dict[str, set[str]] = {}
 
     def ledger(

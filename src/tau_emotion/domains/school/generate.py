@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from tau_emotion.domains.common import PeoplePools, make_id, unique, unique_email
+from tau_emotion.domains.common import PeoplePools
+from tau_emotion.domains.kit.generation import GeneratorRun
 from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.school.catalog import (
     CATALOG,
@@ -73,40 +73,21 @@ TRAIN = Variant(1101, "1", "Linden Hill School", TRAIN_POOLS, card_parity=0)
 EVAL = Variant(5505, "5", "Harborview Academy", EVAL_POOLS, card_parity=1)
 
 
-@dataclass
-class Builder:
+class Builder(GeneratorRun):
     """Accumulates tables while generating; `history.py` finishes the job."""
 
-    v: Variant
-    rng: random.Random
-    counters: dict[str, int] = field(default_factory=dict)
-    used: set[str] = field(default_factory=set)
-    ability: dict[str, float] = field(default_factory=dict)
-    staff: dict[str, Staff] = field(default_factory=dict)
-    courses: dict[str, Course] = field(default_factory=dict)
-    course_by_title: dict[str, str] = field(default_factory=dict)
-    students: dict[str, Student] = field(default_factory=dict)
-    guardians: dict[str, Guardian] = field(default_factory=dict)
-    methods: dict[str, PaymentMethod] = field(default_factory=dict)
-    sections: dict[str, Section] = field(default_factory=dict)
-    enrollments: dict[str, Enrollment] = field(default_factory=dict)
-
-    def new_id(self, prefix: str) -> str:
-        self.counters[prefix] = self.counters.get(prefix, 0) + 1
-        return make_id(prefix + self.v.lead, self.counters[prefix], ID_WIDTH)
-
-    def unique(self, make: Callable[[], str]) -> str:
-        """Draw values from `make` until one is unused (emails, phones, card numbers)."""
-        return unique(self.used, make)
-
-    def email(self, first: str, last: str) -> str:
-        return unique_email(self.rng, self.used, first, last, self.v.pools.email_domains)
-
-    def phone(self) -> str:
-        area = self.v.pools.area_codes
-        return self.unique(
-            lambda: f"({self.rng.choice(area)}) 555-{self.rng.randint(100, 9999):04d}"
-        )
+    def __init__(self, v: Variant) -> None:
+        super().__init__(random.Random(v.seed), v.pools, v.lead, ID_WIDTH)
+        self.v = v
+        self.ability: dict[str, float] = {}
+        self.course_by_title: dict[str, str] = {}
+        self.staff = self.rows("staff", Staff)
+        self.courses = self.rows("courses", Course)
+        self.students = self.rows("students", Student)
+        self.guardians = self.rows("guardians", Guardian)
+        self.methods = self.rows("payment_methods", PaymentMethod)
+        self.sections = self.rows("sections", Section)
+        self.enrollments = self.rows("enrollments", Enrollment)
 
     def card_digits(self, drawn: int) -> str:
         """Last four digits of a card or account: even in the train database and odd in the
@@ -136,7 +117,7 @@ def add_staff(b: Builder) -> dict[int, str]:
     last = b.v.pools.last_names
 
     def person(role: str, department: str) -> Staff:
-        sid = b.new_id("T")
+        sid = b.new_id("T", "staff")
         return Staff(
             id=sid,
             first_name=b.rng.choice(ADULT_FIRST_NAMES),
@@ -160,7 +141,7 @@ def add_staff(b: Builder) -> dict[int, str]:
 
 def add_courses(b: Builder) -> None:
     for spec in CATALOG:
-        cid = b.new_id("C")
+        cid = b.new_id("C", "courses")
         prereqs = tuple(b.course_by_title[t] for t in spec.prerequisites)
         b.course_by_title[spec.title] = cid
         b.courses[cid] = Course(
@@ -233,7 +214,7 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
             kinds = [rng.choice(["grandmother", "grandfather", "legal guardian"])]
         guardian_ids = []
         for i, relationship in enumerate(kinds):
-            gid = b.new_id("G")
+            gid = b.new_id("G", "guardians")
             g_last = (
                 last
                 if relationship in ("mother", "father") or rng.random() < 0.3
@@ -261,7 +242,7 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
         firsts = rng.sample(FIRST_NAMES, n_kids)
         for first in firsts:
             grade = rng.randint(9, 12)
-            sid = b.new_id("S")
+            sid = b.new_id("S", "students")
             dob = birth_date(rng, grade)
             courses, prior = year_plan(rng, grade)
             links = tuple(
@@ -296,7 +277,7 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
 
 def add_methods(b: Builder, owner_id: str, count: int) -> None:
     for _ in range(count):
-        mid = b.new_id("PM")
+        mid = b.new_id("PM", "payment_methods")
         drawn = int(b.unique(lambda: f"{b.rng.randint(0, 9999):04d}"))
         last4 = b.card_digits(drawn)
         if b.rng.random() < 0.75:
@@ -358,7 +339,7 @@ def add_school_year(b: Builder, plans: dict[str, list[str]]) -> None:
                     scores[key] = 0.8 * b.ability[sid] + rng.gauss(0.0, 0.6)
                 else:  # spring's progress grade drifts from fall's final grade
                     scores[key] += rng.gauss(0.0, 0.4)
-                eid = b.new_id("E")
+                eid = b.new_id("E", "enrollments")
                 b.enrollments[eid] = Enrollment(
                     id=eid,
                     student_id=sid,
@@ -376,7 +357,7 @@ def add_school_year(b: Builder, plans: dict[str, list[str]]) -> None:
 def add_section(
     b: Builder, course: Course, term: str, period: str, teachers: dict[str, list[str]]
 ) -> str:
-    sec_id = b.new_id("SEC")
+    sec_id = b.new_id("SEC", "sections")
     number = len(b.sections) % 40
     b.sections[sec_id] = Section(
         id=sec_id,
@@ -394,28 +375,13 @@ def add_section(
 def generate(v: Variant) -> SchoolDB:
     from tau_emotion.domains.school.history import add_history
 
-    b = Builder(v, random.Random(v.seed))
+    b = Builder(v)
+    b.table("settings")["school"] = Settings(school_name=v.school_name, id_lead=v.lead)
     counselors = add_staff(b)
     add_courses(b)
     plans = add_families(b, counselors)
     add_school_year(b, plans)
-    db = SchoolDB(
-        settings={"school": Settings(school_name=v.school_name, id_lead=v.lead)},
-        students=b.students,
-        guardians=b.guardians,
-        payment_methods=b.methods,
-        courses=b.courses,
-        sections=b.sections,
-        enrollments=b.enrollments,
-        staff=b.staff,
-        appointments={},
-        absences={},
-        fees={},
-        payments={},
-        refunds={},
-        payment_plans={},
-        transfers={},
-    )
+    db = b.database(SchoolDB)
     return add_history(db, b.rng)
 
 

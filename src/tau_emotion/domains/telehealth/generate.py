@@ -60,24 +60,12 @@ def generate(seed: int = SEED) -> TelehealthDB:
         ]
         add_prescriptions(rng, care, person, providers, pharmacies, visits)
         add_devices(rng, care, person)
-    return TelehealthDB(
-        patients={p.patient.patient_id: p.patient for p in people},
-        providers=providers,
-        slots=care.slots,
-        appointments=care.appointments,
-        visit_summaries=care.visit_summaries,
-        drugs=drugs,
-        prescriptions=care.prescriptions,
-        pharmacies=pharmacies,
-        refill_requests=care.refill_requests,
-        insurance_plans=plans,
-        vouchers=care.vouchers,
-        payments=care.payments,
-        devices=care.devices,
-        device_uploads=care.device_uploads,
-        device_shipments=care.device_shipments,
-        transfers={},
-    )
+    care.table("patients").update((p.patient.patient_id, p.patient) for p in people)
+    care.table("providers").update(providers)
+    care.table("drugs").update(drugs)
+    care.table("pharmacies").update(pharmacies)
+    care.table("insurance_plans").update(plans)
+    return care.database(TelehealthDB)
 
 
 def _plans() -> dict[str, InsurancePlan]:

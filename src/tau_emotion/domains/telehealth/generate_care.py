@@ -5,11 +5,11 @@ priced with the same rules the tools use (`pricing`). Prescriptions and devices 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Literal, NamedTuple
 
 from tau_emotion.domains.common import unique
+from tau_emotion.domains.kit.generation import Tables
 from tau_emotion.domains.telehealth import catalog
 from tau_emotion.domains.telehealth.db import (
     Appointment,
@@ -61,18 +61,23 @@ class Person(NamedTuple):
     conditions: tuple[catalog.Condition, ...]
 
 
-@dataclass
-class Care:
-    slots: dict[str, Slot]
-    appointments: dict[str, Appointment] = field(default_factory=dict)
-    visit_summaries: dict[str, VisitSummary] = field(default_factory=dict)
-    prescriptions: dict[str, Prescription] = field(default_factory=dict)
-    refill_requests: dict[str, RefillRequest] = field(default_factory=dict)
-    vouchers: dict[str, Voucher] = field(default_factory=dict)
-    payments: dict[str, Payment] = field(default_factory=dict)
-    devices: dict[str, Device] = field(default_factory=dict)
-    device_uploads: dict[str, DeviceUpload] = field(default_factory=dict)
-    device_shipments: dict[str, DeviceShipment] = field(default_factory=dict)
+class Care(Tables):
+    """The clinic's tables as the generator writes them: the schedule, then the history of
+    each patient (visits, payments, prescriptions, devices)."""
+
+    def __init__(self, slots: dict[str, Slot]) -> None:
+        super().__init__()
+        self.slots = self.rows("slots", Slot)
+        self.slots.update(slots)
+        self.appointments = self.rows("appointments", Appointment)
+        self.visit_summaries = self.rows("visit_summaries", VisitSummary)
+        self.prescriptions = self.rows("prescriptions", Prescription)
+        self.refill_requests = self.rows("refill_requests", RefillRequest)
+        self.vouchers = self.rows("vouchers", Voucher)
+        self.payments = self.rows("payments", Payment)
+        self.devices = self.rows("devices", Device)
+        self.device_uploads = self.rows("device_uploads", DeviceUpload)
+        self.device_shipments = self.rows("device_shipments", DeviceShipment)
 
 
 def generate_visits(
@@ -83,7 +88,7 @@ def generate_visits(
     plans: dict[str, InsurancePlan],
 ) -> Care:
     """Visits, their payments and summaries, and vouchers (free, redeemed and issued)."""
-    care = Care(slots=dict(slots))
+    care = Care(slots)
     builder = _Builder(rng, care, providers, plans)
     for _ in range(60):
         builder.free_voucher()
