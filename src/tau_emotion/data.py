@@ -211,10 +211,35 @@ class RewardBreakdown(Frozen):
         return "policy_violations" in self.model_fields_set
 
 
+class ErrorKind(StrEnum):
+    """What failed, as an `EpisodeError` records it (the episode loop's error model)."""
+
+    AGENT = "agent"
+    """The agent broke the protocol (`ParticipantError`): ends the episode as agent_error."""
+    USER = "user"
+    """The user simulator gave no usable reply (`ParticipantError`): user_error."""
+    ENVIRONMENT = "environment"
+    """The task's gold actions did not replay on its database: the task cannot be scored."""
+    INFRA = "infra"
+    """A model endpoint failed after its retries, or a Ray worker died: infra_error."""
+    BUG = "bug"
+    """An unexpected exception in a domain tool or the framework: framework_error."""
+
+
+ERROR_TERMINATION: dict[ErrorKind, TerminationReason] = {
+    ErrorKind.AGENT: TerminationReason.AGENT_ERROR,
+    ErrorKind.USER: TerminationReason.USER_ERROR,
+    ErrorKind.ENVIRONMENT: TerminationReason.FRAMEWORK_ERROR,
+    ErrorKind.INFRA: TerminationReason.INFRA_ERROR,
+    ErrorKind.BUG: TerminationReason.FRAMEWORK_ERROR,
+}
+"""How an episode that records each kind of error ends (a test checks every kind is here)."""
+
+
 class EpisodeError(Frozen):
     """An error recorded on an episode (never raised out of the runner)."""
 
-    kind: str = Field(description="agent, user, environment or infra.")
+    kind: ErrorKind = Field(description="agent, user, environment, infra or bug.")
     message: str = Field(description="What went wrong.")
 
 
