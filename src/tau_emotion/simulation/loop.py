@@ -6,10 +6,12 @@ import time
 import traceback
 
 from tau_emotion.data import (
+    ERROR_TERMINATION,
     STOP_TOKEN,
     UNSATISFIED_TOKEN,
     Episode,
     EpisodeError,
+    ErrorKind,
     Message,
     TerminationReason,
     Usage,
@@ -29,17 +31,18 @@ class _Ended(Exception):
         self.error = error
 
 
-def _failure(exc: Exception, who: str) -> _Ended:
-    """Map an exception from a participant to a recorded termination (the error model)."""
+def _error(kind: ErrorKind, message: str) -> _Ended:
+    return _Ended(ERROR_TERMINATION[kind], EpisodeError(kind=kind, message=message))
+
+
+def _failure(exc: Exception, who: ErrorKind) -> _Ended:
+    """Map an exception from `who` (agent, user or environment) to a recorded termination."""
     if isinstance(exc, ModelError):
-        return _Ended(TerminationReason.INFRA_ERROR, EpisodeError(kind="infra", message=str(exc)))
+        return _error(ErrorKind.INFRA, str(exc))
     if isinstance(exc, ParticipantError):
-        reason = TerminationReason.AGENT_ERROR if who == "agent" else TerminationReason.USER_ERROR
-        return _Ended(reason, EpisodeError(kind=who, message=str(exc)))
+        return _error(who, str(exc))
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-    return _Ended(
-        TerminationReason.FRAMEWORK_ERROR, EpisodeError(kind="bug", message=f"{who}: {detail}")
-    )
+    return _error(ErrorKind.BUG, f"{who}: {detail}")
 
 
 async def run_episode(
@@ -59,7 +62,9 @@ async def run_episode(
         target = gold_hash(task, env)
     except DomainError as exc:
         target = ""
-        errors.append(EpisodeError(kind="environment", message=f"gold replay failed: {exc}"))
+        errors.append(
+            EpisodeError(kind=ErrorKind.ENVIRONMENT, message=f"gold replay failed: {exc}")
+        )
     env.reset()
 
     async def user_turn() -> None:
@@ -69,7 +74,7 @@ async def run_episode(
         try:
             reply = await user.respond(messages)
         except Exception as exc:
-            raise _failure(exc, "user") from exc
+            raise _failure(exc, ErrorKind.USER) from exc
         usage_user = usage_user + (reply.usage or Usage())
         messages.append(reply)
         content = reply.content or ""
@@ -87,9 +92,11 @@ async def run_episode(
             try:
                 reply = await agent.respond(messages)
             except Exception as exc:
-                raise _failure(exc, "agent") from exc
+                raise _failure(exc, ErrorKind.AGENT) from exc
             if reply.role != "assistant":
-                raise _failure(ParticipantError(f"agent replied as {reply.role!r}"), "agent")
+                raise _failure(
+                    ParticipantError(f"agent replied as {reply.role!r}"), ErrorKind.AGENT
+                )
             usage_agent = usage_agent + (reply.usage or Usage())
             messages.append(reply)
             if reply.tool_calls:
@@ -107,9 +114,9 @@ async def run_episode(
         if ended.error is not None:
             errors.append(ended.error)
     except Exception as exc:  # a bug in a domain tool or in the framework: record, don't crash
-        failure = _failure(exc, "environment")
+        failure = _failure(exc, ErrorKind.ENVIRONMENT)
         termination = failure.reason
-        errors.append(failure.error or EpisodeError(kind="bug", message=str(exc)))
+        errors.append(failure.error or EpisodeError(kind=ErrorKind.BUG, message=str(exc)))
 
     reward, breakdown = (0.0, None)
     if target:
