@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tau_emotion.domains.basketball.db import Flow, PaymentMethod, Transaction
+from tau_emotion.domains.basketball.db import BasketballDB, Flow, PaymentMethod, Transaction
 from tau_emotion.domains.basketball.pools import EVAL_POOLS, TRAIN_POOLS
 from tau_emotion.domains.basketball.rules import ID_WIDTH
 from tau_emotion.domains.common import PeoplePools
@@ -28,11 +28,11 @@ TRAIN = Variant("train", 2202, "1", TRAIN_POOLS, card_parity=0)
 EVAL = Variant("eval", 6606, "5", EVAL_POOLS, card_parity=1)
 
 
-class Builder(GeneratorRun):
+class Builder(GeneratorRun[BasketballDB]):
     """Accumulates tables while generating; `history.py` adds the orders."""
 
     def __init__(self, v: Variant) -> None:
-        super().__init__(random.Random(v.seed), v.pools, v.lead, ID_WIDTH)
+        super().__init__(BasketballDB, random.Random(v.seed), v.pools, v.lead, ID_WIDTH)
         self.v = v
 
     def card_digits(self) -> str:
@@ -42,8 +42,8 @@ class Builder(GeneratorRun):
     def charge(
         self, customer_id: str, method_id: str, kind: Flow, amount: Decimal, ref: str, day: str
     ) -> None:
-        tid = self.new_id("TX", "transactions")
-        self.table("transactions")[tid] = Transaction(
+        tid = self.new_id("TX", self.db.transactions)
+        self.db.transactions[tid] = Transaction(
             id=tid,
             customer_id=customer_id,
             method_id=method_id,
@@ -54,4 +54,4 @@ class Builder(GeneratorRun):
         )
 
     def methods_of(self, customer_id: str) -> list[PaymentMethod]:
-        return [m for m in self.table("payment_methods").values() if m.customer_id == customer_id]
+        return [m for m in self.db.payment_methods.values() if m.customer_id == customer_id]

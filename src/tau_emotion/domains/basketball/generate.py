@@ -33,12 +33,12 @@ PASS_HOLDERS: dict[Zone, int] = {"courtside": 4, "lower": 24, "upper": 26, "fami
 def add_customers(b: Builder) -> None:
     rng, pools = b.rng, b.v.pools
     for _ in range(CUSTOMERS):
-        cid = b.new_id("U", "customers")
+        cid = b.new_id("U", b.db.customers)
         first, last = rng.choice(FIRST_NAMES), rng.choice(pools.last_names)
         email = b.email(first, last)
         phone = b.phone()
         since = date(2015, 1, 1) + timedelta(days=rng.randint(0, 3500))
-        b.table("customers")[cid] = Customer(
+        b.db.customers[cid] = Customer(
             id=cid,
             first_name=first,
             last_name=last,
@@ -48,7 +48,7 @@ def add_customers(b: Builder) -> None:
             member_since=since.isoformat(),
         )
         for n in range(rng.choice([1, 1, 2])):
-            mid = b.new_id("PM", "payment_methods")
+            mid = b.new_id("PM", b.db.payment_methods)
             if n == 1 and rng.random() < 0.4:
                 method = PaymentMethod(
                     id=mid, customer_id=cid, kind="paypal", label=f"PayPal ({email})", expires=None
@@ -63,24 +63,24 @@ def add_customers(b: Builder) -> None:
                     label=f"{brand} ending {b.card_digits()}",
                     expires=f"{year}-{month:02d}",
                 )
-            b.table("payment_methods")[mid] = method
+            b.db.payment_methods[mid] = method
 
 
 def add_league(b: Builder) -> str:
     """Teams, the home club's roster and the home schedule; returns the home club's id."""
     rng = b.rng
     city, name, _ = HOME_CLUBS[b.v.name]
-    home = b.new_id("TM", "teams")
-    b.table("teams")[home] = Team(id=home, name=name, city=city, is_home_club=True)
+    home = b.new_id("TM", b.db.teams)
+    b.db.teams[home] = Team(id=home, name=name, city=city, is_home_club=True)
     opponents = []
     for opp_city, opp_name in LEAGUE:
-        tid = b.new_id("TM", "teams")
-        b.table("teams")[tid] = Team(id=tid, name=opp_name, city=opp_city, is_home_club=False)
+        tid = b.new_id("TM", b.db.teams)
+        b.db.teams[tid] = Team(id=tid, name=opp_name, city=opp_city, is_home_club=False)
         opponents.append(tid)
     numbers = rng.sample(range(0, 56), 14)
     for number, position in zip(numbers, ROSTER_POSITIONS, strict=True):
-        pid = b.new_id("PL", "players")
-        b.table("players")[pid] = Player(
+        pid = b.new_id("PL", b.db.players)
+        b.db.players[pid] = Player(
             id=pid,
             team_id=home,
             first_name=rng.choice(FIRST_NAMES),
@@ -89,8 +89,8 @@ def add_league(b: Builder) -> str:
             position=position,
         )
     for start, opponent, premium, status, moved in SCHEDULE:
-        gid = b.new_id("GM", "games")
-        b.table("games")[gid] = Game(
+        gid = b.new_id("GM", b.db.games)
+        b.db.games[gid] = Game(
             id=gid,
             opponent_id=opponents[opponent],
             start=start,
@@ -104,16 +104,16 @@ def add_league(b: Builder) -> str:
 def add_season_passes(b: Builder) -> None:
     """Passes bought last summer for the whole season; they hold the lowest seats."""
     rng = b.rng
-    holders = rng.sample(list(b.table("customers")), sum(PASS_HOLDERS.values()))
+    holders = rng.sample(list(b.db.customers), sum(PASS_HOLDERS.values()))
     games = len(SCHEDULE)
     n = 0
     for zone, count in PASS_HOLDERS.items():
         for seat in range(1, count + 1):
             cid = holders[n]
             n += 1
-            sid = b.new_id("SP", "season_passes")
+            sid = b.new_id("SP", b.db.season_passes)
             price = ZONES[zone].pass_per_game * games
-            b.table("season_passes")[sid] = SeasonPass(
+            b.db.season_passes[sid] = SeasonPass(
                 id=sid,
                 customer_id=cid,
                 zone=zone,
@@ -129,14 +129,14 @@ def add_season_passes(b: Builder) -> None:
 def generate(v: Variant) -> BasketballDB:
     b = Builder(v)
     city, name, arena = HOME_CLUBS[v.name]
-    b.table("settings")["club"] = Settings(club_name=f"{city} {name}", arena=arena, id_lead=v.lead)
+    b.db.settings["club"] = Settings(club_name=f"{city} {name}", arena=arena, id_lead=v.lead)
     add_customers(b)
     add_league(b)
     add_season_passes(b)
     add_tickets(b)
     add_merch(b)
     add_camps(b)
-    return b.database(BasketballDB)
+    return b.db
 
 
 SPLIT = SplitGenerator(generate, TRAIN, EVAL)

@@ -50,7 +50,7 @@ class SeatMap:
     def __init__(self, b: Builder) -> None:
         self.next: dict[tuple[str, Zone], int] = {}
         self.passes: dict[Zone, int] = {}
-        for p in b.table("season_passes").values():
+        for p in b.db.season_passes.values():
             self.passes[p.zone] = self.passes.get(p.zone, 0) + 1
 
     def _first_free(self, game_id: str, zone: Zone) -> int:
@@ -77,9 +77,9 @@ def _fill(game: Game, zone: Zone, b: Builder) -> float:
 def add_tickets(b: Builder) -> None:
     rng = b.rng
     seats = SeatMap(b)
-    holders = {p.customer_id for p in b.table("season_passes").values()}
-    customers = list(b.table("customers"))
-    games: list[Game] = list(b.table("games").values())
+    holders = {p.customer_id for p in b.db.season_passes.values()}
+    customers = list(b.db.customers)
+    games: list[Game] = list(b.db.games.values())
     held: dict[tuple[str, str], int] = {}
     for game in games:
         for zone in ZONES:
@@ -114,9 +114,9 @@ def _order(
     if exchanged_from is not None:
         unit = max(unit, exchanged_from.unit_price)
         fees = exchanged_from.service_fees
-        method = b.table("payment_methods")[exchanged_from.payment_method_id]
+        method = b.db.payment_methods[exchanged_from.payment_method_id]
         placed = min(TODAY - timedelta(days=1), placed)
-    oid = b.new_id("TO", "ticket_orders")
+    oid = b.new_id("TO", b.db.ticket_orders)
     order = TicketOrder(
         id=oid,
         customer_id=cid,
@@ -137,25 +137,25 @@ def _order(
         refund = order.total if game.status == "cancelled" else order.total - fees
         order = order.model_copy(update={"status": "refunded"})
         b.charge(cid, method.id, "refund", refund, oid, (TODAY - timedelta(days=3)).isoformat())
-    b.table("ticket_orders")[oid] = order
+    b.db.ticket_orders[oid] = order
     return order
 
 
 def _exchanges(b: Builder, seats: SeatMap, holders: set[str]) -> None:
     """A few orders for past games were exchanged (in time) to games still to come."""
     rng = b.rng
-    games = b.table("games")
+    games = b.db.games
     upcoming = [g for g in games.values() if g.status == "scheduled" and not g.premium]
     played = [
         o
-        for o in b.table("ticket_orders").values()
+        for o in b.db.ticket_orders.values()
         if games[o.game_id].status == "played" and o.status == "active"
     ]
     for old in rng.sample(played, 10):
         game = rng.choice(upcoming)
         if seats.left(game.id, old.zone) < len(old.seats):
             continue
-        b.table("ticket_orders")[old.id] = old.model_copy(update={"status": "exchanged"})
+        b.db.ticket_orders[old.id] = old.model_copy(update={"status": "exchanged"})
         new = _order(
             b,
             game,
@@ -173,9 +173,9 @@ def _exchanges(b: Builder, seats: SeatMap, holders: set[str]) -> None:
 
 def add_merch(b: Builder) -> None:
     rng = b.rng
-    products: dict[str, Product] = b.table("products")
+    products: dict[str, Product] = b.db.products
     for spec in PRODUCTS:
-        pid = b.new_id("P", "products")
+        pid = b.new_id("P", b.db.products)
         products[pid] = Product(
             id=pid,
             name=spec.name,
@@ -184,13 +184,13 @@ def add_merch(b: Builder) -> None:
             sizes=spec.sizes,
             personalizable=spec.personalizable,
         )
-    roster = list(b.table("players").values())
-    customers = list(b.table("customers"))
+    roster = list(b.db.players.values())
+    customers = list(b.db.customers)
     span = (TODAY - date(2024, 9, 15)).days
     for _ in range(MERCH_ORDERS):
         cid = rng.choice(customers)
         placed = date(2024, 9, 15) + timedelta(days=rng.randint(0, span - 1))
-        oid = b.new_id("MO", "merch_orders")
+        oid = b.new_id("MO", b.db.merch_orders)
         items = []
         for n in range(rng.choice([1, 1, 1, 2, 2, 3])):
             product = rng.choice(list(products.values()))
@@ -240,14 +240,14 @@ def add_merch(b: Builder) -> None:
                 returned = (first.model_copy(update={"status": "returned"}), *order.items[1:])
                 order = order.model_copy(update={"items": returned})
                 b.charge(cid, method.id, "refund", first.price, oid, delivered.isoformat())
-        b.table("merch_orders")[oid] = order
+        b.db.merch_orders[oid] = order
 
 
 def add_camps(b: Builder) -> None:
     rng = b.rng
-    customers = list(b.table("customers"))
+    customers = list(b.db.customers)
     for spec in CAMPS:
-        camp_id = b.new_id("CA", "camps")
+        camp_id = b.new_id("CA", b.db.camps)
         camp = Camp(
             id=camp_id,
             name=spec.name,
@@ -258,11 +258,11 @@ def add_camps(b: Builder) -> None:
             capacity=spec.capacity,
             price=Decimal(spec.price),
         )
-        b.table("camps")[camp_id] = camp
+        b.db.camps[camp_id] = camp
         places = int(spec.capacity * spec.fill)
         while places > 0:
             cid = rng.choice(customers)
-            last = b.table("customers")[cid].last_name
+            last = b.db.customers[cid].last_name
             kids = min(places, rng.choice([1, 1, 1, 2]))
             for k in range(kids):
                 _register(b, camp, cid, f"{rng.choice(CHILD_NAMES)} {last}", k > 0)
@@ -278,8 +278,8 @@ def _register(b: Builder, camp: Camp, cid: str, name: str, sibling: bool) -> Non
         birth += timedelta(days=1 if age_on(birth, start) > age else -1)
     price = money(camp.price * (1 - SIBLING_DISCOUNT)) if sibling else camp.price
     method = rng.choice(b.methods_of(cid))
-    rid = b.new_id("CR", "camp_registrations")
-    b.table("camp_registrations")[rid] = CampRegistration(
+    rid = b.new_id("CR", b.db.camp_registrations)
+    b.db.camp_registrations[rid] = CampRegistration(
         id=rid,
         customer_id=cid,
         camp_id=camp.id,

@@ -73,21 +73,14 @@ TRAIN = Variant(1101, "1", "Linden Hill School", TRAIN_POOLS, card_parity=0)
 EVAL = Variant(5505, "5", "Harborview Academy", EVAL_POOLS, card_parity=1)
 
 
-class Builder(GeneratorRun):
+class Builder(GeneratorRun[SchoolDB]):
     """Accumulates tables while generating; `history.py` finishes the job."""
 
     def __init__(self, v: Variant) -> None:
-        super().__init__(random.Random(v.seed), v.pools, v.lead, ID_WIDTH)
+        super().__init__(SchoolDB, random.Random(v.seed), v.pools, v.lead, ID_WIDTH)
         self.v = v
         self.ability: dict[str, float] = {}
         self.course_by_title: dict[str, str] = {}
-        self.staff = self.rows("staff", Staff)
-        self.courses = self.rows("courses", Course)
-        self.students = self.rows("students", Student)
-        self.guardians = self.rows("guardians", Guardian)
-        self.methods = self.rows("payment_methods", PaymentMethod)
-        self.sections = self.rows("sections", Section)
-        self.enrollments = self.rows("enrollments", Enrollment)
 
     def card_digits(self, drawn: int) -> str:
         """Last four digits of a card or account: even in the train database and odd in the
@@ -117,7 +110,7 @@ def add_staff(b: Builder) -> dict[int, str]:
     last = b.v.pools.last_names
 
     def person(role: str, department: str) -> Staff:
-        sid = b.new_id("T", "staff")
+        sid = b.new_id("T", b.db.staff)
         return Staff(
             id=sid,
             first_name=b.rng.choice(ADULT_FIRST_NAMES),
@@ -130,21 +123,21 @@ def add_staff(b: Builder) -> dict[int, str]:
     counselors = {}
     for grade in (9, 10, 11, 12):
         s = person("counselor", "Counseling")
-        b.staff[s.id] = s
+        b.db.staff[s.id] = s
         counselors[grade] = s.id
     for department, count in DEPARTMENT_TEACHERS.items():
         for _ in range(count):
             s = person("teacher", department)
-            b.staff[s.id] = s
+            b.db.staff[s.id] = s
     return counselors
 
 
 def add_courses(b: Builder) -> None:
     for spec in CATALOG:
-        cid = b.new_id("C", "courses")
+        cid = b.new_id("C", b.db.courses)
         prereqs = tuple(b.course_by_title[t] for t in spec.prerequisites)
         b.course_by_title[spec.title] = cid
-        b.courses[cid] = Course(
+        b.db.courses[cid] = Course(
             id=cid,
             title=spec.title,
             department=spec.department,
@@ -214,7 +207,7 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
             kinds = [rng.choice(["grandmother", "grandfather", "legal guardian"])]
         guardian_ids = []
         for i, relationship in enumerate(kinds):
-            gid = b.new_id("G", "guardians")
+            gid = b.new_id("G", b.db.guardians)
             g_last = (
                 last
                 if relationship in ("mother", "father") or rng.random() < 0.3
@@ -227,7 +220,7 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
                 if relationship in ("father", "stepfather", "grandfather")
                 else ADULT_FIRST_NAMES
             )
-            b.guardians[gid] = Guardian(
+            b.db.guardians[gid] = Guardian(
                 id=gid,
                 first_name=first,
                 last_name=g_last,
@@ -242,7 +235,7 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
         firsts = rng.sample(FIRST_NAMES, n_kids)
         for first in firsts:
             grade = rng.randint(9, 12)
-            sid = b.new_id("S", "students")
+            sid = b.new_id("S", b.db.students)
             dob = birth_date(rng, grade)
             courses, prior = year_plan(rng, grade)
             links = tuple(
@@ -264,20 +257,20 @@ def add_families(b: Builder, counselors: dict[int, str]) -> dict[str, list[str]]
                 guardians=links,
                 records_release=adult and rng.random() < 0.45,
             )
-            b.students[sid] = student
+            b.db.students[sid] = student
             b.ability[sid] = rng.gauss(0.0, 1.0)
             plans[sid] = courses
             if adult and rng.random() < 0.6:
                 add_methods(b, sid, 1)
             for gid, _ in guardian_ids:
-                g = b.guardians[gid]
-                b.guardians[gid] = g.model_copy(update={"student_ids": (*g.student_ids, sid)})
+                g = b.db.guardians[gid]
+                b.db.guardians[gid] = g.model_copy(update={"student_ids": (*g.student_ids, sid)})
     return plans
 
 
 def add_methods(b: Builder, owner_id: str, count: int) -> None:
     for _ in range(count):
-        mid = b.new_id("PM", "payment_methods")
+        mid = b.new_id("PM", b.db.payment_methods)
         drawn = int(b.unique(lambda: f"{b.rng.randint(0, 9999):04d}"))
         last4 = b.card_digits(drawn)
         if b.rng.random() < 0.75:
@@ -286,7 +279,7 @@ def add_methods(b: Builder, owner_id: str, count: int) -> None:
             label, expires = f"{brand} ending {last4}", f"{year}-{month:02d}"
         else:
             label, expires = f"checking account ending {last4}", None
-        b.methods[mid] = PaymentMethod(
+        b.db.payment_methods[mid] = PaymentMethod(
             id=mid,
             owner_id=owner_id,
             kind="card" if expires else "bank_account",
@@ -307,7 +300,7 @@ def add_school_year(b: Builder, plans: dict[str, list[str]]) -> None:
     """Fall and spring sections, and each student's six year-long courses in both terms."""
     rng = b.rng
     teachers: dict[str, list[str]] = {}
-    for s in b.staff.values():
+    for s in b.db.staff.values():
         if s.role == "teacher":
             teachers.setdefault(s.department, []).append(s.id)
     demand: dict[str, int] = {}
@@ -318,7 +311,7 @@ def add_school_year(b: Builder, plans: dict[str, list[str]]) -> None:
     for term in (COMPLETED_TERM, CURRENT_TERM):
         by_course: dict[str, list[str]] = {}
         for title, count in demand.items():
-            course = b.courses[b.course_by_title[title]]
+            course = b.db.courses[b.course_by_title[title]]
             for _ in range(max(1, math.ceil(count / 24))):
                 by_course.setdefault(title, []).append(
                     add_section(b, course, term, str(rng.randint(1, 7)), teachers)
@@ -326,21 +319,21 @@ def add_school_year(b: Builder, plans: dict[str, list[str]]) -> None:
         for sid, titles in plans.items():
             taken: set[str] = set()
             for title in sorted(titles, key=lambda t: (len(by_course[t]), t)):
-                course = b.courses[b.course_by_title[title]]
-                free = [x for x in by_course[title] if b.sections[x].period not in taken]
+                course = b.db.courses[b.course_by_title[title]]
+                free = [x for x in by_course[title] if b.db.sections[x].period not in taken]
                 if not free:
                     period = rng.choice([p for p in "1234567" if p not in taken])
                     free = [add_section(b, course, term, period, teachers)]
                     by_course[title].append(free[0])
                 section_id = rng.choice(free)
-                taken.add(b.sections[section_id].period)
+                taken.add(b.db.sections[section_id].period)
                 key = (sid, title)
                 if key not in scores:
                     scores[key] = 0.8 * b.ability[sid] + rng.gauss(0.0, 0.6)
                 else:  # spring's progress grade drifts from fall's final grade
                     scores[key] += rng.gauss(0.0, 0.4)
-                eid = b.new_id("E", "enrollments")
-                b.enrollments[eid] = Enrollment(
+                eid = b.new_id("E", b.db.enrollments)
+                b.db.enrollments[eid] = Enrollment(
                     id=eid,
                     student_id=sid,
                     section_id=section_id,
@@ -348,18 +341,18 @@ def add_school_year(b: Builder, plans: dict[str, list[str]]) -> None:
                     grade=letter(scores[key]),
                 )
     counts: dict[str, int] = {}
-    for e in b.enrollments.values():
+    for e in b.db.enrollments.values():
         counts[e.section_id] = counts.get(e.section_id, 0) + 1
-    for sec_id, sec in b.sections.items():
-        b.sections[sec_id] = sec.model_copy(update={"capacity": max(26, counts.get(sec_id, 0))})
+    for sec_id, sec in b.db.sections.items():
+        b.db.sections[sec_id] = sec.model_copy(update={"capacity": max(26, counts.get(sec_id, 0))})
 
 
 def add_section(
     b: Builder, course: Course, term: str, period: str, teachers: dict[str, list[str]]
 ) -> str:
-    sec_id = b.new_id("SEC", "sections")
-    number = len(b.sections) % 40
-    b.sections[sec_id] = Section(
+    sec_id = b.new_id("SEC", b.db.sections)
+    number = len(b.db.sections) % 40
+    b.db.sections[sec_id] = Section(
         id=sec_id,
         course_id=course.id,
         term=term,
@@ -376,13 +369,12 @@ def generate(v: Variant) -> SchoolDB:
     from tau_emotion.domains.school.history import add_history
 
     b = Builder(v)
-    b.table("settings")["school"] = Settings(school_name=v.school_name, id_lead=v.lead)
+    b.db.settings["school"] = Settings(school_name=v.school_name, id_lead=v.lead)
     counselors = add_staff(b)
     add_courses(b)
     plans = add_families(b, counselors)
     add_school_year(b, plans)
-    db = b.database(SchoolDB)
-    return add_history(db, b.rng)
+    return add_history(b.db, b.rng)
 
 
 SPLIT = SplitGenerator(generate, TRAIN, EVAL)

@@ -60,12 +60,12 @@ def generate(seed: int = SEED) -> TelehealthDB:
         ]
         add_prescriptions(rng, care, person, providers, pharmacies, visits)
         add_devices(rng, care, person)
-    care.table("patients").update((p.patient.patient_id, p.patient) for p in people)
-    care.table("providers").update(providers)
-    care.table("drugs").update(drugs)
-    care.table("pharmacies").update(pharmacies)
-    care.table("insurance_plans").update(plans)
-    return care.database(TelehealthDB)
+    care.patients.update((p.patient.patient_id, p.patient) for p in people)
+    care.providers.update(providers)
+    care.drugs.update(drugs)
+    care.pharmacies.update(pharmacies)
+    care.insurance_plans.update(plans)
+    return care
 
 
 def _plans() -> dict[str, InsurancePlan]:

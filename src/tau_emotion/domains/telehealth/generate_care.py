@@ -9,21 +9,17 @@ from datetime import date, datetime, timedelta
 from typing import Literal, NamedTuple
 
 from tau_emotion.domains.common import unique
-from tau_emotion.domains.kit.generation import Tables
+from tau_emotion.domains.kit.generation import empty_database
 from tau_emotion.domains.telehealth import catalog
 from tau_emotion.domains.telehealth.db import (
     Appointment,
     AppointmentStatus,
-    Device,
-    DeviceShipment,
-    DeviceUpload,
     InsurancePlan,
     Patient,
     Payment,
-    Prescription,
     Provider,
-    RefillRequest,
     Slot,
+    TelehealthDB,
     VisitSummary,
     VisitType,
     Voucher,
@@ -61,34 +57,16 @@ class Person(NamedTuple):
     conditions: tuple[catalog.Condition, ...]
 
 
-class Care(Tables):
-    """The clinic's tables as the generator writes them: the schedule, then the history of
-    each patient (visits, payments, prescriptions, devices)."""
-
-    def __init__(self, slots: dict[str, Slot]) -> None:
-        super().__init__()
-        self.slots = self.rows("slots", Slot)
-        self.slots.update(slots)
-        self.appointments = self.rows("appointments", Appointment)
-        self.visit_summaries = self.rows("visit_summaries", VisitSummary)
-        self.prescriptions = self.rows("prescriptions", Prescription)
-        self.refill_requests = self.rows("refill_requests", RefillRequest)
-        self.vouchers = self.rows("vouchers", Voucher)
-        self.payments = self.rows("payments", Payment)
-        self.devices = self.rows("devices", Device)
-        self.device_uploads = self.rows("device_uploads", DeviceUpload)
-        self.device_shipments = self.rows("device_shipments", DeviceShipment)
-
-
 def generate_visits(
     rng: random.Random,
     people: list[Person],
     providers: dict[str, Provider],
     slots: dict[str, Slot],
     plans: dict[str, InsurancePlan],
-) -> Care:
+) -> TelehealthDB:
     """Visits, their payments and summaries, and vouchers (free, redeemed and issued)."""
-    care = Care(slots)
+    care = empty_database(TelehealthDB)
+    care.slots.update(slots)
     builder = _Builder(rng, care, providers, plans)
     for _ in range(60):
         builder.free_voucher()
@@ -105,7 +83,7 @@ class _Builder:
     def __init__(
         self,
         rng: random.Random,
-        care: Care,
+        care: TelehealthDB,
         providers: dict[str, Provider],
         plans: dict[str, InsurancePlan],
     ) -> None:

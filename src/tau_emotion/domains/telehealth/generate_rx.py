@@ -17,8 +17,9 @@ from tau_emotion.domains.telehealth.db import (
     Prescription,
     Provider,
     RefillRequest,
+    TelehealthDB,
 )
-from tau_emotion.domains.telehealth.generate_care import Care, Person
+from tau_emotion.domains.telehealth.generate_care import Person
 from tau_emotion.domains.telehealth.rules import NOW, TODAY
 
 DRUG_INFO = {d.name: d for d in catalog.DRUGS}
@@ -26,7 +27,7 @@ DRUG_INFO = {d.name: d for d in catalog.DRUGS}
 
 def add_prescriptions(
     rng: random.Random,
-    care: Care,
+    care: TelehealthDB,
     person: Person,
     providers: dict[str, Provider],
     pharmacies: dict[str, Pharmacy],
@@ -91,7 +92,7 @@ def add_prescriptions(
 
 
 def _refill(
-    care: Care,
+    care: TelehealthDB,
     rx_id: str,
     patient_id: str,
     pharmacy: Pharmacy,
@@ -117,7 +118,7 @@ def _preferred_pharmacy(rng: random.Random, city: str, pharmacies: dict[str, Pha
     return rng.choice(local)
 
 
-def add_devices(rng: random.Random, care: Care, person: Person) -> None:
+def add_devices(rng: random.Random, care: TelehealthDB, person: Person) -> None:
     patient = person.patient
     for kind in _device_kinds(person):
         if rng.random() > 0.75:
@@ -149,7 +150,7 @@ def add_devices(rng: random.Random, care: Care, person: Person) -> None:
             _uploads(rng, care, did, kind)
 
 
-def _uploads(rng: random.Random, care: Care, device_id: str, kind: DeviceKind) -> None:
+def _uploads(rng: random.Random, care: TelehealthDB, device_id: str, kind: DeviceKind) -> None:
     # Most devices synced within the last day or two; about one in five has gone silent.
     silent = rng.random() < 0.22
     last = NOW - timedelta(hours=rng.randint(80, 480) if silent else rng.randint(1, 40))
