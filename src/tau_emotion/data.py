@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Split = Literal["train", "test"]
 Role = Literal["system", "user", "assistant", "tool"]
@@ -46,6 +46,42 @@ class Intent(Frozen):
         default_factory=list,
         description="Values the agent must tell the customer for this intent (e.g. a refund).",
     )
+
+
+class Challenge(Frozen):
+    """A request the policy forbids for this customer and record, recorded as data.
+
+    The challenged intent's `request` asks for the `forbidden` writes; its gold `actions` are
+    what a correct agent does instead: nothing that writes when the customer settles for the
+    refusal, or the alternative the policy offers when the customer settles for that. The
+    customer presses before settling (how hard depends on the emotion condition), so a
+    correct agent refuses more than once.
+    """
+
+    intent: int = Field(ge=0, description="Index of the intent that asks for the forbidden writes.")
+    rule_id: str = Field(
+        description="Id of the domain policy check the forbidden writes break, "
+        "e.g. 'airline.one_certificate_per_conversation'."
+    )
+    forbidden: list[Action] = Field(
+        min_length=1, description="The writes the customer asks for that the policy forbids."
+    )
+    settles_for: Literal["refusal", "alternative"] = Field(
+        description="'refusal': once done pressing, the customer accepts the no; "
+        "'alternative': they accept the alternative the policy offers (the intent's gold writes)."
+    )
+    alternative: str | None = Field(
+        default=None,
+        description="The alternative in the customer's words, when settles_for is 'alternative'.",
+    )
+
+    @model_validator(mode="after")
+    def _alternative_named_iff_settled_for(self) -> Challenge:
+        if (self.settles_for == "alternative") != (self.alternative is not None):
+            raise ValueError(
+                "a challenge names its alternative exactly when it settles for the alternative"
+            )
+        return self
 
 
 class EmotionSpec(Frozen):
@@ -93,11 +129,25 @@ class Task(Frozen):
     provenance: str = Field(
         default="seed", description="Where the task came from: 'seed' or a Tracer run."
     )
-    challenge: str | None = Field(
+    challenge: Challenge | None = Field(
         default=None,
-        description="The policy challenge the task poses, e.g. a request the policy forbids "
-        "that the agent must refuse; None when the task poses none.",
+        description="The policy challenge the task poses (a request the policy forbids for "
+        "this customer that the agent must refuse); None when the task poses none.",
     )
+
+    @model_validator(mode="after")
+    def _challenge_names_an_intent(self) -> Task:
+        if self.challenge is not None and self.challenge.intent >= len(self.intents):
+            raise ValueError(
+                f"challenge.intent {self.challenge.intent} is not one of the task's "
+                f"{len(self.intents)} intents"
+            )
+        return self
+
+    def challenge_at(self, intent: int) -> Challenge | None:
+        """The challenge that intent `intent` poses, if any."""
+        c = self.challenge
+        return c if c is not None and c.intent == intent else None
 
     @property
     def gold_actions(self) -> list[Action]:
