@@ -20,15 +20,14 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from tau_emotion.data import Episode, EpisodeError, Task, TerminationReason
+from tau_emotion.data import Episode, EpisodeError, ErrorKind, Task, TerminationReason
 from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.episodes import episode_seed, play_pair
 from tau_emotion.runner.participants import Participants
-from tau_emotion.runner.run import episode_seed
-from tau_emotion.simulation.loop import run_episode
-from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.kinds import AgentKind, UserKind
 
 ACTOR_RESTARTS = 2
 """A crashed actor (e.g. OOM-killed) is restarted this often; its in-flight episodes are
@@ -55,14 +54,7 @@ class EpisodeWorker:
         pool = self._pools.setdefault((task.domain, variant), [])
         env = pool.pop() if pool else Environment(domain, variant)
         try:
-            setup = EpisodeSetup(task, domain, episode_seed(self._config.seed, task, trial), trial)
-            episode = await run_episode(
-                setup,
-                self._participants.agent(setup),
-                self._participants.user(setup),
-                env,
-                max_steps=self._config.max_steps,
-            )
+            episode = await play_pair(self._config, self._participants, task, trial, env)
         finally:
             pool.append(env)
         return episode.model_dump_json()
@@ -79,7 +71,7 @@ def lost_episode(config: RunConfig, task: Task, trial: int, reason: str) -> Epis
         messages=[],
         termination=TerminationReason.INFRA_ERROR,
         reward=0.0,
-        errors=[EpisodeError(kind="infra", message=f"ray worker failed: {reason}")],
+        errors=[EpisodeError(kind=ErrorKind.INFRA, message=f"ray worker failed: {reason}")],
     )
 
 
@@ -105,7 +97,7 @@ def run_pairs_ray(
     """
     if not pairs:
         return
-    if "human" in (config.agent, config.user):
+    if config.agent is AgentKind.HUMAN or config.user is UserKind.HUMAN:
         raise TauEmotionError(
             "a human participant cannot play on Ray workers; use --executor local"
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import subprocess
 import warnings
 from collections.abc import Callable
@@ -16,10 +15,12 @@ from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.episodes import play_pair
 from tau_emotion.runner.loop_thread import run_in_loop
 from tau_emotion.runner.outcome import ErrorBudget
 from tau_emotion.runner.participants import Participants
 from tau_emotion.runner.preflight import check_run_inputs
+from tau_emotion.runner.ray_executor import run_pairs_ray
 from tau_emotion.runner.results import (
     MANIFEST_FILE,
     RESULTS_FILE,
@@ -27,8 +28,6 @@ from tau_emotion.runner.results import (
     load_episodes,
 )
 from tau_emotion.runner.tasks import select_tasks
-from tau_emotion.simulation.loop import run_episode
-from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.storage import model_json, read_model, write_atomic
 
 
@@ -38,11 +37,6 @@ class RunExistsError(TauEmotionError):
 
 class RunWarning(UserWarning):
     """Something a run noticed and did not stop for; also kept in the manifest."""
-
-
-def episode_seed(run_seed: int, task: Task, trial: int) -> int:
-    digest = hashlib.sha256(f"{run_seed}/{task.domain}/{task.id}/{trial}".encode()).hexdigest()
-    return int(digest[:8], 16)
 
 
 def code_version() -> str:
@@ -89,14 +83,7 @@ async def run_pairs(
             env = envs.get((task.domain, variant))
             if env is None:
                 env = envs[(task.domain, variant)] = Environment(domain, variant)
-            setup = EpisodeSetup(task, domain, episode_seed(config.seed, task, trial), trial)
-            episode = await run_episode(
-                setup,
-                participants.agent(setup),
-                participants.user(setup),
-                env,
-                max_steps=config.max_steps,
-            )
+            episode = await play_pair(config, participants, task, trial, env)
             if on_episode(episode) is False:
                 return
 
@@ -179,8 +166,6 @@ def execute_run(
 
     try:
         if config.executor == "ray":  # episodes run in Ray actors; results still land here
-            from tau_emotion.runner.ray_executor import run_pairs_ray
-
             run_pairs_ray(config, pairs, record, participants)
         else:
             played = participants or Participants(config, warn=warn)
