@@ -438,3 +438,22 @@ def test_ranking_runs_of_different_task_sets_warns(tmp_path: Path) -> None:
     html = out.read_text(encoding="utf-8")
     assert "These runs used different task sets" in html
     assert "small: 2 tasks" in html and "large: 4 tasks" in html
+
+
+def test_report_shows_clean_success_beside_the_plain_figures(report_html: Path) -> None:
+    data = ReportData.model_validate_json(report_html.with_suffix(".json").read_text())
+    oracle, _, hasty = data.runs
+    k = oracle.metrics.k
+    clean = oracle.metrics.overall_equal.clean_pass_hat
+    assert clean is not None and clean[k] == oracle.metrics.overall_equal.pass_hat[k]
+    # the hasty agent never confirms a write: none of its successes, if any, is clean
+    hasty_clean = hasty.metrics.overall_equal.clean_avg
+    assert hasty_clean is not None and hasty_clean.value == 0.0
+    assert all(
+        e.breakdown is not None and e.breakdown.policy_violations
+        for e in data.episodes
+        if e.run == hasty.label and e.breakdown is not None and e.breakdown.db_match
+    )
+    html = report_html.read_text(encoding="utf-8")
+    assert '<section id="clean">' in html and 'href="#clean"' in html
+    assert "clean Pass^k" in html and "family: anger" in html and "domain: retail" in html

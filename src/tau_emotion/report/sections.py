@@ -1,5 +1,6 @@
 """The report's outcome sections: run cards, leaderboard, per-domain bars, Pass^k curve,
-domain x family heatmap and paired emotional-vs-neutral deltas.
+policy-clean success per domain and family, domain x family heatmap and paired
+emotional-vs-neutral deltas.
 
 Each function takes the run sections and returns HTML; `html.render` puts them in order.
 """
@@ -10,21 +11,33 @@ from collections.abc import Sequence
 from html import escape
 
 from tau_emotion.analysis.stats import rate
+from tau_emotion.evaluation.metrics import Estimate, GroupMetrics
 from tau_emotion.report import charts
 from tau_emotion.report.build import RunSection
 from tau_emotion.report.charts import pct
 from tau_emotion.report.fmt import card, est, families, grid, iv, legend, section, swatch, table
 
 
+def _clean_pass(g: GroupMetrics, k: int) -> Estimate | None:
+    return g.clean_pass_hat[k] if g.clean_pass_hat is not None else None
+
+
+def _maybe(e: Estimate | None, block: bool = True) -> str:
+    """An estimate, or a dash for results whose policy rules were never audited."""
+    return '<span class="ci">– (not audited)</span>' if e is None else est(e, block=block)
+
+
 def kpis(runs: Sequence[RunSection]) -> str:
     out = []
     for i, r in enumerate(runs):
         g, k = r.metrics.overall_equal, r.metrics.k
+        clean = _clean_pass(g, k)
         out.append(
             f'<div class="kpi"><div class="name">{swatch(i)}{escape(r.label)}</div>'
             f'<div class="agent">{escape(r.agent)} · user {escape(r.user)}</div>'
             f'<div class="big">{pct(g.avg.value)}</div>'
             f'<div class="sub">Avg@{k} · Pass^{k} {pct(g.pass_hat[k].value)} · '
+            f"clean Pass^{k} {'–' if clean is None else pct(clean.value)} · "
             f"walked away {pct(g.dissatisfied_rate)} · {g.episodes} episodes</div></div>"
         )
     return "".join(out)
@@ -59,16 +72,21 @@ def leaderboard(runs: Sequence[RunSection]) -> str:
                 pct(g.avg.value) + meter + est(g.avg, block=True).split(" ", 1)[1],
                 est(g.pass_hat[k], block=True),
                 est(g.pass_at[k], block=True),
+                _maybe(g.clean_avg),
+                _maybe(_clean_pass(g, k)),
                 est(walked, block=True),
                 str(g.infra_errors),
             ]
         )
     head = ["#", "run (agent · user)", "tasks (n)", "Avg@k", "Pass^k", "pass@k"]
-    head += ["walked away", "infra errors"]
+    head += ["clean Avg@k", "clean Pass^k", "walked away", "infra errors"]
     lead = (
         "Runs ranked by Avg@k (mean success over the k trials of each task, domains weighted "
-        "equally). Pass^k: all k trials of a task succeed; pass@k: at least one does. Brackets: "
-        "95% bootstrap intervals over the n tasks (a Wilson interval for the walk-away rate)."
+        "equally). Pass^k: all k trials of a task succeed; pass@k: at least one does. Clean: "
+        "the same for success with no hard policy rule broken (authentication, verification, "
+        'an explicit yes before each write; see <a href="#clean">Policy-clean success</a>). '
+        "Brackets: 95% bootstrap intervals over the n tasks (a Wilson interval for the walk-away "
+        "rate)."
     )
     board = table(head, rows, numeric_from=2)
     body = f'{task_set_warning(runs)}<div class="card leaderboard">{board}</div>'
@@ -104,6 +122,49 @@ def pass_curve(runs: Sequence[RunSection]) -> str:
     )
     body = f'<div class="card">{legend([r.label for r in runs])}{chart}</div>'
     return section("passk", "Pass^k against k", lead, body)
+
+
+def _clean_rows(groups: dict[str, GroupMetrics], k: int, label: str) -> list[list[str]]:
+    rows = []
+    for name, g in groups.items():
+        clean = _clean_pass(g, k)
+        gap = "–" if clean is None else f"{(clean.value - g.pass_hat[k].value) * 100:+.0f} pp"
+        rows.append(
+            [
+                f"{label}: {escape(name)}",
+                str(g.tasks),
+                est(g.avg, block=True),
+                _maybe(g.clean_avg),
+                est(g.pass_hat[k], block=True),
+                _maybe(clean),
+                gap,
+            ]
+        )
+    return rows
+
+
+def clean(runs: Sequence[RunSection]) -> str:
+    """Avg@k and Pass^k of policy-clean success beside the plain ones, per domain and family."""
+    cards = []
+    for i, r in enumerate(runs):
+        m, k = r.metrics, r.metrics.k
+        fams = m.breakdowns.get("family", {})
+        by_family = {f: fams[f] for f in families(set(fams))}
+        rows = _clean_rows({"domain mean": m.overall_equal}, k, "all")
+        rows += _clean_rows(m.domains, k, "domain")
+        rows += _clean_rows(by_family, k, "family")
+        head = ["", "tasks", "Avg@k", "clean Avg@k", "Pass^k", "clean Pass^k", "clean − plain"]
+        cards.append(card(f"{r.label} (k = {k})", table(head, rows, numeric_from=1), i))
+    lead = (
+        "A success is policy-clean when the episode broke none of its domain's hard rules: "
+        "authenticate before disclosing or changing anything, act only for the authenticated "
+        "customer, verify as strongly as the write needs, and get an explicit yes after saying "
+        "what will change, before each write (docs/policy.md lists them per domain). The reward "
+        "does not count them; this does. Brackets: 95% bootstrap intervals on the same "
+        "resamples as the plain figures; a dash: results recorded before the audit existed."
+    )
+    # One full-width card per run: seven columns of intervals do not fit a half-width card.
+    return section("clean", "Policy-clean success", lead, "".join(cards))
 
 
 def heatmaps(runs: Sequence[RunSection]) -> str:
