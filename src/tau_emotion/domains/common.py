@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Protocol, Self, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, PlainSerializer
 
@@ -84,6 +84,37 @@ def float_money(value: float) -> float:
 FloatMoney = Annotated[float, PlainSerializer(fmt, return_type=str, when_used="json")]
 """A float amount in dollars, written with two decimals ('120.00') so an agent quotes it
 exactly as a task expects it. A new domain should prefer `Money` (exact sums)."""
+
+
+class StoredValue(Protocol):
+    """A payment method that may hold a balance (a gift card, travel credit)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def balance(self) -> float | None: ...
+    def model_copy(
+        self, *, update: Mapping[str, Any] | None = None, deep: bool = False
+    ) -> Self: ...
+
+
+V = TypeVar("V", bound=StoredValue)
+
+
+def add_to_balance(
+    methods: tuple[V, ...], method_id: str, kind: str, amount: float
+) -> tuple[V, ...]:
+    """`methods` with `amount` (negative to take a payment) added to the balance of method
+    `method_id` if it is of the stored-value `kind`; a card keeps no balance, so it is left
+    as it is."""
+    return tuple(
+        m.model_copy(update={"balance": float_money((m.balance or 0.0) + amount)})
+        if m.id == method_id and m.kind == kind
+        else m
+        for m in methods
+    )
 
 
 def cents_text(cents: int) -> str:

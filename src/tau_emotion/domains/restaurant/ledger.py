@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import add_to_balance, float_money
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer, Order
 from tau_emotion.errors import ToolError
@@ -57,12 +57,7 @@ def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple
 
 def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
     """Pay money back: a gift card gets its balance back; a credit card needs no change here."""
-    methods = tuple(
-        p.model_copy(update={"balance": float_money((p.balance or 0.0) + amount)})
-        if p.id == payment_method_id and p.kind == "gift_card"
-        else p
-        for p in customer.payment_methods
-    )
+    methods = add_to_balance(customer.payment_methods, payment_method_id, "gift_card", amount)
     return customer.model_copy(update={"payment_methods": methods})
 
 

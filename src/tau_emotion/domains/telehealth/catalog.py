@@ -52,14 +52,16 @@ CITIES = (
 
 
 class Plan(NamedTuple):
+    """An insurance plan as the database keeps it (`db.InsurancePlan`, same fields)."""
+
     plan_id: str
     payer: str
     plan_name: str
     accepted: bool
     covers_telehealth: bool
-    video: int
-    phone: int
-    in_person: int
+    video_copay_cents: int
+    phone_copay_cents: int
+    in_person_copay_cents: int
 
 
 PLANS = (

@@ -69,19 +69,7 @@ def generate(seed: int = SEED) -> TelehealthDB:
 
 
 def _plans() -> dict[str, InsurancePlan]:
-    return {
-        p.plan_id: InsurancePlan(
-            plan_id=p.plan_id,
-            payer=p.payer,
-            plan_name=p.plan_name,
-            accepted=p.accepted,
-            covers_telehealth=p.covers_telehealth,
-            video_copay_cents=p.video,
-            phone_copay_cents=p.phone,
-            in_person_copay_cents=p.in_person,
-        )
-        for p in catalog.PLANS
-    }
+    return {p.plan_id: InsurancePlan(**p._asdict()) for p in catalog.PLANS}
 
 
 def _drugs() -> dict[str, Drug]:

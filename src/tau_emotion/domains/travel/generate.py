@@ -9,6 +9,7 @@ insurance and claims.
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 from datetime import date, timedelta
 
 from tau_emotion.domains.kit.split import SplitGenerator
@@ -91,18 +92,8 @@ def _catalogue(market: Market) -> tuple[list[Hotel], list[Package], list[Tour]]:
                 )
             )
         for tour in dest.tours:
-            tours.append(
-                Tour(
-                    id=f"T{market.digit}{len(tours) + 1:02d}",
-                    destination=dest.city,
-                    name=tour.name,
-                    weekdays=tour.weekdays,
-                    duration_hours=tour.hours,
-                    price_per_person=tour.price,
-                    min_age=tour.min_age,
-                    capacity=tour.capacity,
-                )
-            )
+            tour_id = f"T{market.digit}{len(tours) + 1:02d}"
+            tours.append(Tour(id=tour_id, destination=dest.city, **asdict(tour)))
     return hotels, packages, tours
 
 

@@ -23,10 +23,12 @@ EMAIL_DOMAINS = names.email_domains("example")
 
 @dataclass(frozen=True)
 class TourSpec:
+    """A tour as the database keeps it (`db.Tour`), less its id and destination."""
+
     name: str
     weekdays: tuple[str, ...]
-    hours: float
-    price: float
+    duration_hours: float
+    price_per_person: float
     min_age: int
     capacity: int
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import add_to_balance, float_money
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.db import (
     Booking,
@@ -25,11 +25,11 @@ from tau_emotion.errors import ToolError
 
 
 def room(hotel: Hotel, code: str) -> RoomType:
-    for room_type in hotel.room_types:
-        if room_type.code == code:
-            return room_type
-    codes = ", ".join(r.code for r in hotel.room_types)
-    raise ToolError(f"{hotel.name} has no room type {code!r}; its room types: {codes}")
+    found = next((r for r in hotel.room_types if r.code == code), None)
+    if found is None:
+        codes = ", ".join(r.code for r in hotel.room_types)
+        raise ToolError(f"{hotel.name} has no room type {code!r}; its room types: {codes}")
+    return found
 
 
 def price_travellers(
@@ -109,12 +109,7 @@ def charge(customer: Customer, payment_method_id: str, amount: float) -> Custome
 
 def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
     """Pay money back: travel credit gets its balance back; a card needs no change here."""
-    methods = tuple(
-        p.model_copy(update={"balance": float_money((p.balance or 0.0) + amount)})
-        if p.id == payment_method_id and p.kind == "travel_credit"
-        else p
-        for p in customer.payment_methods
-    )
+    methods = add_to_balance(customer.payment_methods, payment_method_id, "travel_credit", amount)
     return customer.model_copy(update={"payment_methods": methods})
 
 
