@@ -14,6 +14,7 @@ from tau_emotion.domains.telecom.db import (
     Addon,
     Bill,
     BillItem,
+    BillItemKind,
     Charge,
     Device,
     Payment,
@@ -81,50 +82,31 @@ class BillingHistory:
                 self._charge(customer_id, c.line_id, kind, description, cents, created)
 
     def _items(self, start: date, lines: list[LineCosts], autopay: bool) -> list[BillItem]:
+        """Each line's items in bill order: plan, device installment, add-ons bought this
+        month, autopay discount."""
         items: list[BillItem] = []
         for c in lines:
+            due: list[tuple[BillItemKind, str, int]] = []
             plan = c.billed_plan or c.plan
-            items.append(
-                BillItem(
-                    kind="plan",
-                    description=f"{plan.name} plan",
-                    amount_cents=plan.monthly_cents,
-                    line_id=c.line_id,
-                )
-            )
+            due.append(("plan", f"{plan.name} plan", plan.monthly_cents))
             financing = c.device.financing
             if (
                 financing is not None
                 and financing.remaining_cents > 0
                 and c.device.purchased_on < day(start)
             ):
-                items.append(
-                    BillItem(
-                        kind="device_installment",
-                        description=f"{c.device.model} installment",
-                        amount_cents=financing.monthly_cents,
-                        line_id=c.line_id,
-                    )
+                due.append(
+                    ("device_installment", f"{c.device.model} installment", financing.monthly_cents)
                 )
             for addon, bought in c.addon_purchases:
                 if bought.replace(day=1) == start:
-                    items.append(
-                        BillItem(
-                            kind="addon",
-                            description=addon.name,
-                            amount_cents=addon.price_cents,
-                            line_id=c.line_id,
-                        )
-                    )
+                    due.append(("addon", addon.name, addon.price_cents))
             if autopay:
-                items.append(
-                    BillItem(
-                        kind="autopay_discount",
-                        description="Autopay discount",
-                        amount_cents=-AUTOPAY_DISCOUNT_CENTS,
-                        line_id=c.line_id,
-                    )
-                )
+                due.append(("autopay_discount", "Autopay discount", -AUTOPAY_DISCOUNT_CENTS))
+            items += (
+                BillItem(kind=kind, description=text, amount_cents=cents, line_id=c.line_id)
+                for kind, text, cents in due
+            )
         return items
 
     def _bill(
