@@ -11,6 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
+from tau_emotion.cli.options import build_config
 from tau_emotion.runner.config import CollectConfig, RunConfig
 
 runner = CliRunner()
@@ -173,3 +174,22 @@ def test_python_config_has_the_command_line_defaults() -> None:
     assert RunConfig(agent="oracle", max_steps=7).max_steps == 7
     resolved = RunConfig(agent="oracle")
     assert RunConfig.model_validate(resolved.model_dump()) == resolved  # a manifest reloads
+
+
+def test_python_config_fills_what_the_command_line_used_to() -> None:
+    """Defaults live in RunConfig: agent settings without a model tune the embedded one, and
+    a model may be named alone, from Python, a --config file or the command line alike."""
+    tuned = RunConfig(agent_model={"temperature": 0.3})  # type: ignore[arg-type]
+    assert tuned.agent_model is not None
+    assert (tuned.agent_model.model, tuned.agent_model.temperature) == ("local", 0.3)
+    named = RunConfig(agent_model="m", user_model="u")  # type: ignore[arg-type]
+    assert named.agent_model is not None and named.agent_model.model == "m"
+    assert named.user_model is not None and named.user_model.model == "u"
+    assert named.user == "llm"
+
+
+def test_agent_settings_alone_on_the_command_line_tune_the_embedded_model() -> None:
+    given = {"agent_temperature": 0.3}
+    config = build_config(RunConfig, given, None)
+    assert config.agent_model is not None
+    assert (config.agent_model.model, config.agent_model.temperature) == ("local", 0.3)

@@ -27,8 +27,6 @@ from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 from tau_emotion.runner.run import ProgressHook, RunWarning, execute_run
 
-MODEL_FIELDS = ("agent_model", "user_model")
-
 
 @dataclass
 class Results:
@@ -112,10 +110,7 @@ def _config(config: RunConfig | None, fields: dict[str, Any]) -> RunConfig:
         return RunConfig.model_validate(config.model_dump() | fields)
     if config is not None:
         return config
-    for name in MODEL_FIELDS:
-        if isinstance(fields.get(name), str):
-            fields[name] = {"model": fields[name]}
-    return RunConfig.model_validate(fields)
+    return RunConfig.model_validate(fields)  # a model given by its name: RunConfig takes it
 
 
 def evaluate(

@@ -26,14 +26,16 @@ from pydantic import ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from tau_emotion.models.factory import LOCAL
 from tau_emotion.models.openai_compat import ModelConfig
 from tau_emotion.runner.config import RunConfig
 
 ROLES = {"agent_model": "agent", "user_model": "user"}
 RENAMED = {"domains": "domain", "task_ids": "task_id"}
 """Fields whose option is singular: ``--domain airline,retail``, ``--task-id X`` (repeatable)."""
-SHOWN_DEFAULTS = {"domains": "all", "agent_model.model": "local"}
-"""Defaults that a default factory or a validator supplies, as the help should show them."""
+SHOWN_DEFAULTS = {"domains": "all", "agent_model.model": LOCAL}
+"""Defaults that a default factory or a validator supplies, as the help should show them
+(shown only: the config supplies them)."""
 HELP = {
     "agent_model.model": "Agent model: 'local' (embedded SmolLM2), 'local:/path.gguf', "
     "'litellm:<provider/model>', or a model name served at --agent-base-url.",
@@ -157,9 +159,7 @@ def merge(base: dict[str, Any], given: dict[str, Any], opts: list[Opt]) -> dict[
             data[opt.path[0]] = value
         else:
             data.setdefault(opt.path[0], {})[opt.path[1]] = value
-    agent = data.get("agent_model")
-    if isinstance(agent, dict) and "model" not in agent:
-        agent["model"] = SHOWN_DEFAULTS["agent_model.model"]
+    # Agent settings without --agent-model tune the embedded model: RunConfig fills it in.
     user = data.get("user_model")
     if isinstance(user, dict) and "model" not in user:
         given_flags = [o.flag for o in opts if o.path[0] == "user_model" and o.path[1] in user]

@@ -4,7 +4,7 @@ The command line (`tau_emotion.cli.options`), a ``--config`` TOML file and the P
 all build the same `RunConfig`, so `execute_run(RunConfig(domains="airline"))` behaves like
 ``tau-emotion run --domain airline``. Fields left ``None`` that have a documented automatic
 value (user, concurrency, max steps, the agent's model) are resolved on validation, so the
-manifest always stores what actually ran.
+manifest always stores what actually ran; a model may be given by its name alone.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau_emotion.data import Split
+from tau_emotion.models.cache import CacheMode
+from tau_emotion.models.factory import LOCAL, is_local
 from tau_emotion.models.openai_compat import ModelConfig
 from tau_emotion.simulation.kinds import AgentKind, UserKind
 
-CacheMode = Literal["record", "replay", "auto"]
 Executor = Literal["local", "ray"]
 _Kind = TypeVar("_Kind", AgentKind, UserKind)
 
@@ -33,12 +34,6 @@ EMBEDDED_MAX_STEPS = 40
 
 def timestamped_dir(prefix: str) -> Path:
     return Path("runs") / datetime.now(UTC).strftime(f"{prefix}-%Y%m%d-%H%M%S")
-
-
-def _is_local(model: str) -> bool:
-    from tau_emotion.models.factory import is_local  # deferred: keeps config import light
-
-    return is_local(model)
 
 
 def _resolve(spec: str) -> list[str]:
@@ -162,13 +157,19 @@ class RunConfig(BaseModel):
         if not isinstance(data, dict):
             return data
         given = {k: v for k, v in data.items() if v is not None}
+        for role in ("agent_model", "user_model"):
+            if isinstance(given.get(role), str):  # a model given by its name alone
+                given[role] = {"model": given[role]}
         agent = _kind(AgentKind, given.get("agent", AgentKind.TOOL_CALLING))
         if agent is not None and not agent.needs_model:
             given.pop("agent_model", None)  # e.g. oracle and human agents call no model
         elif "agent_model" not in given:
-            given["agent_model"] = {"model": "local"}
-        local_agent = "agent_model" in given and _is_local(_model_name(given["agent_model"]))
-        local_user = "user_model" in given and _is_local(_model_name(given["user_model"]))
+            given["agent_model"] = {"model": LOCAL}
+        elif isinstance(given["agent_model"], dict) and "model" not in given["agent_model"]:
+            # Settings without a model (--agent-temperature alone) tune the embedded model.
+            given["agent_model"] = {**given["agent_model"], "model": LOCAL}
+        local_agent = "agent_model" in given and is_local(_model_name(given["agent_model"]))
+        local_user = "user_model" in given and is_local(_model_name(given["user_model"]))
         given.setdefault("user", UserKind.LLM if "user_model" in given else UserKind.SCRIPTED)
         user = _kind(UserKind, given["user"])
         human = agent is AgentKind.HUMAN or user is UserKind.HUMAN
@@ -181,7 +182,7 @@ class RunConfig(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> RunConfig:
         model = self.agent_model
-        if model is not None and model.base_url and _is_local(model.model):
+        if model is not None and model.base_url and is_local(model.model):
             raise ValueError(
                 "--agent-base-url needs --agent-model (the model name that endpoint serves)"
             )
