@@ -3,7 +3,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from tau_emotion.data import Episode, Message, Task, TerminationReason, ToolCall
+from tau_emotion.data import (
+    ERROR_TERMINATION,
+    Episode,
+    EpisodeError,
+    ErrorKind,
+    Message,
+    Task,
+    TerminationReason,
+    ToolCall,
+)
 from tau_emotion.domains import Domain
 from tau_emotion.domains.checks import Trajectory, is_affirmative, run_checks
 from tau_emotion.environment import Environment
@@ -161,3 +170,10 @@ def test_crashing_tool_is_recorded_as_framework_error(toy: Domain, monkeypatch: 
         mp.undo()
     assert episode.termination == TerminationReason.FRAMEWORK_ERROR
     assert "ZeroDivisionError" in episode.errors[0].message
+
+
+def test_every_error_kind_ends_the_episode_one_way() -> None:
+    assert set(ERROR_TERMINATION) == set(ErrorKind)
+    stored = EpisodeError(kind=ErrorKind.INFRA, message="down").model_dump_json()
+    assert stored == '{"kind":"infra","message":"down"}'  # results keep the plain name
+    assert EpisodeError.model_validate_json(stored).kind is ErrorKind.INFRA
