@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from html import escape
+from importlib.resources import files
+from typing import Protocol, TypeVar
 
 from tau_emotion.analysis.stats import Rate
 from tau_emotion.evaluation.metrics import Estimate
-from tau_emotion.report.charts import Interval, color, pct
+from tau_emotion.report.charts import Interval, color, heatmap, pct
 
 FAMILY_ORDER = ("anger", "fear", "disgust", "sadness", "enjoyment")
 NEUTRAL = "none"
@@ -18,6 +22,26 @@ def families(names: set[str]) -> list[str]:
     known = [f for f in FAMILY_ORDER if f in names]
     others = sorted(names - set(FAMILY_ORDER) - {NEUTRAL})
     return known + others + ([NEUTRAL] if NEUTRAL in names else [])
+
+
+T = TypeVar("T")
+
+
+def family_heatmap(
+    by_cell: Mapping[str, Mapping[str, T]],
+    cell: Callable[[T], tuple[float, str]],
+    title: str,
+    scale: str = "success",
+) -> str:
+    """A domain x emotion family heatmap of nested cells (domain -> family -> cell); `cell`
+    gives a cell's value in [0, 1] and its hover text, which the domain and family lead."""
+    cols = families({f for fams in by_cell.values() for f in fams})
+    cells: dict[tuple[str, str], tuple[float, str]] = {}
+    for domain, fams in by_cell.items():
+        for family, x in fams.items():
+            value, tip = cell(x)
+            cells[(domain, family)] = (value, f"{domain} · {family}: {tip}")
+    return heatmap(sorted(by_cell), cols, cells, title, scale=scale)
 
 
 def est(e: Estimate | Rate, block: bool = False) -> str:
@@ -62,6 +86,53 @@ def section(sid: str, title: str, lead: str, body: str) -> str:
 def card(title: str, body: str, index: int | None = None) -> str:
     mark = swatch(index) if index is not None else ""
     return f'<div class="card"><h3>{mark}{escape(title)}</h3>{body}</div>'
+
+
+class _Labelled(Protocol):
+    @property
+    def label(self) -> str: ...
+
+
+R = TypeVar("R", bound=_Labelled)
+
+
+def run_cards(runs: Sequence[R], body: Callable[[R], str | None]) -> list[str]:
+    """One card per run, titled with its label and colour; a run whose body is None (nothing
+    to show for it) gets no card, and the others keep their colours."""
+    cards = []
+    for i, run in enumerate(runs):
+        html = body(run)
+        if html is not None:
+            cards.append(card(run.label, html, i))
+    return cards
+
+
+@cache
+def section_texts() -> dict[str, dict[str, str]]:
+    """Title, lead and empty-note of each per-run section, by section id (sections.json):
+    prose kept as data, so the section functions hold only what differs between them."""
+    text = files("tau_emotion.report").joinpath("sections.json").read_text(encoding="utf-8")
+    texts: dict[str, dict[str, str]] = json.loads(text)
+    return texts
+
+
+def run_section(
+    sid: str,
+    runs: Sequence[R],
+    body: Callable[[R], str | None],
+    *,
+    stacked: bool = False,
+    **values: str,
+) -> str:
+    """A section of one card per run, with its texts from `section_texts`; `values` fill the
+    lead's {name} marks, and `stacked` gives each card the full width instead of a grid."""
+    text = section_texts()[sid]
+    lead = text["lead"]
+    for name, value in values.items():
+        lead = lead.replace("{" + name + "}", value)
+    cards = run_cards(runs, body)
+    inner = "".join(cards) if stacked and cards else grid(cards, text["empty"])
+    return section(sid, text["title"], lead, inner)
 
 
 def grid(cards: Sequence[str], empty: str) -> str:

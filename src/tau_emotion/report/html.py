@@ -15,6 +15,7 @@ from importlib.resources import files
 from tau_emotion.report import sections as s
 from tau_emotion.report import sections_analyses as a
 from tau_emotion.report.build import ReportData
+from tau_emotion.report.fmt import run_section
 
 NAV = (
     ("leaderboard", "Leaderboard"),
@@ -61,14 +62,20 @@ def render(report: ReportData) -> str:
             s.leaderboard(runs),
             s.domains(runs),
             s.pass_curve(runs),
-            s.clean(runs),
-            s.heatmaps(runs),
-            s.paired(runs),
-            a.empathy(runs),
-            a.policy(runs),
-            a.failures(runs),
-            a.tool_use(runs),
-            a.hallucinations(runs, report.excluded_user_hallucinations),
+            # Seven columns of intervals do not fit a half-width card: one card per row.
+            run_section("clean", runs, s.clean_card, stacked=True),
+            run_section("heatmap", runs, s.heatmap_card),
+            run_section("paired", runs, s.paired_card),
+            run_section("empathy", runs, a.empathy_card),
+            run_section("policy", runs, a.policy_card),
+            run_section("failures", runs, a.failures_card),
+            run_section("tooluse", runs, a.tool_use_card),
+            run_section(
+                "hallucination",
+                runs,
+                a.hallucinations_card,
+                state=a.hallucination_state(report.excluded_user_hallucinations),
+            ),
         ]
     )
     versions = sorted({r.code_version for r in runs if r.code_version})

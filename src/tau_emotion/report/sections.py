@@ -2,7 +2,9 @@
 policy-clean success per domain and family, domain x family heatmap and paired
 emotional-vs-neutral deltas.
 
-Each function takes the run sections and returns HTML; `html.render` puts them in order.
+The section functions take the run sections and return HTML; a `*_card` function is one run's
+card body, which `fmt.run_section` turns into a section (title and lead from sections.json).
+`html.render` puts them in order.
 """
 
 from __future__ import annotations
@@ -15,7 +17,16 @@ from tau_emotion.evaluation.metrics import Estimate, GroupMetrics
 from tau_emotion.report import charts
 from tau_emotion.report.build import RunSection
 from tau_emotion.report.charts import pct
-from tau_emotion.report.fmt import card, est, families, grid, iv, legend, section, swatch, table
+from tau_emotion.report.fmt import (
+    est,
+    families,
+    family_heatmap,
+    iv,
+    legend,
+    section,
+    swatch,
+    table,
+)
 
 
 def _clean_pass(g: GroupMetrics, k: int) -> Estimate | None:
@@ -143,97 +154,63 @@ def _clean_rows(groups: dict[str, GroupMetrics], k: int, label: str) -> list[lis
     return rows
 
 
-def clean(runs: Sequence[RunSection]) -> str:
-    """Avg@k and Pass^k of policy-clean success beside the plain ones, per domain and family."""
-    cards = []
-    for i, r in enumerate(runs):
-        m, k = r.metrics, r.metrics.k
-        fams = m.breakdowns.get("family", {})
-        by_family = {f: fams[f] for f in families(set(fams))}
-        rows = _clean_rows({"domain mean": m.overall_equal}, k, "all")
-        rows += _clean_rows(m.domains, k, "domain")
-        rows += _clean_rows(by_family, k, "family")
-        head = ["", "tasks", "Avg@k", "clean Avg@k", "Pass^k", "clean Pass^k", "clean − plain"]
-        cards.append(card(f"{r.label} (k = {k})", table(head, rows, numeric_from=1), i))
-    lead = (
-        "A success is policy-clean when the episode broke none of its domain's hard rules: "
-        "authenticate before disclosing or changing anything, act only for the authenticated "
-        "customer, verify as strongly as the write needs, and get an explicit yes after saying "
-        "what will change, before each write (docs/policy.md lists them per domain). The reward "
-        "does not count them; this does. Brackets: 95% bootstrap intervals on the same "
-        "resamples as the plain figures; a dash: results recorded before the audit existed."
+def clean_card(r: RunSection) -> str:
+    m, k = r.metrics, r.metrics.k
+    fams = m.breakdowns.get("family", {})
+    by_family = {f: fams[f] for f in families(set(fams))}
+    rows = _clean_rows({"domain mean": m.overall_equal}, k, "all")
+    rows += _clean_rows(m.domains, k, "domain")
+    rows += _clean_rows(by_family, k, "family")
+    head = ["", "tasks", f"Avg@{k}", f"clean Avg@{k}", f"Pass^{k}", f"clean Pass^{k}"]
+    return table([*head, "clean − plain"], rows, numeric_from=1)
+
+
+def heatmap_card(r: RunSection) -> str:
+    title = f"{r.label}: success by domain and emotion family"
+    return family_heatmap(
+        r.cells,
+        lambda c: (c.value, f"{pct(c.value)} over {c.tasks} tasks, {c.episodes} ep."),
+        title,
     )
-    # One full-width card per run: seven columns of intervals do not fit a half-width card.
-    return section("clean", "Policy-clean success", lead, "".join(cards))
 
 
-def heatmaps(runs: Sequence[RunSection]) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        cols = families({f for fams in r.cells.values() for f in fams})
-        cells = {
-            (d, f): (c.value, f"{d} · {f}: {pct(c.value)} over {c.tasks} tasks, {c.episodes} ep.")
-            for d, fams in r.cells.items()
-            for f, c in fams.items()
-        }
-        title = f"{r.label}: success by domain and emotion family"
-        cards.append(card(r.label, charts.heatmap(sorted(r.cells), cols, cells, title), i))
-    lead = (
-        "Mean task success in each domain × emotion family cell ('none' is a neutral customer). "
-        "Hover a cell for its task and episode counts."
-    )
-    return section("heatmap", "Domain × emotion family", lead, grid(cards, "No episodes."))
-
-
-def paired(runs: Sequence[RunSection]) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        p = r.paired
-        if p is None:
-            continue
-        if p.overall is None:
-            text = (
-                f"No neutral counterpart was found for any of the {len(p.unpaired)} emotional "
-                "tasks. Run the same tasks with <code>--no-emotion</code> and the same agent, or "
-                "use tasks with neutral twins, and pass both run directories."
-            )
-            cards.append(card(r.label, f'<p class="empty">{text}</p>', i))
-            continue
-        order = families(set(p.by_family))
-        rows = [("all pairs", iv(p.overall.delta), f"n={p.overall.pairs}")]
-        rows += [
-            (f"family: {f}", iv(p.by_family[f].delta), f"n={p.by_family[f].pairs}") for f in order
-        ]
-        rows += [(f"domain: {d}", iv(g.delta), f"n={g.pairs}") for d, g in p.by_domain.items()]
-        worst = sorted(p.pairs, key=lambda t: t.delta)[:15]
-        drops = table(
-            ["emotional task", "neutral", "emotion", "emotional", "neutral", "Δ"],
-            [
-                [
-                    escape(f"{t.domain}/{t.task_id}"),
-                    escape(t.neutral_task_id),
-                    escape(t.emotion),
-                    pct(t.emotional_success),
-                    pct(t.neutral_success),
-                    f"{t.delta * 100:+.0f} pp",
-                ]
-                for t in worst
-            ],
-            numeric_from=3,
+def paired_card(r: RunSection) -> str | None:
+    p = r.paired
+    if p is None:
+        return None
+    if p.overall is None:
+        text = (
+            f"No neutral counterpart was found for any of the {len(p.unpaired)} emotional "
+            "tasks. Run the same tasks with <code>--no-emotion</code> and the same agent, or "
+            "use tasks with neutral twins, and pass both run directories."
         )
-        body = charts.forest(rows, f"{r.label}: emotional minus neutral success")
-        body += f"<details><summary>Largest drops ({len(worst)} of {len(p.pairs)} pairs)</summary>"
-        body += f"{drops}</details>"
-        if p.unpaired:
-            body += (
-                f'<p class="note">{len(p.unpaired)} emotional tasks had no neutral counterpart '
-                "and are not in these figures.</p>"
-            )
-        cards.append(card(r.label, body, i))
-    lead = (
-        "Per task: success with the emotional customer minus success on the same task with a "
-        "neutral one (its neutral twin, or the same task in a <code>--no-emotion</code> run of "
-        "the same agent), in percentage points. Whiskers: paired bootstrap 95% intervals."
+        return f'<p class="empty">{text}</p>'
+    order = families(set(p.by_family))
+    rows = [("all pairs", iv(p.overall.delta), f"n={p.overall.pairs}")]
+    rows += [(f"family: {f}", iv(p.by_family[f].delta), f"n={p.by_family[f].pairs}") for f in order]
+    rows += [(f"domain: {d}", iv(g.delta), f"n={g.pairs}") for d, g in p.by_domain.items()]
+    worst = sorted(p.pairs, key=lambda t: t.delta)[:15]
+    drops = table(
+        ["emotional task", "neutral", "emotion", "emotional", "neutral", "Δ"],
+        [
+            [
+                escape(f"{t.domain}/{t.task_id}"),
+                escape(t.neutral_task_id),
+                escape(t.emotion),
+                pct(t.emotional_success),
+                pct(t.neutral_success),
+                f"{t.delta * 100:+.0f} pp",
+            ]
+            for t in worst
+        ],
+        numeric_from=3,
     )
-    body = grid(cards, "No run has emotional episodes.")
-    return section("paired", "Emotional vs neutral (paired)", lead, body)
+    body = charts.forest(rows, f"{r.label}: emotional minus neutral success")
+    body += f"<details><summary>Largest drops ({len(worst)} of {len(p.pairs)} pairs)</summary>"
+    body += f"{drops}</details>"
+    if p.unpaired:
+        body += (
+            f'<p class="note">{len(p.unpaired)} emotional tasks had no neutral counterpart '
+            "and are not in these figures.</p>"
+        )
+    return body

@@ -1,10 +1,12 @@
 """The report's behaviour sections: empathy, policy violations, failure taxonomy, tool use vs
-follow-ups and simulated-user hallucinations. Every rate is printed with its denominator."""
+follow-ups and simulated-user hallucinations. Every rate is printed with its denominator.
+
+Each `*_card` function is one run's card body; `fmt.run_section` makes the section (its title
+and lead are in sections.json) and `html.render` puts them in order."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from html import escape
 
 from tau_emotion.analysis.empathy import EmpathyCell
@@ -13,15 +15,13 @@ from tau_emotion.report import charts
 from tau_emotion.report.build import RunSection
 from tau_emotion.report.fmt import (
     NEUTRAL,
-    card,
     est,
     families,
+    family_heatmap,
     frac,
-    grid,
     iv,
     legend,
     pp,
-    section,
     stat,
     swatch,
     table,
@@ -38,196 +38,151 @@ def _empathy_row(name: str, c: EmpathyCell, overall: Estimate | None) -> list[st
     return [name, success, str(c.episodes), with_, without, pp(c.difference)]
 
 
-def empathy(runs: Sequence[RunSection]) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        e = r.empathy
-        groups = [f for f in families(set(e.by_family)) if f != NEUTRAL]
-        if not groups:
-            continue
-        cells = [e.by_family[f] for f in groups]
-        series = [
-            ("with empathy", [iv(c.with_empathy) if c.with_empathy.total else None for c in cells]),
+def empathy_card(r: RunSection) -> str | None:
+    e = r.empathy
+    groups = [f for f in families(set(e.by_family)) if f != NEUTRAL]
+    if not groups:
+        return None
+    cells = [e.by_family[f] for f in groups]
+    series = [
+        ("with empathy", [iv(c.with_empathy) if c.with_empathy.total else None for c in cells]),
+        (
+            "without",
+            [iv(c.without_empathy) if c.without_empathy.total else None for c in cells],
+        ),
+    ]
+    title = f"{r.label}: success with / without empathy"
+    chart = charts.grouped_bars(groups, series, title, x_title="emotion family")
+    by_family = r.metrics.breakdowns.get("family", {})
+    rows = [
+        _empathy_row(escape(f), e.by_family[f], by_family[f].avg if f in by_family else None)
+        for f in groups
+    ]
+    rows.append(_empathy_row("<b>all emotional</b>", e.emotional, None))
+    head = ["family", "success (Avg@k)", "episodes", "with empathy", "without", "Δ"]
+    body = legend(["with empathy", "without"]) + chart + table(head, rows, numeric_from=1)
+    body += f'<p class="note">Detected by {escape(e.method)}. {escape(e.note)}</p>'
+    return body
+
+
+def policy_card(r: RunSection) -> str:
+    p = r.policy
+    body = family_heatmap(
+        p.by_cell,
+        lambda x: (x.value, f"{x.count} of {x.total} episodes with a violation"),
+        f"{r.label}: violation rate",
+        scale="violation",
+    )
+    top = [s for s in p.by_rule if s.episodes.count][:10]
+    body += "<h3>Most broken rules</h3>"
+    if top:
+        items = [
             (
-                "without",
-                [iv(c.without_empathy) if c.without_empathy.total else None for c in cells],
-            ),
-        ]
-        title = f"{r.label}: success with / without empathy"
-        chart = charts.grouped_bars(groups, series, title, x_title="emotion family")
-        by_family = r.metrics.breakdowns.get("family", {})
-        rows = [
-            _empathy_row(escape(f), e.by_family[f], by_family[f].avg if f in by_family else None)
-            for f in groups
-        ]
-        rows.append(_empathy_row("<b>all emotional</b>", e.emotional, None))
-        head = ["family", "success (Avg@k)", "episodes", "with empathy", "without", "Δ"]
-        body = legend(["with empathy", "without"]) + chart + table(head, rows, numeric_from=1)
-        body += f'<p class="note">Detected by {escape(e.method)}. {escape(e.note)}</p>'
-        cards.append(card(r.label, body, i))
-    lead = (
-        "Success of episodes in which some agent turn acknowledged the customer's feelings, "
-        "against episodes in which none did, per emotion family. <b>This is an association, not "
-        "a cause</b>: agents that acknowledge feelings may differ in other ways too."
-    )
-    return section("empathy", "Empathy and success", lead, grid(cards, "No emotional episodes."))
-
-
-def policy(runs: Sequence[RunSection]) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        p = r.policy
-        cols = families({f for fams in p.by_cell.values() for f in fams})
-        cells = {
-            (d, f): (x.value, f"{d} · {f}: {x.count} of {x.total} episodes with a violation")
-            for d, fams in p.by_cell.items()
-            for f, x in fams.items()
-        }
-        title = f"{r.label}: violation rate"
-        body = charts.heatmap(sorted(p.by_cell), cols, cells, title, scale="violation")
-        top = [s for s in p.by_rule if s.episodes.count][:10]
-        body += "<h3>Most broken rules</h3>"
-        if top:
-            items = [
-                (
-                    s.rule_id,
-                    s.episodes.value,
-                    f"{s.episodes.count}/{s.episodes.total} ep.",
-                    "#e8793a",
-                )
-                for s in top
-            ]
-            body += charts.hbars(items, f"{r.label}: most broken rules")
-        else:
-            body += '<p class="empty">No rule was broken.</p>'
-        if p.skipped:
-            body += f'<p class="note">{p.skipped} episodes of unknown domains were not audited.</p>'
-        cards.append(card(r.label, body, i))
-    lead = (
-        "Share of episodes breaking at least one of their domain's policy rules (authentication "
-        "and confirmation before writes, one customer per conversation, and each domain's own "
-        "rules), per domain × emotion family. Rule bars: episodes of the rule's domain."
-    )
-    return section("policy", "Policy violations", lead, grid(cards, "No episodes."))
-
-
-def failures(runs: Sequence[RunSection]) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        f = r.failures
-        if not f.failed:
-            cards.append(card(r.label, '<p class="empty">No failed episodes.</p>', i))
-            continue
-        items = []
-        for category, share in sorted(f.by_category.items(), key=lambda kv: -kv[1].count):
-            fault = next((lb.fault for lb in f.labels if lb.category == category), None)
-            fill = FAULT_COLORS.get(fault or "", UNRESOLVED_COLOR)
-            note = f"{share.count}/{share.total}"
-            items.append((category.replace("_", " "), share.value, note, fill))
-        chips = " ".join(
-            '<button class="badge" type="button" data-filter=\''
-            + escape(json.dumps({"run": r.label, "outcome": "", "search": c}))
-            + f"'>{escape(c.replace('_', ' '))}</button>"
-            for c in f.by_category
-        )
-        faults = " · ".join(f"{escape(name)} {frac(x)}" for name, x in f.by_fault.items())
-        sources = ", ".join(f"{n} by {s}" for s, n in sorted(f.by_source.items()))
-        note = (
-            f"{f.failed} failed of {f.episodes} episodes ({escape(sources)}); shares below are "
-            f"of these {f.failed}."
-        )
-        if f.excluded:
-            note += f" {f.excluded} failed episodes were excluded as user hallucinations."
-        body = f'<p class="note">{note}</p>' + charts.hbars(items, f"{r.label}: failure categories")
-        body += f'<p class="note">Fault: {faults}</p><p class="note">Browse: {chips}</p>'
-        cards.append(card(r.label, body, i))
-    lead = (
-        "Why failed episodes failed. Deterministic pre-checks settle clear cases (infrastructure "
-        "errors; missing, extra, wrong-argument or out-of-order writes against the gold actions; "
-        "unsaid outputs; walk-aways without any acknowledgment of feelings; invented user facts "
-        "that reached a tool); a configurable LLM judge labels the rest. Colour: fault (red agent, "
-        "yellow user, grey environment, purple unresolved)."
-    )
-    return section("failures", "Failure taxonomy", lead, grid(cards, "No runs."))
-
-
-def tool_use(runs: Sequence[RunSection]) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        t = r.tool_use
-        points = [
-            (
-                row.follow_ups,
-                row.tool_calls,
-                row.success,
-                f"{row.domain}/{row.task_id}#{row.trial}: {row.tool_calls} tool calls, "
-                f"{row.follow_ups} follow-ups, {'success' if row.success else 'failure'}",
+                s.rule_id,
+                s.episodes.value,
+                f"{s.episodes.count}/{s.episodes.total} ep.",
+                "#e8793a",
             )
-            for row in t.trajectories
+            for s in top
         ]
-        title = f"{r.label}: tool calls against follow-ups"
-        chart = charts.scatter(points, title, "follow-up questions to the customer", "tool calls")
-        stats = [
-            stat(frac(t.more_tools), "more tool calls than follow-ups"),
-            stat(frac(t.success_more_tools), "success when tools > follow-ups"),
-            stat(frac(t.success_other), "success otherwise"),
-            stat(
-                f"{t.mean_tools_success:.1f} / {t.mean_tools_failure:.1f}", "tool calls: ok / fail"
-            ),
-            stat(
-                f"{t.mean_follow_ups_success:.1f} / {t.mean_follow_ups_failure:.1f}",
-                "follow-ups: ok / fail",
-            ),
-            stat(frac(t.with_lookupable), "with a lookupable ask"),
-            stat(frac(t.success_with_lookupable), "success with one"),
-            stat(frac(t.success_without_lookupable), "success without"),
-        ]
-        key = (
-            f'<div class="legend"><span>{swatch(0, charts.SUCCESS, True)}success</span>'
-            f"<span>{swatch(0, charts.FAILURE, True)}failure</span>"
-            "<span>- - - tool calls = follow-ups</span></div>"
-        )
-        cards.append(card(r.label, key + chart + f'<div class="stats">{"".join(stats)}</div>', i))
-    lead = (
-        "Each point is a trajectory (slightly jittered). Above the diagonal the agent used its "
-        "tools more than it asked the customer. A <i>lookupable ask</i> is a question whose answer "
-        "was already in an earlier tool result or comes out of a read tool the agent could call."
+        body += charts.hbars(items, f"{r.label}: most broken rules")
+    else:
+        body += '<p class="empty">No rule was broken.</p>'
+    if p.skipped:
+        body += f'<p class="note">{p.skipped} episodes of unknown domains were not audited.</p>'
+    return body
+
+
+def failures_card(r: RunSection) -> str:
+    f = r.failures
+    if not f.failed:
+        return '<p class="empty">No failed episodes.</p>'
+    items = []
+    for category, share in sorted(f.by_category.items(), key=lambda kv: -kv[1].count):
+        fault = next((lb.fault for lb in f.labels if lb.category == category), None)
+        fill = FAULT_COLORS.get(fault or "", UNRESOLVED_COLOR)
+        note = f"{share.count}/{share.total}"
+        items.append((category.replace("_", " "), share.value, note, fill))
+    chips = " ".join(
+        '<button class="badge" type="button" data-filter=\''
+        + escape(json.dumps({"run": r.label, "outcome": "", "search": c}))
+        + f"'>{escape(c.replace('_', ' '))}</button>"
+        for c in f.by_category
     )
-    return section("tooluse", "Tool use vs follow-up questions", lead, grid(cards, "No runs."))
+    faults = " · ".join(f"{escape(name)} {frac(x)}" for name, x in f.by_fault.items())
+    sources = ", ".join(f"{n} by {s}" for s, n in sorted(f.by_source.items()))
+    note = (
+        f"{f.failed} failed of {f.episodes} episodes ({escape(sources)}); shares below are "
+        f"of these {f.failed}."
+    )
+    if f.excluded:
+        note += f" {f.excluded} failed episodes were excluded as user hallucinations."
+    body = f'<p class="note">{note}</p>' + charts.hbars(items, f"{r.label}: failure categories")
+    body += f'<p class="note">Fault: {faults}</p><p class="note">Browse: {chips}</p>'
+    return body
 
 
-def hallucinations(runs: Sequence[RunSection], excluded: bool) -> str:
-    cards = []
-    for i, r in enumerate(runs):
-        h = r.hallucinations
-        rows = [
-            [
-                escape(f"{e.domain}/{e.task_id}#{e.trial}"),
-                "success" if e.success else "failure",
-                escape(", ".join(f"#{f.message_index} {f.kind}: {f.value}" for f in e.flags)),
-            ]
-            for e in h.episodes[:20]
-        ]
-        body = '<div class="stats">' + stat(frac(h.flagged), "episodes with invented facts")
-        body += stat(frac(h.flagged_failures), "failures with invented facts") + "</div>"
-        if rows:
-            body += table(["episode", "outcome", "flags (message, kind: value)"], rows)
-        body += f'<p class="note">Checked by {escape(h.method)}'
-        body += (
-            f"; {h.unchecked} episodes of unknown tasks not checked.</p>"
-            if h.unchecked
-            else ".</p>"
+def tool_use_card(r: RunSection) -> str:
+    t = r.tool_use
+    points = [
+        (
+            row.follow_ups,
+            row.tool_calls,
+            row.success,
+            f"{row.domain}/{row.task_id}#{row.trial}: {row.tool_calls} tool calls, "
+            f"{row.follow_ups} follow-ups, {'success' if row.success else 'failure'}",
         )
-        cards.append(card(r.label, body, i))
-    state = (
-        "are left out of every figure above"
-        if excluded
-        else "are included above; build with <code>--exclude-user-hallucinations</code> to leave "
+        for row in t.trajectories
+    ]
+    title = f"{r.label}: tool calls against follow-ups"
+    chart = charts.scatter(points, title, "follow-up questions to the customer", "tool calls")
+    stats = [
+        stat(frac(t.more_tools), "more tool calls than follow-ups"),
+        stat(frac(t.success_more_tools), "success when tools > follow-ups"),
+        stat(frac(t.success_other), "success otherwise"),
+        stat(f"{t.mean_tools_success:.1f} / {t.mean_tools_failure:.1f}", "tool calls: ok / fail"),
+        stat(
+            f"{t.mean_follow_ups_success:.1f} / {t.mean_follow_ups_failure:.1f}",
+            "follow-ups: ok / fail",
+        ),
+        stat(frac(t.with_lookupable), "with a lookupable ask"),
+        stat(frac(t.success_with_lookupable), "success with one"),
+        stat(frac(t.success_without_lookupable), "success without"),
+    ]
+    key = (
+        f'<div class="legend"><span>{swatch(0, charts.SUCCESS, True)}success</span>'
+        f"<span>{swatch(0, charts.FAILURE, True)}failure</span>"
+        "<span>- - - tool calls = follow-ups</span></div>"
+    )
+    return key + chart + f'<div class="stats">{"".join(stats)}</div>'
+
+
+def hallucinations_card(r: RunSection) -> str:
+    h = r.hallucinations
+    rows = [
+        [
+            escape(f"{e.domain}/{e.task_id}#{e.trial}"),
+            "success" if e.success else "failure",
+            escape(", ".join(f"#{f.message_index} {f.kind}: {f.value}" for f in e.flags)),
+        ]
+        for e in h.episodes[:20]
+    ]
+    body = '<div class="stats">' + stat(frac(h.flagged), "episodes with invented facts")
+    body += stat(frac(h.flagged_failures), "failures with invented facts") + "</div>"
+    if rows:
+        body += table(["episode", "outcome", "flags (message, kind: value)"], rows)
+    body += f'<p class="note">Checked by {escape(h.method)}'
+    body += (
+        f"; {h.unchecked} episodes of unknown tasks not checked.</p>" if h.unchecked else ".</p>"
+    )
+    return body
+
+
+def hallucination_state(excluded: bool) -> str:
+    """How the hallucination section's lead ends: whether flagged failures are in the figures."""
+    if excluded:
+        return "are left out of every figure above"
+    return (
+        "are included above; build with <code>--exclude-user-hallucinations</code> to leave "
         "them out"
     )
-    lead = (
-        "User turns stating values (emails, codes, numbers, dates…) that appear nowhere in the "
-        "simulated user's task or in what the agent said, plus claims a judge flags when one is "
-        f"configured. Failed episodes with flags may be false failures; they {state}."
-    )
-    return section("hallucination", "Simulated-user hallucinations", lead, grid(cards, "No runs."))
