@@ -160,3 +160,15 @@ def test_results_never_audited_have_no_clean_figures() -> None:
     failures = [_scored("t1", 0, 0.0, None), _scored("t2", 0, 0.0, [])]
     clean = compute_metrics(failures).domains["a"].clean_avg
     assert clean is not None and clean.value == 0.0
+
+
+def test_reward_records_policy_violations_beside_it_without_changing_it() -> None:
+    messages = [Message(role="assistant", content="balance 15.0")]
+    stop = TerminationReason.USER_STOP
+    plain, unaudited = compute_reward(credit_task(), "g", "g", messages, stop)
+    value, audited = compute_reward(credit_task(), "g", "g", messages, stop, ["a.b", "a.c"])
+    assert value == plain == 1.0
+    assert audited.policy_violations == ["a.b", "a.c"] and audited.policy_audited
+    assert unaudited.policy_violations == [] and not unaudited.policy_audited
+    # the audit survives a round trip through a results file
+    assert RewardBreakdown.model_validate_json(audited.model_dump_json()).policy_audited
