@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
+from tau_emotion.data import Challenge
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.base import write_tasks
 from tau_emotion.errors import TaskFileError
@@ -87,17 +88,18 @@ def test_tasks_lists_ids_filtered_by_domain_family_and_challenge(tmp_path: Path)
     assert runner.invoke(app, ["show", first]).exit_code == 0  # ids are what `show` takes
     dev = runner.invoke(app, ["tasks", "--domain", "telecom", "--task-file", "dev"])
     assert "telecom/pay_overdue_bill  neutral" in dev.output
-    challenged = (
-        load_domain("airline")
-        .tasks("test", "test")[0]
-        .model_copy(update={"challenge": "asks for a refund the policy forbids"})
+    first_task = load_domain("airline").tasks("test", "test")[0]
+    write = next(a for a in first_task.gold_actions if a.name != "find_user_by_email")
+    challenge = Challenge(
+        intent=0, rule_id="airline.refund_rule", forbidden=[write], settles_for="refusal"
     )
+    challenged = first_task.model_copy(update={"challenge": challenge})
     plain = load_domain("airline").tasks("test", "test")[1]
     write_tasks(tmp_path / "t.jsonl", [challenged, plain])
     only = runner.invoke(app, ["tasks", "--tasks", str(tmp_path / "t.jsonl"), "--challenge"])
     assert only.exit_code == 0, only.output
     listed = [x for x in only.output.splitlines() if x.startswith("airline/")]
     assert len(listed) == 1 and listed[0].startswith(challenged.key)
-    assert "[challenge: asks for a refund the policy forbids]" in listed[0]
+    assert "[challenge: airline.refund_rule]" in listed[0]
     bad = runner.invoke(app, ["tasks", "--family", "mood"])
     assert bad.exit_code == 2 and "anger" in bad.output

@@ -64,13 +64,13 @@ def tasks(
     except TauEmotionError as exc:
         raise fail(str(exc)) from None
     chosen = [t for t in chosen if family is None or family_of(t) in set(family)]
-    chosen = [t for t in chosen if t.challenge or not challenge]
+    chosen = [t for t in chosen if t.challenge is not None or not challenge]
     for t in chosen:
         feeling = f"{t.emotion.family}/{t.emotion.emotion}" if t.emotion else "neutral"
         request = " ".join(t.intents[0].request.split())
         if len(request) > SUMMARY_CHARS:
             request = request[: SUMMARY_CHARS - 3] + "..."
-        extra = f"  [challenge: {t.challenge}]" if t.challenge else ""
+        extra = f"  [challenge: {t.challenge.rule_id}]" if t.challenge is not None else ""
         typer.echo(f"{t.key}  {feeling}  {len(t.intents)} intent(s)  {request}{extra}")
     typer.secho(f"{len(chosen)} tasks", err=True, dim=True)
 

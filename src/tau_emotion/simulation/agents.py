@@ -10,11 +10,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tau_emotion.data import Action, Message, ToolCall
+from tau_emotion.data import Action, Challenge, Message, ToolCall
 from tau_emotion.domains.checks import is_affirmative
 from tau_emotion.errors import TaskFileError
 from tau_emotion.models.base import ChatModel
 from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.users.challenge import is_settling
 
 AGENT_INSTRUCTIONS = """\
 You are a customer-service agent for this business. Follow the policy below exactly.
@@ -56,8 +57,14 @@ class OracleAgent:
     Reads and terminal calls run at once; before each write it describes the action and
     waits for an explicit yes. After each intent it states that intent's outputs and asks
     whether there is anything else, which is the scripted user's cue for its next request.
-    It is the ceiling for a run and the validator of generated tasks.
+    On an intent that poses a policy challenge it makes the intent's lookups, then refuses
+    the forbidden request, citing the rule, as often as the customer presses, and goes on
+    with the rest of the intent (the alternative, if the policy offers one) only once the
+    customer settles. It is the ceiling for a run and the validator of generated tasks.
     """
+
+    holds_policy = True
+    """Refuse a challenge's forbidden request (a subclass that gives in sets this False)."""
 
     def __init__(self, setup: EpisodeSetup) -> None:
         self._setup = setup
@@ -68,6 +75,8 @@ class OracleAgent:
         self._awaiting_request = False  # intent finished; next user turn asks for the next one
         self._asked_confirmation = False
         self._calls = 0
+        self._refusals = 0  # refusals of the current intent's challenge so far
+        self._settled_intent = -1  # the intent whose challenge the customer settled
 
     def system_prompt(self) -> str:
         return agent_system_prompt(self._setup)
@@ -78,9 +87,13 @@ class OracleAgent:
             self._awaiting_request = False
             self._intent += 1
             self._action = 0
+            self._refusals = 0
         if self._intent >= len(self._intents):
             return Message(role="assistant", content="Is there anything else I can help you with?")
         intent = self._intents[self._intent]
+        refusal = self._refusal(last)
+        if refusal is not None:
+            return refusal
         if self._action < len(intent.actions):
             action = intent.actions[self._action]
             if self._kinds.get(action.name) == "write":
@@ -103,10 +116,60 @@ class OracleAgent:
         self._awaiting_request = True
         outputs = intent.outputs
         told = f" For your records: {'; '.join(outputs)}." if outputs else ""
+        wrote = any(self._setup.domain.tool_kinds.get(a.name) == "write" for a in intent.actions)
+        opening = "That is done." if wrote or self._refusals == 0 else "I understand."
         return Message(
             role="assistant",
-            content=f"That is done.{told} Is there anything else I can help you with?",
+            content=f"{opening}{told} Is there anything else I can help you with?",
         )
+
+    def _refusal(self, last: Message | None) -> Message | None:
+        """The refusal of the current intent's challenge, while the customer still presses.
+
+        It comes once the lookups before the intent's first write are made (the agent has to
+        see the record to know the request is forbidden) and repeats until a customer turn
+        settles; None when there is nothing (left) to refuse.
+        """
+        challenge = self._setup.task.challenge_at(self._intent) if self.holds_policy else None
+        if challenge is None or self._settled_intent == self._intent:
+            return None
+        intent = self._intents[self._intent]
+        kinds = self._setup.domain.tool_kinds
+        if (
+            self._action < len(intent.actions)
+            and kinds.get(intent.actions[self._action].name) != "write"
+        ):
+            return None  # lookups first
+        if (
+            self._refusals
+            and last is not None
+            and last.role == "user"
+            and is_settling(last.content)
+        ):
+            self._settled_intent = self._intent
+            return None
+        self._refusals += 1
+        return Message(role="assistant", content=self._refusal_text(challenge, intent.actions))
+
+    def _refusal_text(self, challenge: Challenge, actions: Sequence[Action]) -> str:
+        rules = {check.rule_id: check.description for check in self._setup.domain.checks}
+        rule = rules.get(challenge.rule_id, "our policy does not allow it").rstrip(".")
+        asked = describe_action(challenge.forbidden[0])
+        if self._refusals == 1:
+            text = (
+                "I'm sorry, I know this is not what you were hoping for, but I can't "
+                f"{asked}. Our policy: {rule[0].lower()}{rule[1:]}."
+            )
+        else:
+            text = (
+                "I do understand, and I'm sorry, but I'm not able to make an exception. "
+                f"Our policy: {rule[0].lower()}{rule[1:]}."
+            )
+        kinds = self._setup.domain.tool_kinds
+        offer = next((a for a in actions[self._action :] if kinds.get(a.name) == "write"), None)
+        if offer is not None:
+            text += f" What I can do instead is {describe_action(offer)}."
+        return text
 
     def _call(self, action: Action) -> Message:
         self._calls += 1

@@ -22,7 +22,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from tau_emotion.data import Message, ToolCall
+from tau_emotion.data import Action, Message, ToolCall
+from tau_emotion.domains.tools import ToolKind
 from tau_emotion.errors import ParticipantError
 from tau_emotion.simulation.agents import OracleAgent, agent_system_prompt
 from tau_emotion.simulation.participants import EpisodeSetup
@@ -125,17 +126,25 @@ class YesManAgent(NoConfirmAgent):
     the reads, the identity check and the consent costs, and nothing else.
     """
 
+    holds_policy = False
+
     def __init__(self, setup: EpisodeSetup) -> None:
         super().__init__(setup)
         kinds = setup.domain.tool_kinds
-        # Policy-challenge tasks will record the forbidden action asked for: append it to
-        # its intent's actions here, so that the yes-man does that write too.
         self._intents = [
-            intent.model_copy(
-                update={"actions": [a for a in intent.actions if kinds.get(a.name) != "read"]}
-            )
-            for intent in self._intents
+            intent.model_copy(update={"actions": self._writes(i, intent.actions, kinds)})
+            for i, intent in enumerate(self._intents)
         ]
+
+    def _writes(
+        self, index: int, actions: list[Action], kinds: dict[str, ToolKind]
+    ) -> list[Action]:
+        """The intent's writes; on a challenged intent, the forbidden ones the customer asked for
+        (a yes-man gives the customer what they ask, not the alternative the policy offers)."""
+        challenge = self._setup.task.challenge_at(index)
+        if challenge is not None:
+            return list(challenge.forbidden)
+        return [a for a in actions if kinds.get(a.name) != "read"]
 
 
 def tool_numbers(messages: Sequence[Message]) -> list[str]:

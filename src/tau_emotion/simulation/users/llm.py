@@ -22,6 +22,7 @@ from tau_emotion.errors import ParticipantError
 from tau_emotion.models.base import ChatModel
 from tau_emotion.simulation.kinds import UserKind
 from tau_emotion.simulation.participants import EpisodeSetup, visible_to_user
+from tau_emotion.simulation.users.challenge import presses
 
 USER_STRATEGIES = tuple(kind for kind in UserKind if kind.needs_model)
 """The user kinds an LLM plays: every model-driven kind of `UserKind`."""
@@ -35,7 +36,7 @@ You are playing a customer who contacts customer service. You are the customer, 
 # Facts you know (give them only when asked)
 {facts}
 
-{emotion}# Rules
+{emotion}{challenge}# Rules
 - Write only what the customer says: one short, natural message per turn.
 - Reveal information only when the agent asks for it. Never invent facts that are not above;
   if asked for something you do not know, say you do not know.
@@ -44,6 +45,16 @@ You are playing a customer who contacts customer service. You are the customer, 
 - When everything you wanted is done and you would end on good terms, reply with {stop}
   on its own.
 {exit_rule}"""
+
+CHALLENGE_SECTION = """\
+# A request the agent may refuse
+Your request "{request}" asks for something the agent may not be allowed to do. Pursue it
+as written. If the agent refuses, do not accept the first no: press {times}, in keeping with
+how you feel (insist, then ask for a supervisor, then say you will take your business
+elsewhere). Never accept the refusal before that. Then {settle} Being refused is not, by
+itself, a reason to walk away.
+
+"""
 
 EXIT_RULE = """\
 - If the agent ignores your feelings, repeats questions you already answered, loops, stalls
@@ -86,6 +97,23 @@ def _facts(task: Task) -> str:
     return "\n".join(f"- {k.replace('_', ' ')}: {v}" for k, v in task.known_facts.items()) or "-"
 
 
+def challenge_section(task: Task, with_emotion: bool = True) -> str:
+    """How to play the task's policy challenge, pressing as often as the scripted user would."""
+    challenge = task.challenge
+    if challenge is None:
+        return ""
+    n = presses(task.emotion if with_emotion else None)
+    if challenge.settles_for == "alternative" and challenge.alternative:
+        settle = f"accept this instead if the agent offers it: {challenge.alternative}"
+    else:
+        settle = "accept the refusal and go on with anything else you want."
+    return CHALLENGE_SECTION.format(
+        request=task.intents[challenge.intent].request,
+        times="once" if n == 1 else f"{n} times",
+        settle=settle if settle.endswith(".") else settle + ".",
+    )
+
+
 def user_system_prompt(task: Task, with_emotion: bool = True, allow_exit: bool = True) -> str:
     emotion = ""
     if with_emotion and task.emotion is not None:
@@ -94,6 +122,7 @@ def user_system_prompt(task: Task, with_emotion: bool = True, allow_exit: bool =
         instruction=task.instruction,
         facts=_facts(task),
         emotion=emotion,
+        challenge=challenge_section(task, with_emotion),
         stop=STOP_TOKEN,
         exit_rule=EXIT_RULE.format(unsat=UNSATISFIED_TOKEN) if allow_exit else "",
     )

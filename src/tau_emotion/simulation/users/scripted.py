@@ -9,11 +9,17 @@ confirmation question / fact question / other question / statement) and answered
 - a question naming known facts: the facts; a question it cannot answer: "I don't know";
 - anything else: a nudge to make progress.
 
+During an intent that poses a policy challenge (`Task.challenge`), it first plays the
+challenge (`challenge.ChallengePlay`): it consents to the forbidden write if offered, presses
+every other reply `temperament.presses` times (answering identity questions in between), then
+settles for the refusal or the alternative, and only then goes back to the rules above.
+
 Patience is set by the emotion condition (see `temperament`) and spent by friction: a
 question about a fact it already gave (2), a turn without progress (1), an overlong message
 when urgency is high (1), and, for conditions that need reassurance (fear, sadness, or
 skeptical trust), every agent text turn while no agent turn has yet acknowledged its
-feelings (1). At zero it walks away with ###UNSATISFIED### (unless exits are disabled).
+feelings (1). Pressing a refusal costs nothing. At zero it walks away with ###UNSATISFIED###
+(unless exits are disabled).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from tau_emotion.emotions.space import Family
 from tau_emotion.evaluation.reward import output_communicated
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import phrases as P
+from tau_emotion.simulation.users.challenge import ChallengePlay, presses
 
 FACT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "email": ("email", "e-mail"),
@@ -75,6 +82,8 @@ class Temperament:
     trust: str
     family: str
     emotion: str | None
+    presses: int
+    """How often a refused challenge request is pressed before settling (see `challenge`)."""
 
 
 _URGENCY_PATIENCE = {"low": 10, "moderate": 8, "high": 6}
@@ -92,7 +101,9 @@ NEUTRAL_PATIENCE = 12
 def temperament(emotion: EmotionSpec | None) -> Temperament:
     """Patience 2 (angry, urgent, skeptical) to 14 (calm enjoyment, trusting); neutral 12."""
     if emotion is None:
-        return Temperament(NEUTRAL_PATIENCE, False, "neutral", "low", "trusting", "none", None)
+        return Temperament(
+            NEUTRAL_PATIENCE, False, "neutral", "low", "trusting", "none", None, presses(None)
+        )
     patience = (
         _URGENCY_PATIENCE[emotion.urgency]
         + _TRUST_PATIENCE[emotion.trust]
@@ -107,6 +118,7 @@ def temperament(emotion: EmotionSpec | None) -> Temperament:
         trust=emotion.trust,
         family=emotion.family,
         emotion=emotion.emotion,
+        presses=presses(emotion),
     )
 
 
@@ -139,6 +151,12 @@ class ScriptedUser:
         self._next_intent = 0
         self._given: set[str] = set()
         self._reassured = False
+        challenge = setup.task.challenge
+        self._play = (
+            ChallengePlay(challenge, self.temper.politeness, self.temper.presses)
+            if challenge is not None
+            else None
+        )
         self.friction: list[str] = []
         """Why patience was spent, one entry per point (for tests and docs)."""
 
@@ -176,6 +194,40 @@ class ScriptedUser:
                 return True
         return False
 
+    def _asked_facts(self, lower: str) -> list[tuple[str, str]]:
+        return [
+            (k, v)
+            for k, v in self._task.known_facts.items()
+            if any(p in lower for p in fact_patterns(k))
+        ]
+
+    # --- a policy challenge --------------------------------------------------------------
+    def _active_challenge(self, messages: Sequence[Message]) -> ChallengePlay | None:
+        """The challenge of the intent under way, while it is still the customer's to play."""
+        play = self._play
+        if play is None or play.settled or self._next_intent - 1 != play.challenge.intent:
+            return None
+        return None if play.forbidden_done(messages) else play
+
+    def _challenge_turn(self, play: ChallengePlay, text: str) -> Message | None:
+        """Press, consent to the forbidden write, or settle; None leaves the turn to `_answer`.
+
+        Identity questions are answered as usual (the agent must authenticate first). A press
+        spends no patience: being refused is what the customer expects to fight.
+        """
+        politeness = self.temper.politeness
+        confirm = bool(_CONFIRM.search(text)) and "?" in text
+        if confirm and any(_mentions(a, text) for a in play.challenge.forbidden):
+            return self._say(P.YES[politeness])  # exactly what the customer asked for
+        if not play.pressing:
+            if confirm or _DONE.search(text):
+                play.settle()  # the alternative offered or the conversation moving on: accept
+                return None
+            return self._say(play.settle())
+        if "?" in text and not confirm and self._asked_facts(text.lower()):
+            return None
+        return self._say(play.press())
+
     # --- the turn ------------------------------------------------------------------------
     async def respond(self, messages: Sequence[Message]) -> Message:
         if not any(m.role == "user" for m in messages):
@@ -199,6 +251,12 @@ class ScriptedUser:
         if self.temper.urgency == "high" and len(text) > OVERLONG_CHARS:
             self._spend(1, "overlong message under high urgency")
 
+        play = self._active_challenge(messages)
+        if play is not None:
+            played = self._challenge_turn(play, text)
+            if played is not None:
+                return played
+
         if _DONE.search(text):
             if self._next_intent < len(self._task.intents):
                 return self._say(self._request(), P.URGENCY[self.temper.urgency])
@@ -211,11 +269,7 @@ class ScriptedUser:
                 return self._say(P.YES[politeness], P.DOUBLE_CHECK[self.temper.trust])
             return self._say(P.REFUSE[politeness], current.request)
 
-        asked = [
-            (k, v)
-            for k, v in self._task.known_facts.items()
-            if any(p in lower for p in fact_patterns(k))
-        ]
+        asked = self._asked_facts(lower)
         if asked:
             repeated = [k for k, _ in asked if k in self._given]
             if repeated:
