@@ -1,10 +1,11 @@
 """The LLM user simulator and its strategies: llm, react, verify, reflection.
 
-- ``llm``: one call per turn, instruction + known facts + emotion in the system prompt.
+- ``llm``: one call per turn; the system prompt carries the instruction, the known facts
+  (split by when they may be given), the emotion and the rules of play.
 - ``react``: the model writes a private ``Thought:`` and then ``Customer:``; only the
   customer line is said (the thought is kept as the message's reasoning).
-- ``verify``: a supervisor call checks each reply against the instruction (no invented
-  facts, goal unchanged, emotion shown) and the reply is regenerated up to N times.
+- ``verify``: each reply is checked (a local check that it does not recite the task, then a
+  supervisor call for the rules of play) and regenerated up to N times.
 - ``reflection``: like verify, but on a failed check the model reflects on the problem and
   rewrites the reply instead of sampling a fresh one.
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Message, Task, Usage
 from tau_emotion.errors import ParticipantError
@@ -27,39 +29,108 @@ from tau_emotion.simulation.users.challenge import presses
 USER_STRATEGIES = tuple(kind for kind in UserKind if kind.needs_model)
 """The user kinds an LLM plays: every model-driven kind of `UserKind`."""
 
+# The prompt is assembled from sections so that a task without an emotion or a challenge,
+# or a run without the exit option, gets a prompt with no dangling rule: every rule that
+# is present is one the customer can follow.
 USER_SIMULATOR_PROMPT = """\
-You are playing a customer who contacts customer service. You are the customer, not the agent.
+You are playing a customer who has contacted customer service. You are the customer, not \
+the agent: you never look anything up, decide what the rules allow, or offer help.
 
-# Your task
+# Your situation and what you want
 {instruction}
 
-# Facts you know (give them only when asked)
+# What you know
 {facts}
 
-{emotion}{challenge}# Rules
-- Write only what the customer says: one short, natural message per turn.
-- Reveal information only when the agent asks for it. Never invent facts that are not above;
-  if asked for something you do not know, say you do not know.
-- Pursue your requests in order; do not change your goal.
-- Confirm an action only if it matches what you want.
-- When everything you wanted is done and you would end on good terms, reply with {stop}
-  on its own.
+{emotion}{challenge}# How you talk
+- Write only what the customer says: one short, natural message per turn, with no \
+narration, stage directions or labels.
+- Take your requests one at a time, in the order given above. Your first message makes \
+the first request only; move on to the next one when the agent has dealt with the current \
+one or asks what else you need.
+- Put everything in your own words. Never paste or recite the text above, never lay out \
+the whole task in one message, and never repeat a request word for word: if you have to \
+ask again, say it differently.
+- Never invent a fact that is not written above: no names, numbers, dates, orders, \
+amounts or past events of your own making. If the agent asks for something you do not \
+know, say that you do not know it.
+- Keep your goal: do not change what you want, drop a request, or add one the task does \
+not give you.
+- Confirm an action only if it matches what you want; otherwise say no and say what you \
+want instead.
+{manner}
+# Ending the conversation
+- Once every request of yours is done{settled}, end the conversation: reply with {stop} \
+on its own. Do not end it before that.
 {exit_rule}"""
+
+FACT_GROUPS = (
+    "Facts your first request itself names (you may say them in your opening message):",
+    "Facts a later request names (say each one when you come to that request, not before):",
+    "Facts to give only when the agent asks for them:",
+)
+"""Headings of the three groups of known facts, in the order the customer may give them."""
+SUPERVISOR_FACT_GROUPS = (
+    "Named by the first request itself (may be said in the opening message):",
+    "Named by a later request (may be said with that request, not before):",
+    "To be given only when the agent asks for them:",
+)
+"""The same groups, as the supervisor reads them."""
+
+NO_FACTS = (
+    "No account details beyond what the task says. If the agent asks for one, say you "
+    "do not know it."
+)
+
+EMOTION_SECTION = """\
+# How you feel and behave
+{feeling}
+This describes your mood and manner only. If it mentions things that happened to you, \
+treat them as mood, not facts: do not tell them to the agent as part of your case.
+
+"""
+
+EMOTION_MANNER = """\
+- Let how you feel show in every message you write, in your words, rhythm and tone, \
+without naming the feeling like a label; it does not fade as the conversation goes on.
+- Your feeling also sets how you cooperate: how readily you answer the agent's questions \
+(you may hesitate, ask why, or answer curtly, but you do answer), how much you say beyond \
+what was asked (within the rules on facts above), and how quickly you accept what the \
+agent proposes. It never changes what you want or what you know.
+"""
+
+NEUTRAL_MANNER = """\
+- You are calm and matter-of-fact: answer questions plainly and accept a proposal that \
+matches what you want.
+"""
 
 CHALLENGE_SECTION = """\
 # A request the agent may refuse
-Your request "{request}" asks for something the agent may not be allowed to do. Pursue it
-as written. If the agent refuses, do not accept the first no: press {times}, in keeping with
-how you feel (insist, then ask for a supervisor, then say you will take your business
-elsewhere). Never accept the refusal before that. Then {settle} Being refused is not, by
-itself, a reason to walk away.
+Your request "{request}" asks for something the agent may not be allowed to do. Pursue it \
+as the task says. If the agent refuses, do not accept the first no: press {times}, in \
+keeping with how you feel (insist, then ask for a supervisor, then say you will take your \
+business elsewhere). Never accept the refusal before that. Then {settle} Being refused is \
+not, by itself, a reason to walk away: once you have settled, that request counts as \
+settled and you go on with the rest.
 
 """
 
 EXIT_RULE = """\
-- If the agent ignores your feelings, repeats questions you already answered, loops, stalls
-  without explanation, pushes you, or is dismissive, you may walk away: reply with {unsat}.
+- While a request of yours is still not done{settled}, you may walk away if the agent \
+{triggers}: reply with {unsat}.{refusal}
+- Once everything you wanted is done{settled}, never walk away, however you still feel: \
+end with {stop}.
 """
+
+# The same walk-away triggers, said to the customer and about the agent to the supervisor.
+_EXIT_TRIGGERS = (
+    "repeats questions you already answered, goes in circles, stalls without explanation, "
+    "pushes you, or is dismissive"
+)
+_EXIT_TRIGGERS_SEEN = (
+    "repeated questions the customer already answered, gone in circles, stalled without "
+    "explanation, pushed the customer, or been dismissive"
+)
 
 REACT_SUFFIX = """
 # Output format
@@ -68,9 +139,12 @@ line starting with "Customer:". Only the customer line is sent.
 """
 
 SUPERVISOR_PROMPT = """\
-You check a customer simulator. The simulated customer was given this task:
+You review one message written by a customer simulator before it is sent. The simulated \
+customer was given this task:
 {instruction}
-Facts the customer knows: {facts}
+
+Facts the customer knows:
+{facts}
 {emotion}
 Conversation so far (agent and customer):
 {transcript}
@@ -78,23 +152,123 @@ Conversation so far (agent and customer):
 Proposed next customer message:
 {reply}
 
-Is the proposed message consistent with the task: it invents no facts beyond the known ones,
-keeps the same goal, answers as the customer (not as the agent), and shows the customer's
-emotion? Answer "VALID" or "INVALID: <one-line reason>".
+The message is INVALID if any of these holds:
+- it speaks as the agent rather than as the customer;
+- it states a fact that is neither among the known facts nor in the task (an invented \
+name, number, date, order or past event);
+- it changes the customer's goal: asks for something else, drops a request, or accepts an \
+outcome the task does not want;
+- it pastes or recites the task text, or lays out the whole task at once instead of one \
+request at a time;
+- it gives a known fact the agent has not asked for, where the facts above say to give it \
+only when asked or only with a later request;
+{checks}Otherwise it is VALID. Answer "VALID" or "INVALID: <one-line reason>".
 """
+
+SUPERVISOR_EMOTION_CHECK = (
+    "- it does not show the customer's emotion (described above) in its words or tone;\n"
+)
+SUPERVISOR_STOP_CHECK = (
+    "- it ends the conversation with {stop} while something the customer wanted is still "
+    "not done{settled};\n"
+)
+SUPERVISOR_EXIT_CHECK = (
+    "- it walks away with {unsat} although everything the customer wanted is done{settled}, "
+    "or although the agent has not {triggers} (a refusal the rules require is no reason);\n"
+)
 
 REFLECT_PROMPT = """\
 Your last message as the customer had a problem: {problem}
-Think about what went wrong, then rewrite the message. Reply with the rewritten customer
-message only.
+Think about what went wrong, then rewrite the message: in your own words, one request at \
+a time, no invented facts, the same goal, and your feelings showing as before. Reply with \
+the rewritten customer message only.
 """
+
+RECITED = "recites the task text word for word instead of speaking in the customer's words"
+"""The local check's objection (see `recites_task`)."""
 
 _CUSTOMER_LINE = re.compile(r"^\s*customer\s*:\s*(.+)", re.I | re.S | re.M)
 _THOUGHT_LINE = re.compile(r"^\s*thought\s*:\s*(.+?)(?=^\s*customer\s*:|\Z)", re.I | re.S | re.M)
+_WORD = re.compile(r"[a-z0-9]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+RECITED_SENTENCE_WORDS = 8
+"""A whole task sentence this long, said word for word, is a paste: the task is written in
+the second person ("You want ..."), which no customer says of themselves."""
+RECITED_RUN_WORDS = 20
+"""Any run of this many task words in a row is a paste, whatever the sentence breaks; long
+enough that a spelled-out address or flight with its context stays below it."""
 
 
-def _facts(task: Task) -> str:
-    return "\n".join(f"- {k.replace('_', ' ')}: {v}" for k, v in task.known_facts.items()) or "-"
+class FactPlan(NamedTuple):
+    """The customer's known facts by when they may give them (see `plan_facts`)."""
+
+    opening: dict[str, str]
+    """Named by the first request itself: a customer says them as they ask."""
+    later: dict[str, str]
+    """Named by a later request: said when that request comes up."""
+    asked: dict[str, str]
+    """Named by no request (identity details): given only when the agent asks."""
+
+
+def _names(text: str, value: str) -> bool:
+    """Whether `text` states `value` as a whole token run (so '1' does not match '12')."""
+    value = value.strip()
+    if not value:
+        return False
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.I) is not None
+
+
+def plan_facts(task: Task) -> FactPlan:
+    """Split the known facts by the first intent whose request names the value.
+
+    A real customer says "my booking 9HXJV4 was cancelled" in their first breath, so the
+    facts the opening request states may be given at once; holding them back until asked
+    would make the LLM customer stranger than the scripted one, which opens with that very
+    request. Facts no request names (email, date of birth) are what an agent asks for.
+    """
+    plan = FactPlan({}, {}, {})
+    for key, value in task.known_facts.items():
+        first = next((i for i, it in enumerate(task.intents) if _names(it.request, value)), None)
+        group = plan.asked if first is None else plan.opening if first == 0 else plan.later
+        group[key] = value
+    return plan
+
+
+def _fact_lines(facts: dict[str, str]) -> list[str]:
+    return [f"- {k.replace('_', ' ')}: {v}" for k, v in facts.items()]
+
+
+def facts_section(task: Task, headings: tuple[str, str, str] = FACT_GROUPS) -> str:
+    """The known facts under the heading that says when each may be given."""
+    lines: list[str] = []
+    for heading, group in zip(headings, plan_facts(task), strict=True):
+        if group:
+            lines += [heading, *_fact_lines(group)]
+    return "\n".join(lines) or NO_FACTS
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def recites_task(reply: str, instruction: str) -> bool:
+    """Whether a customer message pastes the task text instead of saying it in its own words.
+
+    A local check, so the verify and reflection strategies catch the plainest breach of
+    "never verbatim" without a supervisor call: a whole task sentence of at least
+    `RECITED_SENTENCE_WORDS` words, or any `RECITED_RUN_WORDS` task words in a row.
+    """
+    said = f" {' '.join(_words(reply))} "
+    for sentence in _SENTENCE_END.split(instruction):
+        words = _words(sentence)
+        if len(words) >= RECITED_SENTENCE_WORDS and f" {' '.join(words)} " in said:
+            return True
+    task = _words(instruction)
+    return any(
+        f" {' '.join(task[i : i + RECITED_RUN_WORDS])} " in said
+        for i in range(len(task) - RECITED_RUN_WORDS + 1)
+    )
 
 
 def challenge_section(task: Task, with_emotion: bool = True) -> str:
@@ -114,17 +288,79 @@ def challenge_section(task: Task, with_emotion: bool = True) -> str:
     )
 
 
+def _shows_emotion(task: Task, with_emotion: bool) -> bool:
+    return with_emotion and task.emotion is not None
+
+
+def _triggers(emotional: bool, seen: bool = False) -> str:
+    # Only a customer who has feelings to show can have them ignored.
+    if seen:
+        return ("ignored the customer's feelings, " if emotional else "") + _EXIT_TRIGGERS_SEEN
+    return ("ignores your feelings, " if emotional else "") + _EXIT_TRIGGERS
+
+
+def exit_rule(task: Task, with_emotion: bool = True) -> str:
+    """When the customer may walk away: only while something is undone, never after."""
+    challenged = task.challenge is not None
+    return EXIT_RULE.format(
+        settled=" or settled" if challenged else "",
+        triggers=_triggers(_shows_emotion(task, with_emotion)),
+        unsat=UNSATISFIED_TOKEN,
+        stop=STOP_TOKEN,
+        refusal=(
+            " Being refused the request the agent may refuse is not, by itself, such a reason."
+            if challenged
+            else ""
+        ),
+    )
+
+
 def user_system_prompt(task: Task, with_emotion: bool = True, allow_exit: bool = True) -> str:
+    emotional = _shows_emotion(task, with_emotion)
     emotion = ""
-    if with_emotion and task.emotion is not None:
-        emotion = f"# How you feel and behave\n{task.emotion.instruction}\n\n"
+    if emotional and task.emotion is not None:
+        emotion = EMOTION_SECTION.format(feeling=task.emotion.instruction)
     return USER_SIMULATOR_PROMPT.format(
         instruction=task.instruction,
-        facts=_facts(task),
+        facts=facts_section(task),
         emotion=emotion,
         challenge=challenge_section(task, with_emotion),
+        manner=EMOTION_MANNER if emotional else NEUTRAL_MANNER,
+        settled=" or settled as described above" if task.challenge is not None else "",
         stop=STOP_TOKEN,
-        exit_rule=EXIT_RULE.format(unsat=UNSATISFIED_TOKEN) if allow_exit else "",
+        exit_rule=exit_rule(task, with_emotion) if allow_exit else "",
+    )
+
+
+def supervisor_prompt(
+    task: Task,
+    history: Sequence[Message],
+    reply: str,
+    with_emotion: bool = True,
+    allow_exit: bool = True,
+) -> str:
+    """The supervisor's question about one proposed reply: the same rules the customer has."""
+    emotional = _shows_emotion(task, with_emotion)
+    transcript = "\n".join(
+        f"{'Customer' if m.role == 'assistant' else 'Agent'}: {m.content}" for m in history
+    )
+    emotion = ""
+    if emotional and task.emotion is not None:
+        emotion = f"\nThe customer's emotion: {task.emotion.instruction}\n"
+    settled = " or settled after a refusal" if task.challenge is not None else ""
+    checks = SUPERVISOR_EMOTION_CHECK if emotional else ""
+    checks += SUPERVISOR_STOP_CHECK.format(stop=STOP_TOKEN, settled=settled)
+    if allow_exit:
+        checks += SUPERVISOR_EXIT_CHECK.format(
+            unsat=UNSATISFIED_TOKEN, settled=settled, triggers=_triggers(emotional, seen=True)
+        )
+    return SUPERVISOR_PROMPT.format(
+        instruction=task.instruction,
+        facts=facts_section(task, SUPERVISOR_FACT_GROUPS),
+        emotion=emotion,
+        transcript=transcript or "(none yet)",
+        reply=reply,
+        checks=checks,
     )
 
 
@@ -176,7 +412,13 @@ class LLMUser:
         self._retries = retries
         self._verify_attempts = verify_attempts
         self.rejections: list[str] = []
-        """Supervisor verdicts that rejected a reply (for tests and analysis)."""
+        """Objections that rejected a reply, local or the supervisor's (for tests and analysis)."""
+
+    def _allowed(self, text: str) -> str:
+        """The reply with the walk-away token removed where exits are off."""
+        if self._allow_exit:
+            return text
+        return text.replace(UNSATISFIED_TOKEN, "").strip() or "Please keep going."
 
     async def _generate(self, history: list[Message]) -> tuple[str, str | None, Usage]:
         """One usable reply (text, thought), retrying empty or unparseable output."""
@@ -190,31 +432,23 @@ class LLMUser:
             if self.strategy is UserKind.REACT:
                 thought, said = parse_react(text)
                 if said:
-                    return said, thought, usage
+                    return self._allowed(said), thought, usage
                 continue
-            return text, reply.reasoning, usage
+            return self._allowed(text), reply.reasoning, usage
         raise ParticipantError(
             f"user simulator ({self.strategy}) gave no usable reply after "
             f"{self._retries + 1} attempts"
         )
 
     async def _check(self, history: list[Message], reply: str) -> tuple[str | None, Usage]:
-        """The supervisor's objection to a reply, or None if it is valid."""
-        if STOP_TOKEN in reply or UNSATISFIED_TOKEN in reply:
-            return None, Usage()
-        transcript = "\n".join(
-            f"{'Customer' if m.role == 'assistant' else 'Agent'}: {m.content}" for m in history
-        )
-        emotion = ""
-        if self._with_emotion and self._task.emotion is not None:
-            emotion = f"The customer's emotion: {self._task.emotion.instruction}"
-        prompt = SUPERVISOR_PROMPT.format(
-            instruction=self._task.instruction,
-            facts=_facts(self._task).replace("\n", "; "),
-            emotion=emotion,
-            transcript=transcript or "(none yet)",
-            reply=reply,
-        )
+        """The objection to a reply (local, then the supervisor's), or None if it is valid.
+
+        Replies that end the conversation are checked too: stopping before the goal is met
+        and walking away after it are the breaches that cost an episode outright.
+        """
+        if recites_task(reply, self._task.instruction):
+            return RECITED, Usage()
+        prompt = supervisor_prompt(self._task, history, reply, self._with_emotion, self._allow_exit)
         verdict = await self.model.complete([Message(role="user", content=prompt)])
         text = (verdict.content or "").strip()
         if text.upper().startswith("INVALID"):
@@ -241,8 +475,6 @@ class LLMUser:
                         [self._system, *history, Message(role="assistant", content=text), reflect]
                     )
                     used = rewrite.usage or Usage()
-                    text = (rewrite.content or "").strip() or text
+                    text = self._allowed((rewrite.content or "").strip() or text)
                 usage = usage + used
-        if not self._allow_exit:
-            text = text.replace(UNSATISFIED_TOKEN, "").strip() or "Please keep going."
-        return Message(role="user", content=text, reasoning=thought, usage=usage)
+        return Message(role="user", content=self._allowed(text), reasoning=thought, usage=usage)
