@@ -8,12 +8,33 @@ from typing import Any
 
 import pytest
 
-from tau_emotion.data import UNSATISFIED_TOKEN, EmotionSpec, Message
+from tau_emotion.data import (
+    STOP_TOKEN,
+    UNSATISFIED_TOKEN,
+    EmotionSpec,
+    Message,
+    Task,
+    TerminationReason,
+)
 from tau_emotion.domains import Domain
+from tau_emotion.environment import Environment
 from tau_emotion.errors import ParticipantError
 from tau_emotion.models.scripted import ScriptedModel
+from tau_emotion.simulation.agents import OracleAgent
+from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
-from tau_emotion.simulation.users.llm import LLMUser, parse_react, user_system_prompt
+from tau_emotion.simulation.users.llm import (
+    FACT_GROUPS,
+    NO_FACTS,
+    RECITED,
+    LLMUser,
+    facts_section,
+    parse_react,
+    plan_facts,
+    recites_task,
+    supervisor_prompt,
+    user_system_prompt,
+)
 
 from toy_domain import credit_task
 
@@ -121,3 +142,198 @@ def test_reflection_rewrites_after_a_failed_check(toy: Domain) -> None:
 def test_exit_disabled_strips_the_walk_away_token(toy: Domain) -> None:
     user = LLMUser(setup(toy), ScriptedModel([f"I give up {UNSATISFIED_TOKEN}"]), allow_exit=False)
     assert UNSATISFIED_TOKEN not in (reply(user).content or "")
+
+
+# --- the rules the prompt carries -----------------------------------------------------------
+
+
+def two_request_task(**update: Any) -> Task:
+    """The toy credit task with facts named by the first request, a later one, and neither."""
+    task = credit_task()
+    intents = [
+        task.intents[0].model_copy(
+            update={"request": "Hi, my account C-77 needs 5 dollars of store credit."}
+        ),
+        task.intents[1].model_copy(update={"request": "And what is my balance now, 12 left?"}),
+    ]
+    facts = {"account_number": "C-77", "balance_hint": "12", "email": "ana@example.com"}
+    return task.model_copy(update={"intents": intents, "known_facts": facts, **update})
+
+
+def test_the_prompt_carries_every_rule_of_play(toy: Domain) -> None:
+    prompt = user_system_prompt(setup(toy).task)
+    for rule in (
+        "show in every message",  # the emotion never fades
+        "how readily you answer",  # ... and shapes how the customer cooperates
+        "how quickly you accept",
+        "It never changes what you want",
+        "one at a time",  # gradual reveal
+        "Your first message makes the first request only",
+        "Never paste or recite the text above",  # never verbatim
+        "never lay out the whole task in one message",
+        "never repeat a request word for word",
+        "Never invent a fact",
+        "say that you do not know it",
+        "Keep your goal",
+        "Do not end it before that",
+        "treat them as mood, not facts",  # emotion texts carry behaviour only
+    ):
+        assert rule in prompt, rule
+    ending = prompt.split("# Ending the conversation", 1)[1]
+    # the walk-away applies only while something is undone; after that, the stop token
+    assert "While a request of yours is still not done, you may walk away" in ending
+    assert "ignores your feelings" in ending and UNSATISFIED_TOKEN in ending
+    assert "Once everything you wanted is done, never walk away" in ending
+    assert ending.rstrip().endswith(f"end with {STOP_TOKEN}.")
+
+
+def test_the_opening_requests_facts_may_be_given_at_once_and_the_others_not() -> None:
+    task = two_request_task()
+    plan = plan_facts(task)
+    assert plan.opening == {"account_number": "C-77"}
+    assert plan.later == {"balance_hint": "12"}
+    assert plan.asked == {"email": "ana@example.com"}
+    section = facts_section(task)
+    opening, later, asked = (section.index(h) for h in FACT_GROUPS)
+    assert opening < section.index("account number: C-77") < later
+    assert later < section.index("balance hint: 12") < asked < section.index("email: ana@")
+    assert section in user_system_prompt(task)
+    assert "you may say them in your opening message" in FACT_GROUPS[0]
+    assert "only when the agent asks" in FACT_GROUPS[2]
+
+
+def test_a_fact_counts_as_named_only_as_a_whole_value() -> None:
+    # '1' in '12 left' and 'C-7' in 'C-77' are not the fact: it stays 'only when asked'
+    task = two_request_task(known_facts={"bags": "1", "account_number": "C-7"})
+    assert plan_facts(task).asked == {"bags": "1", "account_number": "C-7"}
+    assert plan_facts(credit_task()).asked == {"email": "ana@example.com"}
+
+
+def test_a_plain_task_gets_a_sensible_prompt(toy: Domain) -> None:
+    task = credit_task().model_copy(update={"known_facts": {}})
+    assert task.emotion is None and task.challenge is None
+    for allow_exit in (True, False):
+        prompt = user_system_prompt(task, allow_exit=allow_exit)
+        assert "# How you feel" not in prompt and "may refuse" not in prompt
+        assert "calm and matter-of-fact" in prompt and "show in every message" not in prompt
+        assert NO_FACTS in prompt and "or settled" not in prompt
+        assert "ignores your feelings" not in prompt  # no feelings to ignore
+        assert "{" not in prompt and "}" not in prompt  # no placeholder left unfilled
+        assert f"reply with {STOP_TOKEN} on its own" in prompt
+        assert (UNSATISFIED_TOKEN in prompt) is allow_exit
+    # the emotion is dropped for --no-emotion even where the task has one
+    assert "# How you feel" not in user_system_prompt(setup(toy).task, with_emotion=False)
+
+
+def test_a_challenge_is_settled_rather_than_a_reason_to_walk_away() -> None:
+    from tau_emotion.data import Action, Challenge
+
+    challenge = Challenge(
+        intent=0,
+        rule_id="toy.max_credit",
+        forbidden=[Action(name="add_credit", arguments={"customer_id": "c1", "amount": 50.0})],
+        settles_for="refusal",
+    )
+    prompt = user_system_prompt(credit_task().model_copy(update={"challenge": challenge}))
+    ending = prompt.split("# Ending the conversation", 1)[1]
+    assert "done or settled as described above" in ending
+    assert "still not done or settled, you may walk away" in ending
+    assert "Being refused the request the agent may refuse is not, by itself" in ending
+    assert "never walk away" in ending
+    assert "is not, by itself, a reason to walk away" in prompt  # the challenge section agrees
+
+
+# --- the supervisor checks the same rules ---------------------------------------------------
+
+
+def test_the_supervisor_checks_the_new_rules(toy: Domain) -> None:
+    task = setup(toy).task
+    history = [Message(role="user", content="How can I help?")]
+    prompt = supervisor_prompt(task, history, "Hi, I need credit.")
+    for check in (
+        "invented",
+        "changes the customer's goal",
+        "pastes or recites the task text",
+        "lays out the whole task at once",
+        "gives a known fact the agent has not asked for",
+        "does not show the customer's emotion",
+        f"ends the conversation with {STOP_TOKEN} while something",
+        f"walks away with {UNSATISFIED_TOKEN} although everything the customer wanted is done",
+    ):
+        assert check in prompt, check
+    assert SPEC.instruction in prompt and "Agent: How can I help?" in prompt
+    assert "To be given only when the agent asks for them:\n- email: ana@example.com" in prompt
+    plain = supervisor_prompt(task, [], "Hi.", with_emotion=False, allow_exit=False)
+    assert "emotion" not in plain and UNSATISFIED_TOKEN not in plain and "(none yet)" in plain
+
+
+def test_a_recited_task_is_rejected_without_a_supervisor_call(toy: Domain) -> None:
+    task = setup(toy).task
+    pasted = "You are Ana Lee (ana@example.com). Ask for 5 dollars of store credit."
+    assert recites_task(pasted, task.instruction)
+    assert recites_task(f"Well... {pasted.upper()} Thanks!", task.instruction)
+    assert not recites_task("Hi, I'm Ana. Could I get 5 dollars of store credit?", task.instruction)
+    long_instruction = " ".join(f"w{i}" for i in range(40))
+    assert recites_task("so " + " ".join(f"w{i}" for i in range(5, 25)), long_instruction)
+    assert not recites_task(" ".join(f"w{i}" for i in range(5, 24)), long_instruction)
+
+    model = ScriptedModel([pasted, "Hi, I'd like some store credit, please.", "VALID"])
+    user = LLMUser(setup(toy), model, strategy="verify")
+    assert reply(user).content == "Hi, I'd like some store credit, please."
+    assert user.rejections == [RECITED]
+    assert len(model.requests) == 3  # two replies and one supervisor call, none for the paste
+
+
+def test_the_supervisor_rejects_an_early_stop(toy: Domain) -> None:
+    outputs = iter(
+        [STOP_TOKEN, "INVALID: stops before the credit is added", "Credit, please.", "VALID"]
+    )
+    model = ScriptedModel(lambda m, t: next(outputs))
+    user = LLMUser(setup(toy), model, strategy="verify")
+    assert reply(user).content == "Credit, please."
+    assert user.rejections == ["stops before the credit is added"]
+    assert f"Proposed next customer message:\n{STOP_TOKEN}" in (
+        model.requests[1][0][0].content or ""
+    )
+
+
+# --- end to end against the scripted fake model ---------------------------------------------
+
+
+def customer_script(supervised: list[str]) -> Any:
+    """A fake user model: plays the toy customer, and says VALID as the supervisor."""
+
+    def script(messages: Sequence[Message], tools: Any) -> str:
+        last = (messages[-1].content or "").lower()
+        if messages[0].role == "user":  # a supervisor call is one user message
+            supervised.append(messages[0].content or "")
+            return "VALID"
+        assert "# Ending the conversation" in (messages[0].content or "")
+        if "email" in last:
+            return "Oh, sure, it's ana@example.com."
+        if "proceed" in last:
+            return "Yes, please go ahead, I'm a little nervous about it."
+        if "anything else" in last:
+            return STOP_TOKEN
+        return "Hi, I'm worried, could I get some store credit added, please?"
+
+    return script
+
+
+@pytest.mark.parametrize("strategy", ["llm", "verify"])
+def test_an_llm_user_episode_runs_end_to_end(toy: Domain, strategy: str) -> None:
+    supervised: list[str] = []
+    episode_setup = setup(toy)
+    user = LLMUser(episode_setup, ScriptedModel(customer_script(supervised)), strategy=strategy)
+    episode = asyncio.run(
+        run_episode(episode_setup, OracleAgent(episode_setup), user, Environment(toy, "main"))
+    )
+    assert episode.termination == TerminationReason.USER_STOP and episode.reward == 1.0
+    said = [m.content for m in episode.messages if m.role == "user"]
+    assert said[0] == "Hi, I'm worried, could I get some store credit added, please?"
+    assert said[-1] == STOP_TOKEN
+    if strategy == "verify":
+        # every reply was checked, the closing stop token included
+        assert len(supervised) == len(said) and STOP_TOKEN in supervised[-1]
+    else:
+        assert supervised == []

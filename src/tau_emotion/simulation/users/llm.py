@@ -257,7 +257,8 @@ def recites_task(reply: str, instruction: str) -> bool:
 
     A local check, so the verify and reflection strategies catch the plainest breach of
     "never verbatim" without a supervisor call: a whole task sentence of at least
-    `RECITED_SENTENCE_WORDS` words, or any `RECITED_RUN_WORDS` task words in a row.
+    `RECITED_SENTENCE_WORDS` words, or any `RECITED_RUN_WORDS` task words in a row (the
+    whole task, if it is shorter). Case and punctuation are ignored.
     """
     said = f" {' '.join(_words(reply))} "
     for sentence in _SENTENCE_END.split(instruction):
@@ -265,10 +266,11 @@ def recites_task(reply: str, instruction: str) -> bool:
         if len(words) >= RECITED_SENTENCE_WORDS and f" {' '.join(words)} " in said:
             return True
     task = _words(instruction)
-    return any(
-        f" {' '.join(task[i : i + RECITED_RUN_WORDS])} " in said
-        for i in range(len(task) - RECITED_RUN_WORDS + 1)
-    )
+    # A task shorter than the run is a paste when said whole (if it is not a mere phrase).
+    run = min(RECITED_RUN_WORDS, len(task))
+    if run < RECITED_SENTENCE_WORDS:
+        return False
+    return any(f" {' '.join(task[i : i + run])} " in said for i in range(len(task) - run + 1))
 
 
 def challenge_section(task: Task, with_emotion: bool = True) -> str:
