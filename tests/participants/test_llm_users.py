@@ -273,9 +273,21 @@ def test_a_recited_task_is_rejected_without_a_supervisor_call(toy: Domain) -> No
     assert recites_task(pasted, task.instruction)
     assert recites_task(f"Well... {pasted.upper()} Thanks!", task.instruction)
     assert not recites_task("Hi, I'm Ana. Could I get 5 dollars of store credit?", task.instruction)
-    long_instruction = " ".join(f"w{i}" for i in range(40))
-    assert recites_task("so " + " ".join(f"w{i}" for i in range(5, 25)), long_instruction)
-    assert not recites_task(" ".join(f"w{i}" for i in range(5, 24)), long_instruction)
+    # a run of 20 task words is a paste, 19 are not; nor any run that is not second-person
+    words = ["your" if i % 10 == 0 else f"w{i}" for i in range(40)]
+    assert recites_task("so " + " ".join(words[5:25]), " ".join(words))
+    assert not recites_task(" ".join(words[5:24]), " ".join(words))
+    first_person = [f"w{i}" for i in range(40)]
+    assert not recites_task(" ".join(first_person), " ".join(first_person))
+    # a customer dictating values in the first person, as the shipped requests do, is no paste
+    dictated = "Book LK321 on 2025-06-26, passengers: Mia Kaminski (born 1982-06-24), bags: 1, "
+    instruction = f"You are Mia. You want to: {dictated} paying with your Visa ending 5156."
+    assert not recites_task(
+        f"Hi, I'd like to: {dictated} paying with my Visa ending 5156.", instruction
+    )
+    assert recites_task(
+        f"Hi. You want to: {dictated} paying with your Visa ending 5156.", instruction
+    )
 
     model = ScriptedModel([pasted, "Hi, I'd like some store credit, please.", "VALID"])
     user = LLMUser(setup(toy), model, strategy="verify")

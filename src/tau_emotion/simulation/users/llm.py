@@ -16,6 +16,7 @@ Empty or unparseable output is retried; after the retries the turn fails with
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -189,15 +190,16 @@ RECITED = "recites the task text word for word instead of speaking in the custom
 
 _CUSTOMER_LINE = re.compile(r"^\s*customer\s*:\s*(.+)", re.I | re.S | re.M)
 _THOUGHT_LINE = re.compile(r"^\s*thought\s*:\s*(.+?)(?=^\s*customer\s*:|\Z)", re.I | re.S | re.M)
-_WORD = re.compile(r"[a-z0-9]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 RECITED_SENTENCE_WORDS = 8
-"""A whole task sentence this long, said word for word, is a paste: the task is written in
-the second person ("You want ..."), which no customer says of themselves."""
+"""A whole task sentence this long, said word for word, is a paste."""
 RECITED_RUN_WORDS = 20
-"""Any run of this many task words in a row is a paste, whatever the sentence breaks; long
-enough that a spelled-out address or flight with its context stays below it."""
+"""Any run of this many task words in a row is a paste, whatever the sentence breaks."""
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself"})
+"""The task speaks to the customer ("You want ..., your reservation ..."), which no customer
+says of themselves: a recited span must hold one of these, so a customer who dictates a long
+run of values in their own first person ("my Visa ending 5156, flights: ...") is no paste."""
 
 
 class FactPlan(NamedTuple):
@@ -249,7 +251,8 @@ def facts_section(task: Task, headings: tuple[str, str, str] = FACT_GROUPS) -> s
 
 
 def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+    # Whitespace words without their punctuation, so a date or an email stays one word.
+    return [w for w in (t.strip(string.punctuation) for t in text.lower().split()) if w]
 
 
 def recites_task(reply: str, instruction: str) -> bool:
@@ -258,19 +261,20 @@ def recites_task(reply: str, instruction: str) -> bool:
     A local check, so the verify and reflection strategies catch the plainest breach of
     "never verbatim" without a supervisor call: a whole task sentence of at least
     `RECITED_SENTENCE_WORDS` words, or any `RECITED_RUN_WORDS` task words in a row (the
-    whole task, if it is shorter). Case and punctuation are ignored.
+    whole task, if it is shorter), that speaks in the second person. Case and punctuation
+    are ignored.
     """
     said = f" {' '.join(_words(reply))} "
-    for sentence in _SENTENCE_END.split(instruction):
-        words = _words(sentence)
-        if len(words) >= RECITED_SENTENCE_WORDS and f" {' '.join(words)} " in said:
-            return True
+    spans = [_words(sentence) for sentence in _SENTENCE_END.split(instruction)]
+    spans = [words for words in spans if len(words) >= RECITED_SENTENCE_WORDS]
     task = _words(instruction)
     # A task shorter than the run is a paste when said whole (if it is not a mere phrase).
     run = min(RECITED_RUN_WORDS, len(task))
-    if run < RECITED_SENTENCE_WORDS:
-        return False
-    return any(f" {' '.join(task[i : i + run])} " in said for i in range(len(task) - run + 1))
+    if run >= RECITED_SENTENCE_WORDS:
+        spans += [task[i : i + run] for i in range(len(task) - run + 1)]
+    return any(
+        not SECOND_PERSON.isdisjoint(span) and f" {' '.join(span)} " in said for span in spans
+    )
 
 
 def challenge_section(task: Task, with_emotion: bool = True) -> str:
