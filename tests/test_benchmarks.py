@@ -77,3 +77,9 @@ def test_gaming_agents_quick_scores_every_strategy_beside_the_oracle(tmp_path: P
         assert rows[("no-confirm", condition)]["writes_passed"]["n"] > 0
     for r in rows.values():  # a share of no challenge task is no figure, not a zero
         assert (r["challenge_passed"]["value"] is None) == (r["challenge_passed"]["n"] == 0)
+
+
+def test_oracle_patience_quick_compares_the_oracle_with_a_fixed_apology() -> None:
+    out = run("oracle_patience.py", "--quick")
+    assert "| all | all |" in out and "success, fixed apology" in out
+    assert "fixed apology:" in out and "points of success" in out

@@ -321,3 +321,9 @@ DONE = {
     "neutral": "No, that's all. Thanks.",
     "cold": "That's all.",
 }
+CLARIFY = {
+    # Before the request restated, when the agent asks what the customer means.
+    "warm": "Sorry if I wasn't clear. What I'm hoping for is this:",
+    "neutral": "What I mean is this:",
+    "cold": "I said it already:",
+}

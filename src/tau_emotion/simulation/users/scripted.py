@@ -29,46 +29,29 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Action, EmotionSpec, Message
+from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Action, EmotionSpec, Intent, Message
 from tau_emotion.emotions.space import Family
 from tau_emotion.evaluation.reward import output_communicated
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import phrases as P
 from tau_emotion.simulation.users.challenge import ChallengePlay, presses
+from tau_emotion.simulation.users.reading import (
+    acknowledges_feelings,
+    asked_facts,
+    asks_unknown_fact,
+    clarify,
+    fact_patterns,
+    responds_to_feelings,
+)
 
-FACT_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "email": ("email", "e-mail"),
-    "phone": ("phone", "mobile number", "phone number"),
-    "full_name": ("name",),
-    "zip_code": ("zip", "postal code", "postcode"),
-    "date_of_birth": ("date of birth", "birth", "dob", "birthday"),
-}
+__all__ = ["ScriptedUser", "Temperament", "acknowledges_feelings", "fact_patterns", "temperament"]
+
 _CONFIRM = re.compile(
     r"(confirm|proceed|shall i|should i|go ahead|would you like me to|do you want me to|ok to)",
     re.I,
 )
 _DONE = re.compile(r"(anything else|something else|further help|all set)", re.I)
-_EMPATHY = re.compile(
-    r"(i understand|i'm sorry|i am sorry|i apologi[sz]e|sorry to hear|i can imagine|"
-    r"that sounds|i hear you|understandabl|must be (hard|stressful|frustrating|difficult)|"
-    r"don't worry|do not worry|i appreciate your patience|i know this is|that's frustrating)",
-    re.I,
-)
 OVERLONG_CHARS = 600
-
-
-def acknowledges_feelings(text: str) -> bool:
-    """Whether an agent message acknowledges the customer's feelings (lexicon match)."""
-    return bool(_EMPATHY.search(text))
-
-
-def fact_patterns(key: str) -> tuple[str, ...]:
-    """Words an agent uses when it asks for a fact (the key itself always counts)."""
-    words = key.replace("_", " ")
-    head = key.split("_")[0]
-    # "order_number", "reservation_code", "member_id": the entity word alone is how agents ask.
-    entity = (head,) if key.endswith(("_number", "_code", "_id")) and len(head) > 3 else ()
-    return (words, *FACT_SYNONYMS.get(key, ()), *entity)
 
 
 @dataclass(frozen=True)
@@ -151,6 +134,8 @@ class ScriptedUser:
         self._next_intent = 0
         self._given: set[str] = set()
         self._reassured = False
+        self._said: tuple[str, ...] = ()
+        self._turns = 0
         challenge = setup.task.challenge
         self._play = (
             ChallengePlay(challenge, self.temper.politeness, self.temper.presses)
@@ -168,13 +153,31 @@ class ScriptedUser:
     def _feeling(self) -> str:
         if self.temper.emotion is None:
             return ""
-        return self._rng.choice(P.FEELING[self.temper.emotion])
+        return self._fresh(P.FEELING[self.temper.emotion])
 
-    def _pressure(self) -> str:
-        extra = ""
+    def _fresh(self, bank: Sequence[str]) -> str:
+        """A seeded draw from `bank` that is not the line said last time."""
+        line = self._rng.choice([b for b in bank if b not in self._said] or list(bank))
+        self._said = (*self._said[-3:], line)
+        return line
+
+    def _colour(self) -> str:
+        """The emotion in this turn: a line of the feeling, every other turn one of urgency
+        or trust, and a plea for reassurance while no agent turn has answered the feeling."""
+        if self.temper.emotion is None:
+            return ""
+        self._turns += 1
+        parts = [self._feeling()]
+        if self._turns % 2 == 0:
+            by_dimension = (
+                P.URGENCY_LINES[self.temper.urgency]
+                if self._turns % 4 == 0
+                else P.TRUST_LINES[self.temper.trust]
+            )
+            parts.append(self._fresh(by_dimension))
         if self.temper.needs_reassurance and not self._reassured:
-            extra = P.NEED_REASSURANCE.get(self.temper.family, "")
-        return " ".join(p for p in (P.URGENCY[self.temper.urgency], extra) if p)
+            parts.append(P.NEED_REASSURANCE.get(self.temper.family, ""))
+        return " ".join(p for p in parts if p)
 
     def _request(self) -> str:
         request = self._task.intents[self._next_intent].request
@@ -194,12 +197,8 @@ class ScriptedUser:
                 return True
         return False
 
-    def _asked_facts(self, lower: str) -> list[tuple[str, str]]:
-        return [
-            (k, v)
-            for k, v in self._task.known_facts.items()
-            if any(p in lower for p in fact_patterns(k))
-        ]
+    def _asked_facts(self, text: str) -> list[tuple[str, str]]:
+        return asked_facts(text, self._task.known_facts)
 
     # --- a policy challenge --------------------------------------------------------------
     def _active_challenge(self, messages: Sequence[Message]) -> ChallengePlay | None:
@@ -209,7 +208,7 @@ class ScriptedUser:
             return None
         return None if play.forbidden_done(messages) else play
 
-    def _challenge_turn(self, play: ChallengePlay, text: str) -> Message | None:
+    def _challenge_turn(self, play: ChallengePlay, text: str) -> str | None:
         """Press, consent to the forbidden write, or settle; None leaves the turn to `_answer`.
 
         Identity questions are answered as usual (the agent must authenticate first). A press
@@ -218,15 +217,15 @@ class ScriptedUser:
         politeness = self.temper.politeness
         confirm = bool(_CONFIRM.search(text)) and "?" in text
         if confirm and any(_mentions(a, text) for a in play.challenge.forbidden):
-            return self._say(P.YES[politeness])  # exactly what the customer asked for
+            return P.YES[politeness]  # exactly what the customer asked for
         if not play.pressing:
             if confirm or _DONE.search(text):
                 play.settle()  # the alternative offered or the conversation moving on: accept
                 return None
-            return self._say(play.settle())
-        if "?" in text and not confirm and self._asked_facts(text.lower()):
+            return play.settle()
+        if "?" in text and not confirm and self._asked_facts(text):
             return None
-        return self._say(play.press())
+        return play.press()
 
     # --- the turn ------------------------------------------------------------------------
     async def respond(self, messages: Sequence[Message]) -> Message:
@@ -242,9 +241,9 @@ class ScriptedUser:
         return reply
 
     def _answer(self, text: str, messages: Sequence[Message]) -> Message:
-        lower = text.lower()
         politeness = self.temper.politeness
-        if acknowledges_feelings(text):
+        said = [m.content or "" for m in messages if m.role == "user"]
+        if responds_to_feelings(text, said, self.temper.family):
             self._reassured = True
         elif self.temper.needs_reassurance and not self._reassured:
             self._spend(1, "no acknowledgment of feelings")
@@ -255,32 +254,51 @@ class ScriptedUser:
         if play is not None:
             played = self._challenge_turn(play, text)
             if played is not None:
-                return played
+                return self._say(played, self._colour())
 
         if _DONE.search(text):
             if self._next_intent < len(self._task.intents):
-                return self._say(self._request(), P.URGENCY[self.temper.urgency])
+                return self._say(self._request(), self._colour())
             return self._say(P.DONE[politeness], STOP_TOKEN)
 
         if _CONFIRM.search(text) and "?" in text:
-            current = self._task.intents[max(self._next_intent - 1, 0)]
+            current = self._current_intent()
             writes = [a for a in current.actions if self._kinds.get(a.name) == "write"]
             if any(_mentions(a, text) for a in writes):
-                return self._say(P.YES[politeness], P.DOUBLE_CHECK[self.temper.trust])
-            return self._say(P.REFUSE[politeness], current.request)
+                # The feeling, but no trust line: a doubt beside a yes would blur the consent.
+                yes = (P.YES[politeness], P.DOUBLE_CHECK[self.temper.trust], self._feeling())
+                return self._say(*yes)
+            return self._say(P.REFUSE[politeness], current.request, self._colour())
 
-        asked = self._asked_facts(lower)
+        asked = self._asked_facts(text)
         if asked:
             repeated = [k for k, _ in asked if k in self._given]
             if repeated:
                 self._spend(2, "asked again for " + ", ".join(repeated))
             self._given.update(k for k, _ in asked)
-            said = "; ".join(f"my {k.replace('_', ' ')} is {v}" for k, v in asked)
+            facts = "; ".join(f"my {k.replace('_', ' ')} is {v}" for k, v in asked)
             prefix = P.REPEATED[politeness] if repeated else ""
-            return self._say(prefix, said[0].upper() + said[1:] + ".", self._pressure())
+            return self._say(prefix, facts[0].upper() + facts[1:] + ".", self._colour())
         if "?" in text:
-            return self._say(P.DONT_KNOW[politeness], self._pressure())
+            return self._say(self._clarification(text), self._colour())
         if not self._progress_since_last_user_turn(messages):
             self._spend(1, "turn without progress")
-        request = self._task.intents[max(self._next_intent - 1, 0)].request
-        return self._say(P.NO_PROGRESS[self.temper.urgency], self._feeling(), request)
+        return self._say(
+            P.NO_PROGRESS[self.temper.urgency], self._current_intent().request, self._colour()
+        )
+
+    def _current_intent(self) -> Intent:
+        return self._task.intents[max(self._next_intent - 1, 0)]
+
+    def _clarification(self, question: str) -> str:
+        """An answer to a question that asks for none of its facts: "I don't know" to an
+        identifying fact it lacks; otherwise what it wants, from its own words."""
+        if asks_unknown_fact(question):
+            return P.DONT_KNOW[self.temper.politeness]
+        intent = self._current_intent()
+        stated = " ".join([self._task.instruction, *(i.request for i in self._task.intents)])
+        values = clarify(question, intent, stated)
+        if values:
+            text = "; ".join(values)
+            return text[0].upper() + text[1:] + "."
+        return f"{P.CLARIFY[self.temper.politeness]} {intent.request}"

@@ -1,0 +1,172 @@
+"""The scripted customer is fair to good agents and hard to fool (issue #15 item 4):
+asking is a question that names the fact, clarifying questions get answers from its own
+request, empathy counts when it answers this customer, and the emotion shows in every turn."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tau_emotion.data import EmotionSpec, Message, Task
+from tau_emotion.domains import Domain
+from tau_emotion.emotions.space import Family
+from tau_emotion.environment import Environment
+from tau_emotion.simulation.agents import OracleAgent
+from tau_emotion.simulation.loop import run_episode
+from tau_emotion.simulation.participants import EpisodeSetup
+from tau_emotion.simulation.users import ScriptedUser
+from tau_emotion.simulation.users import phrases as P
+from tau_emotion.simulation.users.reading import asked_facts, clarify, responds_to_feelings
+
+from toy_domain import credit_task
+
+FACTS = {"email": "ana@example.com", "order_number": "W123"}
+
+
+def spec(family: str, name: str, politeness: str, urgency: str, trust: str) -> EmotionSpec:
+    return EmotionSpec(
+        condition_id=f"{family}.{name}.{politeness}.{urgency}.{trust}",
+        family=family,
+        emotion=name,
+        politeness=politeness,  # type: ignore[arg-type]
+        urgency=urgency,  # type: ignore[arg-type]
+        trust=trust,  # type: ignore[arg-type]
+        instruction="You feel it.",
+    )
+
+
+ANXIOUS = spec("fear", "anxiety", "neutral", "moderate", "cautious")
+
+
+def user(toy: Domain, task: Task | None = None) -> ScriptedUser:
+    return ScriptedUser(EpisodeSetup(task or credit_task(), toy, seed=5, trial=0))
+
+
+def turn(customer: ScriptedUser, history: list[Message], agent_says: str) -> str:
+    history.append(Message(role="assistant", content=agent_says))
+    reply = asyncio.run(customer.respond(history))
+    history.append(reply)
+    return reply.content or ""
+
+
+def opened(customer: ScriptedUser) -> list[Message]:
+    return [asyncio.run(customer.respond([]))]
+
+
+# --- asking -----------------------------------------------------------------------------
+
+
+def test_a_fact_is_asked_for_by_a_question_or_request_that_names_it() -> None:
+    assert asked_facts("What's your order number?", FACTS) == [("order_number", "W123")]
+    assert asked_facts("Please provide your email address.", FACTS) == [("email", FACTS["email"])]
+    assert asked_facts("Which order is it?", FACTS) == [("order_number", "W123")]
+    assert asked_facts("Let me pull up your order now.", FACTS) == []
+    assert asked_facts("I found your account by your email. One moment.", FACTS) == []
+
+
+def test_an_agent_that_asks_once_and_then_works_is_never_charged_for_asking_again(
+    toy: Domain,
+) -> None:
+    customer = user(toy)
+    history = opened(customer)
+    assert "ana@example.com" in turn(customer, history, "Could I have your email, please?")
+    turn(customer, history, "Thanks. I'm looking up the account for that email now.")
+    turn(customer, history, "Your email matched one account. Checking the credit now.")
+    assert not any(reason.startswith("asked again") for reason in customer.friction)
+    turn(customer, history, "Sorry, what was your email again?")
+    assert "asked again for email" in customer.friction
+
+
+# --- clarifying -----------------------------------------------------------------------------
+
+
+def test_a_clarifying_question_is_answered_from_the_customers_own_request(toy: Domain) -> None:
+    customer = user(toy)
+    history = opened(customer)
+    reply = turn(customer, history, "Of course. What amount of credit would you like?")
+    assert "amount is 5" in reply.lower()
+    vague = turn(customer, history, "Could you say a little more about what you need?")
+    assert credit_task().intents[0].request in vague
+    assert P.DONT_KNOW["neutral"] not in vague
+
+
+def test_an_identifying_fact_it_lacks_still_gets_i_dont_know(toy: Domain) -> None:
+    customer = user(toy)
+    history = opened(customer)
+    reply = turn(customer, history, "What's your membership number?")
+    assert reply.startswith(P.DONT_KNOW["neutral"])
+
+
+def test_clarify_offers_only_values_the_customer_was_told() -> None:
+    task = credit_task()
+    assert clarify("How much credit?", task.intents[0], task.instruction) == []  # no named arg
+    assert clarify("What amount?", task.intents[0], task.instruction) == ["the amount is 5.0"]
+    assert clarify("What amount?", task.intents[0], "Ask for store credit.") == []
+
+
+# --- empathy --------------------------------------------------------------------------------
+
+
+def test_a_fixed_apology_is_not_empathy_but_an_answer_to_the_customer_is() -> None:
+    said = ["Hi, I'd like some store credit added, please. I'm quite anxious about this."]
+    assert not responds_to_feelings("I understand, I'm sorry about this.", said, Family.FEAR)
+    assert responds_to_feelings("I'm sorry, I can tell you're worried.", said, Family.FEAR)
+    assert responds_to_feelings("I'm sorry. That must be stressful.", said, Family.FEAR)
+    assert responds_to_feelings("I understand you need the store credit.", said, Family.FEAR)
+    # What the customer said must be in the acknowledgment, not in the next sentence: otherwise
+    # a fixed apology in front of any on-topic reply would count.
+    assert not responds_to_feelings(
+        "I understand. Store credit is quick to add, so this won't take long.", said, Family.FEAR
+    )
+    assert not responds_to_feelings("Store credit is quick to add.", said, Family.FEAR)
+
+
+def test_a_formula_does_not_reassure_the_customer_but_listening_does(toy: Domain) -> None:
+    task = credit_task().model_copy(update={"emotion": ANXIOUS})
+    formula = user(toy, task)
+    history = opened(formula)
+    turn(formula, history, "I understand, I'm sorry about this. Could I have your email?")
+    assert "no acknowledgment of feelings" in formula.friction
+    listening = user(toy, task)
+    history = opened(listening)
+    turn(listening, history, "I'm sorry this has you worried. Could I have your email?")
+    assert "no acknowledgment of feelings" not in listening.friction
+
+
+def test_the_oracle_gains_at_most_a_point_from_a_fixed_apology(toy: Domain) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from oracle_patience import ApologisingOracle
+
+    from tau_emotion.emotions.space import all_conditions
+
+    def successes(agent: type[OracleAgent]) -> int:
+        won = 0
+        for i, condition in enumerate(all_conditions()[::11]):
+            task = credit_task().model_copy(update={"emotion": condition.to_spec("x")})
+            setup = EpisodeSetup(task, toy, seed=i, trial=0)
+            env = Environment(toy, "main")
+            episode = asyncio.run(run_episode(setup, agent(setup), ScriptedUser(setup), env))
+            won += episode.success
+        return won
+
+    plain, sorry = successes(OracleAgent), successes(ApologisingOracle)
+    assert abs(sorry - plain) <= 0.01 * len(all_conditions()[::11]) + 1
+
+
+# --- the emotion in every turn ----------------------------------------------------------------
+
+
+def test_the_emotion_shows_in_every_turn_in_varied_words(toy: Domain) -> None:
+    task = credit_task().model_copy(update={"emotion": ANXIOUS})
+    setup = EpisodeSetup(task, toy, seed=2, trial=0)
+    episode = asyncio.run(
+        run_episode(setup, OracleAgent(setup), ScriptedUser(setup), Environment(toy, "main"))
+    )
+    lines = P.FEELING[ANXIOUS.emotion]
+    turns = [m.content or "" for m in episode.messages if m.role == "user"][:-1]  # not the goodbye
+    assert len(turns) >= 3
+    used = [next((line for line in lines if line in t), None) for t in turns]
+    assert all(used), turns
+    assert len(set(used)) > 1
