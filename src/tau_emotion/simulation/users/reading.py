@@ -68,7 +68,8 @@ _STOPWORDS = frozenset(
     further having here hello itself just know like make more most much need only other
     please really right same should since some still such sure than thank thanks that
     their them then there these they thing things this those through today under until
-    very want what when where which while will with would your yours yourself""".split()  # noqa: SIM905
+    very want what when where which while will with would your yours yourself
+    understand sorry apologise apologize imagine sounds appreciate patience""".split()  # noqa: SIM905
 )
 # fmt: on
 _WORD = re.compile(r"[a-z][a-z'-]{4,}")
