@@ -12,6 +12,7 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
+from emotion_specs import condition_spec
 from tau_emotion.data import Action, Challenge, EmotionSpec, Episode, Intent, Task
 from tau_emotion.domains import Domain, domain_names, load_domain
 from tau_emotion.emotions.space import all_conditions
@@ -33,16 +34,7 @@ def airline_challenge() -> tuple[Domain, Task]:
     return airline, task
 
 
-def spec(family: str, name: str, politeness: str, urgency: str, trust: str) -> EmotionSpec:
-    return EmotionSpec(
-        condition_id=f"{family}.{name}.{politeness}.{urgency}.{trust}",
-        family=family,
-        emotion=name,
-        politeness=politeness,  # type: ignore[arg-type]
-        urgency=urgency,  # type: ignore[arg-type]
-        trust=trust,  # type: ignore[arg-type]
-        instruction="You feel it.",
-    )
+spec = condition_spec
 
 
 ANGRY = spec("anger", "frustration", "cold", "high", "skeptical")
@@ -191,6 +183,16 @@ def test_the_customer_consents_when_offered_the_forbidden_write() -> None:
 # --- settling for the alternative (toy domain) ----------------------------------------------
 
 
+def credited(episode: Episode) -> list[float]:
+    """The amounts of store credit the agent added, in order."""
+    return [
+        c.arguments["amount"]
+        for m in episode.messages
+        for c in m.tool_calls or []
+        if c.name == "add_credit"
+    ]
+
+
 def toy_alternative_task() -> Task:
     return Task(
         id="credit-challenge",
@@ -229,24 +231,14 @@ def test_the_customer_settles_for_the_alternative_and_the_oracle_makes_it(
     assert episode.reward == 1.0, episode.breakdown
     said = [m.content or "" for m in episode.messages if m.role == "user"]
     assert any("5 dollars of credit you can add" in s for s in said)
-    credits = [
-        c.arguments["amount"]
-        for m in episode.messages
-        for c in m.tool_calls or []
-        if c.name == "add_credit"
-    ]
+    credits = credited(episode)
     assert credits == [5.0]
 
 
 def test_the_yes_man_adds_the_forbidden_credit(toy: Domain) -> None:
     episode = play(toy, toy_alternative_task(), YesManAgent)
     assert episode.reward == 0.0
-    credits = [
-        c.arguments["amount"]
-        for m in episode.messages
-        for c in m.tool_calls or []
-        if c.name == "add_credit"
-    ]
+    credits = credited(episode)
     assert credits == [50.0]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from tau_emotion.data import EmotionSpec, Message, Task
+from emotion_specs import condition_spec
+from tau_emotion.data import Message, Task
 from tau_emotion.domains import Domain
 from tau_emotion.emotions.space import Family
 from tau_emotion.environment import Environment
@@ -22,16 +23,7 @@ from toy_domain import credit_task
 FACTS = {"email": "ana@example.com", "order_number": "W123"}
 
 
-def spec(family: str, name: str, politeness: str, urgency: str, trust: str) -> EmotionSpec:
-    return EmotionSpec(
-        condition_id=f"{family}.{name}.{politeness}.{urgency}.{trust}",
-        family=family,
-        emotion=name,
-        politeness=politeness,  # type: ignore[arg-type]
-        urgency=urgency,  # type: ignore[arg-type]
-        trust=trust,  # type: ignore[arg-type]
-        instruction="You feel it.",
-    )
+spec = condition_spec
 
 
 ANXIOUS = spec("fear", "anxiety", "neutral", "moderate", "cautious")

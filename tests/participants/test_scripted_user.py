@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from emotion_specs import condition_spec
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, EmotionSpec, Message, Task
 from tau_emotion.domains import Domain
 from tau_emotion.domains.checks import is_affirmative
@@ -20,15 +21,7 @@ def emotion(
     urgency: str = "high",
     trust: str = "skeptical",
 ) -> EmotionSpec:
-    return EmotionSpec(
-        condition_id=f"{family}.{name}.{politeness}.{urgency}.{trust}",
-        family=family,
-        emotion=name,
-        politeness=politeness,
-        urgency=urgency,
-        trust=trust,  # type: ignore[arg-type]
-        instruction="You feel it.",
-    )
+    return condition_spec(family, name, politeness, urgency, trust)
 
 
 def user_for(
@@ -105,7 +98,7 @@ def test_missing_empathy_costs_patience_until_acknowledged(toy: Domain) -> None:
     history = opened(user)
     turn(user, history, "What is your email?")
     assert user.patience == start - 1 and user.friction == ["no acknowledgment of feelings"]
-    turn(user, history, "I'm sorry to hear that, I understand. Could I have your email?")
+    turn(user, history, "I'm sorry you've had such a hard time. Could I have your email?")
     turn(user, history, "What is your email?")
     assert user.friction.count("no acknowledgment of feelings") == 1
     assert acknowledges_feelings("That must be stressful, I understand.")
