@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tau_emotion.data import Episode, RunManifest
+from tau_emotion.emotions.space import HEADS, NEUTRAL
 from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
@@ -88,11 +89,8 @@ def episode_record(e: Episode) -> dict[str, Any]:
         "reward": e.reward,
         "success": e.success,
         "termination": e.termination.value,
-        "family": emotion.family if emotion else "none",
-        "emotion": emotion.emotion if emotion else "none",
-        "politeness": emotion.politeness if emotion else "none",
-        "urgency": emotion.urgency if emotion else "none",
-        "trust": emotion.trust if emotion else "none",
+        # One column per head of the space, as the metrics break results down.
+        **{h: str(getattr(emotion, h)) if emotion else NEUTRAL for h in HEADS},
         "messages": len(e.messages),
         "tool_calls": sum(len(m.tool_calls or []) for m in e.messages),
         "errors": len(e.errors),

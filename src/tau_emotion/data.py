@@ -84,6 +84,14 @@ class Challenge(Frozen):
         return self
 
 
+# The values of an emotion condition's three dimensions, spelled once: `emotions.space` orders
+# its 594 conditions by these types' arguments. They live here, not in the space, because the
+# space builds `EmotionSpec`s (it imports this module, which imports nothing of ours).
+Politeness = Literal["warm", "neutral", "cold"]
+Urgency = Literal["low", "moderate", "high"]
+Trust = Literal["trusting", "cautious", "skeptical"]
+
+
 class EmotionSpec(Frozen):
     """The emotion condition a simulated customer carries (see `tau_emotion.emotions`)."""
 
@@ -92,9 +100,9 @@ class EmotionSpec(Frozen):
     )
     family: str = Field(description="Emotion family: anger, fear, disgust, sadness or enjoyment.")
     emotion: str = Field(description="One of the 22 emotions.")
-    politeness: Literal["warm", "neutral", "cold"] = Field(description="Register of speech.")
-    urgency: Literal["low", "moderate", "high"] = Field(description="How pressed for time.")
-    trust: Literal["trusting", "cautious", "skeptical"] = Field(description="Trust in the agent.")
+    politeness: Politeness = Field(description="Register of speech.")
+    urgency: Urgency = Field(description="How pressed for time.")
+    trust: Trust = Field(description="Trust in the agent.")
     instruction: str = Field(
         description="Second-person text telling the simulator how to feel and act."
     )

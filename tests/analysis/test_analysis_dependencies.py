@@ -1,10 +1,11 @@
 """The dependency direction docs/architecture.md gives `analysis` and `evaluation`.
 
 `evaluation` scores an episode inside the episode loop, so it stays light: it imports the
-data records and nothing of ours that reads files, calls models or runs episodes. `analysis`
-reads stored runs after the fact: it may use evaluation, the domains' checks, the model
-protocol and the result files, and must never run an episode or depend on what renders it.
-Every import counts, those inside functions too.
+data records and the emotion space's names (the heads it breaks results down by, the neutral
+label), and nothing of ours that reads files, calls models or runs episodes. `analysis`
+reads stored runs after the fact: it may use evaluation, the space, the domains' checks, the
+model protocol and the result files, and must never run an episode or depend on what renders
+it. Every import counts, those inside functions too.
 """
 
 from __future__ import annotations
@@ -42,8 +43,18 @@ def _breaches(package: str, allowed: set[str]) -> list[str]:
     return out
 
 
+SPACE = "tau_emotion.emotions.space"
+"""Constants and pure functions over `data` only (the simulated users import it too). The
+module, not the package: the mapper and its embedders are what would be heavy."""
+
+
 def test_evaluation_stays_light() -> None:
-    assert _breaches("evaluation", {"data"}) == []
+    assert _breaches("evaluation", {"data", SPACE}) == []
+
+
+def test_the_space_stays_light() -> None:
+    # What makes the allowance above safe: the space imports nothing but the data records.
+    assert _imports("emotions")["emotions/space.py"] == {"tau_emotion.data"}
 
 
 def test_analysis_reads_stored_runs_and_runs_nothing() -> None:
@@ -52,6 +63,7 @@ def test_analysis_reads_stored_runs_and_runs_nothing() -> None:
         "errors",
         "evaluation",
         "domains",
+        SPACE,
         "tau_emotion.models.base",
         "tau_emotion.runner.results",
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,8 @@ from tau_emotion.simulation.users.llm import USER_STRATEGIES, LLMUser
 
 from toy_domain import credit_task
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
 
 
 def test_every_kind_has_exactly_one_builder() -> None:
@@ -104,3 +106,32 @@ def test_the_docs_list_every_kind(page: str, kinds: list[str]) -> None:
     text = (DOCS / page).read_text()
     missing = [k for k in kinds if f"\n| `{k}`" not in text]  # a row of the page's table
     assert not missing, f"docs/{page} does not list {missing}"
+
+
+# The README's paragraph "Agents (`--agent`): ... Users (`--user`): ... ." names each kind in
+# backticks; flags (`--few-shot-file`) and links are not kinds.
+_README_KINDS = re.compile(r"Agents \(`--agent`\):(.*?)\.\s+Users \(`--user`\):(.*?)\.\n", re.S)
+_KIND = re.compile(r"`([a-z][a-z-]*)`")
+
+
+def readme_kinds(text: str) -> tuple[list[str], list[str]]:
+    """The agent and user kinds the README's paragraph names, in its order."""
+    found = _README_KINDS.search(text)
+    assert found, "README.md has no 'Agents (`--agent`): ... Users (`--user`): ...' paragraph"
+    agents, users = found.groups()
+    return _KIND.findall(agents), _KIND.findall(users)
+
+
+def test_the_readme_lists_every_kind_and_no_other() -> None:
+    agents, users = readme_kinds((ROOT / "README.md").read_text())
+    assert sorted(agents) == sorted(AgentKind)  # sorted lists: a kind named twice fails too
+    assert sorted(users) == sorted(UserKind)
+
+
+def test_the_readme_reading_skips_flags_and_links() -> None:
+    text = (
+        "Agents (`--agent`): `oracle` (gold), `few-shot` (`--few-shot-file`), see\n"
+        "[docs/gaming.md](docs/gaming.md). Users (`--user`): `scripted`,\n`llm`.\n"
+        "`--cache-dir` records every call.\n"
+    )
+    assert readme_kinds(text) == (["oracle", "few-shot"], ["scripted", "llm"])

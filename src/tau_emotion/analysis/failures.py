@@ -42,7 +42,7 @@ from tau_emotion.analysis.runs import (
 )
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.tooluse import KindsFor
-from tau_emotion.data import Episode, Task, TerminationReason
+from tau_emotion.data import Episode, ErrorKind, Task, TerminationReason
 from tau_emotion.domains.checks import Trajectory
 from tau_emotion.domains.tools import ToolKind
 from tau_emotion.models.base import ChatModel
@@ -59,8 +59,12 @@ JudgeCategory = Literal[
     "user_hallucination",
     "policy_violation",
 ]
+# `infra_error` is a failure category, not a `TerminationReason` although it shares a value
+# with one: it covers every ending in `ERROR_TERMINATIONS` (infra, framework and simulator
+# errors) and a gold replay that broke, so it cannot be the enum member without mislabelling
+# the other endings. Labels already written carry it, so its spelling stays.
 Category = Literal[JudgeCategory, "infra_error", "unresolved"]
-CATEGORIES: tuple[str, ...] = (*get_args(JudgeCategory), "infra_error", "unresolved")
+CATEGORIES: tuple[str, ...] = get_args(Category)  # Literal flattens the nested judge categories
 FAULTS: tuple[str, ...] = get_args(Fault)
 EpisodeKey = tuple[str, str, int]
 
@@ -205,7 +209,7 @@ def precheck(
     """The deterministic pre-checks: (fault, category, findings); category None if unsettled."""
     term = episode.termination
     errors = [f"{e.kind}: {e.message}" for e in episode.errors]
-    if term in ERROR_TERMINATIONS or any(e.kind == "environment" for e in episode.errors):
+    if term in ERROR_TERMINATIONS or any(e.kind == ErrorKind.ENVIRONMENT for e in episode.errors):
         fault: Fault = "user" if term == TerminationReason.USER_ERROR else "environment"
         return fault, "infra_error", [f"ended with {term.value}", *errors]
     findings = list(errors)

@@ -17,13 +17,12 @@ from pydantic import BaseModel, Field
 
 from tau_emotion.data import Episode, Task, TerminationReason
 from tau_emotion.domains.tools import ToolKind
+from tau_emotion.emotions.space import NEUTRAL as NEUTRAL  # re-exported for the analyses
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 
 TaskKey = tuple[str, str]
 """(domain, task id)."""
-NEUTRAL = "none"
-"""Emotion family label of a neutral (no-emotion) episode, as in `evaluation.metrics`."""
 ERROR_TERMINATIONS = frozenset(
     {
         TerminationReason.INFRA_ERROR,
@@ -113,7 +112,7 @@ class EpisodeRow(BaseModel):
     domain: str = Field(description="Domain.")
     task_id: str = Field(description="Task id.")
     trial: int = Field(description="Trial.")
-    family: str = Field(description="Emotion family ('none' when neutral).")
+    family: str = Field(description=f"Emotion family ({NEUTRAL!r} when neutral).")
 
 
 class EpisodeFields(TypedDict):

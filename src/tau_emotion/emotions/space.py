@@ -2,7 +2,8 @@
 
 A condition is one point of the space; its id is ``family.emotion.politeness.urgency.trust``
 (e.g. ``anger.frustration.cold.high.skeptical``). Ids are stable: they are built from the
-fixed, ordered tuples below, so the 594 conditions always come out in the same order.
+fixed, ordered tuples below, so the 594 conditions always come out in the same order. The
+dimensions' values are spelled once, as the types `data.EmotionSpec` declares its fields with.
 
 The three dimensions are deliberately orthogonal to the emotion: a hurried customer need not
 be angry, a distrustful one need not be rude, and a happy one may be curt.
@@ -13,13 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Final, Literal, get_args
+from typing import Final, get_args
 
-from tau_emotion.data import EmotionSpec
-
-Politeness = Literal["warm", "neutral", "cold"]
-Urgency = Literal["low", "moderate", "high"]
-Trust = Literal["trusting", "cautious", "skeptical"]
+from tau_emotion.data import EmotionSpec, Politeness, Trust, Urgency
 
 
 class Family(StrEnum):
@@ -100,7 +97,12 @@ URGENCY: Final[tuple[Urgency, ...]] = get_args(Urgency)
 TRUST: Final[tuple[Trust, ...]] = get_args(Trust)
 
 HEADS: Final[tuple[str, ...]] = ("family", "emotion", "politeness", "urgency", "trust")
-"""The five things a condition fixes; the classifier has one output head per entry."""
+"""The five things a condition fixes; the classifier has one output head per entry, and the
+metrics and reports break results down by each."""
+
+NEUTRAL: Final = "none"
+"""The label a neutral (no-emotion) customer takes on every head, wherever results are grouped
+by condition (metrics breakdowns, task sampling strata, analyses, reports, data frames)."""
 
 HEAD_LABELS: Final[dict[str, tuple[str, ...]]] = {
     "family": tuple(FAMILIES),

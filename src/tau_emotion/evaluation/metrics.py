@@ -28,11 +28,13 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from tau_emotion.data import Episode, TerminationReason
+from tau_emotion.emotions.space import HEADS, NEUTRAL
 
 BOOTSTRAP_SAMPLES = 1000
 MIN_STRATUM_TASKS = 5
-BREAKDOWNS = ("family", "emotion", "politeness", "urgency", "trust")
-"""The emotion dimensions every report is broken down by."""
+BREAKDOWNS: tuple[str, ...] = HEADS
+"""The emotion dimensions every report is broken down by: the space's heads (each is also an
+`EmotionSpec` field)."""
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
@@ -62,7 +64,7 @@ class TaskOutcome:
     clean: int | None
     """Clean successes; None when a success was never audited for policy violations."""
     groups: dict[str, str]
-    """Breakdown labels: family, emotion, politeness, urgency, trust ('none' when neutral)."""
+    """Breakdown labels, one per entry of `BREAKDOWNS` (`NEUTRAL` when neutral)."""
 
 
 def clean_outcome(episode: Episode) -> bool | None:
@@ -86,13 +88,7 @@ def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
     out: list[TaskOutcome] = []
     for (domain, task_id), eps in sorted(by_task.items()):
         emotion = eps[0].emotion
-        groups = {
-            "family": emotion.family if emotion else "none",
-            "emotion": emotion.emotion if emotion else "none",
-            "politeness": emotion.politeness if emotion else "none",
-            "urgency": emotion.urgency if emotion else "none",
-            "trust": emotion.trust if emotion else "none",
-        }
+        groups = {h: str(getattr(emotion, h)) if emotion else NEUTRAL for h in BREAKDOWNS}
         out.append(
             TaskOutcome(
                 domain=domain,

@@ -10,11 +10,13 @@ from importlib.resources import files
 from typing import Protocol, TypeVar
 
 from tau_emotion.analysis.stats import Rate
+from tau_emotion.emotions.space import FAMILIES
+from tau_emotion.emotions.space import NEUTRAL as NEUTRAL  # re-exported for the sections
 from tau_emotion.evaluation.metrics import Estimate
 from tau_emotion.report.charts import Interval, color, heatmap, pct
 
-FAMILY_ORDER = ("anger", "fear", "disgust", "sadness", "enjoyment")
-NEUTRAL = "none"
+FAMILY_ORDER: tuple[str, ...] = tuple(FAMILIES)
+"""The space's families, in its canonical order (plain strings, as the runs record them)."""
 
 
 def families(names: set[str]) -> list[str]:

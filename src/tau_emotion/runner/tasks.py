@@ -15,11 +15,9 @@ from pathlib import Path
 from tau_emotion.data import Task
 from tau_emotion.domains import load_domain
 from tau_emotion.domains.base import load_tasks
+from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TaskFileError
 from tau_emotion.runner.config import RunConfig
-
-NEUTRAL = "none"
-"""The family label of a task without emotion (as in the metrics breakdowns)."""
 
 
 def family(task: Task) -> str:

@@ -23,6 +23,7 @@ from tau_emotion.domains.tools import to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 from tau_emotion.tracer.declaration import CallerRule, TracerSpec
+from tau_emotion.tracer.graph import load_graph
 from tau_emotion.tracer.values import (
     Obs,
     Pools,
@@ -130,8 +131,6 @@ class Profile:
     @property
     def graph(self) -> ToolGraph:
         """The committed tool graph (or, where none is committed, the freshly built one)."""
-        from tau_emotion.tracer.graph import load_graph
-
         if self.graph_override is None:
             self.graph_override = load_graph(self)
         return self.graph_override

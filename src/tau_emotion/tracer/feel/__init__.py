@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tau_emotion.data import EmotionSpec
+from tau_emotion.emotions.space import Emotion
 from tau_emotion.tracer.feel.cues import (
     EMOTION_PHRASES,
     POLITENESS_CUES,
@@ -79,7 +80,8 @@ class LexiconMapper:
 
         out: list[EmotionSpec] = []
         for text in texts:
-            emotion = self._find(text, dict(EMOTION_PHRASES), "annoyance")
+            # No emotion cue in the text: annoyance, the space's first emotion (the mildest anger).
+            emotion = self._find(text, dict(EMOTION_PHRASES), Emotion.ANNOYANCE.value)
             dims = (
                 self._find(text, dict(POLITENESS_CUES), "neutral"),
                 self._find(text, dict(URGENCY_CUES), "moderate"),

@@ -22,13 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_emotion.domains.tools import ToolSpec
 from tau_emotion.tracer.declaration import ReviewEdit
-from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Edge, NodeRole, ToolGraph, ToolNode
 from tau_emotion.tracer.values import Vocabulary, observe, tool_noun
+
+if TYPE_CHECKING:
+    # The graph reads a profile but never makes one; the profile loads its graph from here
+    # (`Profile.graph`), so only that direction is an import that runs.
+    from tau_emotion.tracer.profile import Profile
 
 ID_SUFFIXES = ("_id", "_ids", "_code", "_number")
 LITERAL_CODES = frozenset({"zip_code", "postal_code", "phone_number"})
