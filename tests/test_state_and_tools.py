@@ -1,15 +1,17 @@
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+
 import pytest
 from pydantic import BaseModel
 
 from tau_emotion.data import ToolCall
 from tau_emotion.domains import Domain
-from tau_emotion.domains.state import db_digest
+from tau_emotion.domains.state import DomainDB, Record, State, Table, db_digest
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 
-from toy_domain import ToyTools
+from toy_domain import ToyDB, ToyTools
 
 
 def test_schema_comes_from_signature_and_docstring() -> None:
@@ -120,3 +122,57 @@ def test_nested_models_are_inlined_and_an_argument_called_title_survives() -> No
     assert "$defs" not in params and "title" in params["properties"]
     assert params["properties"]["title"] == {"description": "The film's title.", "type": "string"}
     assert params["properties"]["seats"]["items"]["properties"]["row"] == {"type": "integer"}
+
+
+class Row(Record):
+    n: int
+
+
+class TwoTables(DomainDB):
+    rows: MutableMapping[str, Row]
+    spares: MutableMapping[str, Row]
+
+
+def _two_tables() -> State:
+    db = TwoTables.model_validate({"rows": {"a": {"n": 1}, "b": {"n": 2}}, "spares": {}})
+    return State(db, "digest")
+
+
+def test_a_model_with_mapping_fields_parses_to_dicts_and_dumps_as_before() -> None:
+    db = _two_tables().db
+    assert type(db.tables()["rows"]) is dict
+    assert db.model_dump_json() == '{"rows":{"a":{"n":1},"b":{"n":2}},"spares":{}}'
+
+
+def test_a_table_is_a_mutable_mapping_whose_writes_stay_in_the_overlay() -> None:
+    state = _two_tables()
+    rows: Table[Row] = state.table("rows")
+    assert isinstance(rows, MutableMapping)
+    rows["c"] = Row(n=3)
+    del rows["a"]
+    with pytest.raises(KeyError):
+        del rows["a"]  # `del` of a missing row is an error, as for a dict ...
+    rows.delete("a")  # ... `delete` stays forgiving
+    assert list(rows.items()) == [("b", Row(n=2)), ("c", Row(n=3))]
+    assert list(rows.values()) == [Row(n=2), Row(n=3)] and list(rows) == ["b", "c"]
+    assert ("c", Row(n=3)) in rows.items() and Row(n=2) in rows.values()
+    assert rows.get("a") is None and rows.get("a", Row(n=0)) == Row(n=0)
+    assert rows.pop("c") == Row(n=3) and len(rows) == 1
+    assert state.changes() == {"rows": {"a": None}}
+    assert state.db.tables()["rows"] == {"a": Row(n=1), "b": Row(n=2)}  # pristine untouched
+    rows["a"] = Row(n=1)  # writing the pristine value back undoes the change
+    assert state.changes() == {}
+    assert rows != state.table("rows") and len({rows, state.table("rows")}) == 2  # by identity
+
+
+def test_the_view_is_the_domain_model_with_live_tables() -> None:
+    state = _two_tables()
+    view = state.view(TwoTables)
+    assert isinstance(view, TwoTables) and isinstance(view.rows, Table)
+    view.spares["x"] = view.rows["a"].model_copy(update={"n": 9})
+    assert state.table("spares")["x"] == Row(n=9)
+    assert state.changes() == {"spares": {"x": Row(n=9)}}
+    state.reset()
+    assert "x" not in view.spares and len(view.spares) == 0  # the view follows the state
+    with pytest.raises(TypeError, match="holds a TwoTables, not a ToyDB"):
+        state.view(ToyDB)

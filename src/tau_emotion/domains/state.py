@@ -1,10 +1,17 @@
 """Copy-on-write database state: a fresh episode costs an empty dict, not a deep copy.
 
-A domain database is a pydantic model whose fields are tables: ``dict[str, Record]`` where
-records are frozen pydantic models. The pristine database is parsed once per process and
-shared by every episode. An episode's `State` keeps its writes in an overlay; reads look in
-the overlay first. Tools never mutate a record in place (records are frozen); they build a
-changed copy and `put` it.
+A domain database is a pydantic model whose fields are tables: ``MutableMapping[str, Record]``
+(pydantic parses each to a plain dict) where records are frozen pydantic models. The pristine
+database is parsed once per process and shared by every episode. An episode's `State` keeps
+its writes in an overlay; reads look in the overlay first. Tools never mutate a record in
+place (records are frozen); they build a changed copy and `put` it (or assign it:
+``table[key] = record``).
+
+`State.view` gives the tools the whole database typed as the domain's own model, every field
+this episode's live `Table`: ``self.db.customers[key]`` reads through the overlay and
+``self.db.customers[key] = record`` writes into it, so no domain lists its tables by hand.
+That is why the model's fields are declared as `MutableMapping`, the type both a parsed
+table (a dict) and a live `Table` have.
 
 The state hash is the hash of the pristine snapshot combined with the sorted overlay, so two
 episodes that end in the same state get the same hash whatever order they wrote in, and a
@@ -15,12 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from collections.abc import ItemsView, Iterator, Mapping, MutableMapping, ValuesView
+from typing import Any, TypeVar, cast, overload
 
 from pydantic import BaseModel, ConfigDict
 
 R = TypeVar("R", bound=BaseModel)
+D = TypeVar("D", bound="DomainDB")
+T = TypeVar("T")
 
 _DELETED: Any = object()
 
@@ -32,11 +41,11 @@ class Record(BaseModel):
 
 
 class DomainDB(BaseModel):
-    """Base for a domain's database: every field is a table ``dict[str, Record]``."""
+    """Base for a domain's database: every field is a table ``MutableMapping[str, Record]``."""
 
     model_config = ConfigDict(extra="forbid")
 
-    def tables(self) -> dict[str, dict[str, Any]]:
+    def tables(self) -> dict[str, Mapping[str, Any]]:
         return {name: getattr(self, name) for name in type(self).model_fields}
 
     def record_counts(self) -> dict[str, int]:
@@ -61,19 +70,29 @@ def db_digest(db: DomainDB) -> str:
     return hashlib.sha256(canonical_json(db)).hexdigest()
 
 
-class Table(Generic[R]):
-    """One table of a `State`: reads fall through to the pristine rows, writes stay local."""
+class Table(MutableMapping[str, R]):
+    """One table of a `State`: reads fall through to the pristine rows, writes stay local.
+
+    A full `MutableMapping` (``table[key] = record`` is `put`, ``del table[key]`` is `delete`),
+    so a live table passes wherever a parsed one does. `items` and `values` walk the rows
+    directly rather than through the generic per-key lookups of the mixins: the tools scan
+    whole tables on most calls.
+    """
 
     def __init__(self, name: str, base: Mapping[str, R], overlay: dict[str, Any]) -> None:
         self.name = name
         self._base = base
         self._overlay = overlay
 
-    def get(self, key: str) -> R | None:
+    @overload
+    def get(self, key: str, /) -> R | None: ...
+    @overload
+    def get(self, key: str, /, default: R | T) -> R | T: ...
+    def get(self, key: str, /, default: Any = None) -> Any:
         if key in self._overlay:
             value = self._overlay[key]
-            return None if value is _DELETED else value
-        return self._base.get(key)
+            return default if value is _DELETED else value
+        return self._base.get(key, default)
 
     def __getitem__(self, key: str) -> R:
         record = self.get(key)
@@ -91,13 +110,23 @@ class Table(Generic[R]):
         else:
             self._overlay[key] = record
 
+    def __setitem__(self, key: str, record: R) -> None:
+        self.put(key, record)
+
     def delete(self, key: str) -> None:
+        """Remove a row if there is one (deleting a missing row is no error, unlike `del`)."""
         if key in self._base:
             self._overlay[key] = _DELETED
         else:
             self._overlay.pop(key, None)
 
-    def items(self) -> Iterator[tuple[str, R]]:
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self.delete(key)
+
+    def rows(self) -> Iterator[tuple[str, R]]:
+        """The rows as this episode sees them, pristine order first, then new rows."""
         overlay = self._overlay
         if not overlay:  # the common case: iterate the pristine rows directly
             yield from self._base.items()
@@ -113,21 +142,44 @@ class Table(Generic[R]):
             if key not in self._base and changed is not _DELETED:
                 yield key, changed
 
-    def keys(self) -> Iterator[str]:
-        for key, _ in self.items():
-            yield key
+    def items(self) -> ItemsView[str, R]:
+        return _Items(self)
+
+    def values(self) -> ValuesView[R]:
+        return _Values(self)
 
     def __iter__(self) -> Iterator[str]:
-        return self.keys()
-
-    def values(self) -> Iterator[R]:
-        for _, value in self.items():
-            yield value
+        for key, _ in self.rows():
+            yield key
 
     def __len__(self) -> int:
         if not self._overlay:
             return len(self._base)
-        return sum(1 for _ in self.items())
+        return sum(1 for _ in self.rows())
+
+    # A table is a live view of one episode, not a value: compare and hash it by identity.
+    # (`Mapping` would compare contents and make it unhashable.)
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+
+class _Items(ItemsView[str, R]):
+    def __init__(self, table: Table[R]) -> None:
+        super().__init__(table)
+        self._table = table
+
+    def __iter__(self) -> Iterator[tuple[str, R]]:
+        return self._table.rows()
+
+
+class _Values(ValuesView[R]):
+    def __init__(self, table: Table[R]) -> None:
+        super().__init__(table)
+        self._table = table
+
+    def __iter__(self) -> Iterator[R]:
+        for _, value in self._table.rows():
+            yield value
 
 
 class State:
@@ -141,6 +193,19 @@ class State:
 
     def table(self, name: str) -> Table[Any]:
         return Table(name, self._tables[name], self._overlays[name])
+
+    def view(self, model: type[D]) -> D:
+        """The database typed as `model` (the domain's DB class), each field a live `Table`.
+
+        Built without validation: the fields hold tables, not dicts. Reads and writes go
+        through this episode's overlay and `reset` clears them, so a tool set builds its view
+        once. It is a view for tools only, never a snapshot: hash and dump the `State`.
+        """
+        if not isinstance(self.db, model):  # a tool set typed against another domain
+            raise TypeError(f"the state holds a {type(self.db).__name__}, not a {model.__name__}")
+        tables = {name: self.table(name) for name in self._tables}
+        # The pydantic mypy plugin types `model_construct` of a bound TypeVar as the bound.
+        return cast(D, model.model_construct(None, **tables))
 
     def reset(self) -> None:
         for overlay in self._overlays.values():
