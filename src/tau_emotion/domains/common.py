@@ -19,7 +19,7 @@ from typing import Annotated, Any, Protocol, Self, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, PlainSerializer
 
-from tau_emotion.domains.state import Record, Table
+from tau_emotion.domains.state import Record
 from tau_emotion.errors import ToolError
 
 H = TypeVar("H", bound=Hashable)
@@ -40,7 +40,7 @@ def next_id(keys: Iterable[str], prefix: str, width: int = 4, *, floor: int = 0)
     replay and an agent making the same calls create the same ids and so the same hash.
     Split databases put their own lead digit in `prefix`, so new ids stay inside that
     database's id space. Keys whose rest is not a number are someone else's and are skipped.
-    `keys` is usually a `Table` (iterating a table yields its keys).
+    `keys` is usually a table (iterating a table yields its keys).
     """
     highest = floor
     for key in keys:
@@ -177,7 +177,7 @@ def words(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def require(table: Table[R], key: str, refusal: str) -> R:
+def require(table: Mapping[str, R], key: str, refusal: str) -> R:
     """The row under `key`, or a refusal that tells the agent what it named does not exist."""
     record = table.get(key)
     if record is None:

@@ -10,7 +10,7 @@ until a generator fills it, and a generator cannot write a table the model lacks
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 from tau_emotion.domains.common import PeoplePools, make_id, unique, unique_email
@@ -39,7 +39,7 @@ class GeneratorRun(Generic[D]):
         self.width = width
         self.used: set[str] = set()
 
-    def new_id(self, prefix: str, table: dict[str, Any]) -> str:
+    def new_id(self, prefix: str, table: Mapping[str, Any]) -> str:
         """Rows are numbered 1, 2, ... in the order they are written to `table`."""
         return make_id(prefix + self.lead, len(table) + 1, self.width)
 

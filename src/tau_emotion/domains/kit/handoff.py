@@ -13,13 +13,12 @@ with (`id` or `transfer_id`, with a queue or a time stamp for some); all of them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from tau_emotion.domains.common import HandOff, Transfer, next_id
 from tau_emotion.domains.kit.declare import ToolDoc, declare
-from tau_emotion.domains.state import Table
 from tau_emotion.errors import ToolError
 
 __all__ = [
@@ -90,18 +89,18 @@ class HandOffDesk(Generic[T]):
     blank: str | None = None
     """The refusal of an empty summary, for domains that want one written; None takes any."""
 
-    def hand_off(self, table: Table[T], summary: str, *, lead: str = "") -> str:
+    def hand_off(self, table: MutableMapping[str, T], summary: str, *, lead: str = "") -> str:
         if self.blank is not None and not summary.strip():
             raise ToolError(self.blank)
         key = next_id(table, self.prefix + lead, self.width, floor=self.floor)
-        table.put(key, self.record(key, summary))
+        table[key] = self.record(key, summary)
         return self.reply.format(id=key, summary=summary)
 
     def tool(
         self,
         doc: ToolDoc,
         on: type[S],
-        transfers: Callable[[S], Table[T]],
+        transfers: Callable[[S], MutableMapping[str, T]],
         lead: Callable[[S], str] | None = None,
     ) -> Callable[..., str]:
         """The domain's `transfer_to_human_agents(summary)` tool, described by `doc`.
