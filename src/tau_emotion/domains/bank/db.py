@@ -7,6 +7,7 @@ re-parsed from JSON must hash the same as the generator's output.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
@@ -156,11 +157,11 @@ class Dispute(Record):
 
 
 class BankDB(DomainDB):
-    customers: dict[str, Customer]
-    accounts: dict[str, Account]
-    holds: dict[str, Hold]
-    cards: dict[str, Card]
-    transactions: dict[str, Transaction]
-    payees: dict[str, Payee]
-    disputes: dict[str, Dispute]
-    transfers: dict[str, Transfer]
+    customers: MutableMapping[str, Customer]
+    accounts: MutableMapping[str, Account]
+    holds: MutableMapping[str, Hold]
+    cards: MutableMapping[str, Card]
+    transactions: MutableMapping[str, Transaction]
+    payees: MutableMapping[str, Payee]
+    disputes: MutableMapping[str, Dispute]
+    transfers: MutableMapping[str, Transfer]

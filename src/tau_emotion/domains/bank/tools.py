@@ -85,7 +85,7 @@ class BankTools(BankReadTools):
         if card.status == "frozen":
             raise ToolError(f"card {card_id} is already frozen ({card.frozen_reason})")
         frozen = card.model_copy(update={"status": "frozen", "frozen_reason": reason})
-        self.cards.put(card_id, frozen)
+        self.db.cards[card_id] = frozen
         return self.card_view(frozen)
 
     @tool("write")
@@ -105,7 +105,7 @@ class BankTools(BankReadTools):
                 "not unfrozen"
             )
         active = card.model_copy(update={"status": "active", "frozen_reason": None})
-        self.cards.put(card_id, active)
+        self.db.cards[card_id] = active
         return self.card_view(active)
 
     @tool("write")
@@ -130,7 +130,7 @@ class BankTools(BankReadTools):
                 f"the expedite fee of {money_text(fee)} exceeds the available balance; "
                 "choose standard delivery"
             )
-        new_id = next_id(self.cards, "CRD-", 5)
+        new_id = next_id(self.db.cards, "CRD-", 5)
         new = card.model_copy(
             update={
                 "card_id": new_id,
@@ -142,8 +142,8 @@ class BankTools(BankReadTools):
                 "mailed_to": customer.address.one_line(),
             }
         )
-        self.cards.put(card_id, card.model_copy(update={"status": "closed"}))
-        self.cards.put(new_id, new)
+        self.db.cards[card_id] = card.model_copy(update={"status": "closed"})
+        self.db.cards[new_id] = new
         if fee:
             self.post(
                 account,
@@ -183,7 +183,7 @@ class BankTools(BankReadTools):
         if getattr(card, field) == value:
             raise ToolError(f"the {limit_type} limit is already {money_text(value)}")
         changed = card.model_copy(update={field: value})
-        self.cards.put(card_id, changed)
+        self.db.cards[card_id] = changed
         return self.card_view(changed)
 
     # -- money ---------------------------------------------------------------------------
@@ -245,7 +245,7 @@ class BankTools(BankReadTools):
                 f"Transfer from {source.nickname} {source.number_last4}",
             )
         else:
-            payee = self.payees.get(payee_id or "")
+            payee = self.db.payees.get(payee_id or "")
             if payee is None or payee.customer_id != customer_id:
                 raise ToolError(f"customer {customer_id} has no saved payee {payee_id}")
             if payee.added_on > days_ago(NEW_PAYEE_DAYS) and value > NEW_PAYEE_MAX:
@@ -257,7 +257,7 @@ class BankTools(BankReadTools):
             sent = sum(
                 (
                     -t.amount
-                    for t in self.transactions.values()
+                    for t in self.db.transactions.values()
                     if t.account_id in mine
                     and t.kind == "external_transfer_out"
                     and t.posted_on == today()
@@ -279,7 +279,7 @@ class BankTools(BankReadTools):
         return {
             "txn_id": out.txn_id,
             "amount": money_text(value),
-            "from_available_balance": money_text(self.available(self.accounts[from_account_id])),
+            "from_available_balance": money_text(self.available(self.db.accounts[from_account_id])),
         }
 
     @tool("write")
@@ -297,10 +297,10 @@ class BankTools(BankReadTools):
             raise ToolError("only debit card purchases can be disputed")
         if txn.posted_on < days_ago(DISPUTE_WINDOW_DAYS):
             raise ToolError(f"purchases can be disputed within {DISPUTE_WINDOW_DAYS} days only")
-        if any(d.txn_id == txn_id for d in self.disputes.values()):
+        if any(d.txn_id == txn_id for d in self.db.disputes.values()):
             raise ToolError(f"transaction {txn_id} is already disputed")
         if reason == "unauthorized":
-            card = self.cards.get(txn.card_id or "")
+            card = self.db.cards.get(txn.card_id or "")
             if card is not None and card.status == "active":
                 raise ToolError(
                     "freeze or replace the card first: it may still be in someone else's hands"
@@ -312,22 +312,19 @@ class BankTools(BankReadTools):
             )
         amount = money(-txn.amount)
         credit = amount if amount <= PROVISIONAL_CREDIT_MAX else money(0)
-        dispute_id = next_id(self.disputes, "DSP-", 4)
-        self.disputes.put(
-            dispute_id,
-            Dispute(
-                dispute_id=dispute_id,
-                customer_id=customer_id,
-                txn_id=txn_id,
-                reason=reason,
-                amount=amount,
-                status="open",
-                provisional_credit=credit,
-                opened_on=today(),
-            ),
+        dispute_id = next_id(self.db.disputes, "DSP-", 4)
+        self.db.disputes[dispute_id] = Dispute(
+            dispute_id=dispute_id,
+            customer_id=customer_id,
+            txn_id=txn_id,
+            reason=reason,
+            amount=amount,
+            status="open",
+            provisional_credit=credit,
+            opened_on=today(),
         )
         if credit:
-            account = self.accounts[txn.account_id]
+            account = self.db.accounts[txn.account_id]
             self.post(account, credit, "dispute_credit", f"Provisional credit, {dispute_id}")
         return {
             "dispute_id": dispute_id,
@@ -338,7 +335,7 @@ class BankTools(BankReadTools):
     def _has_twin(self, txn_id: str) -> bool:
         """Whether an identical charge posted up to 3 days before this one (so this one is
         the second of a pair)."""
-        txn = self.transactions[txn_id]
+        txn = self.db.transactions[txn_id]
         posted = day(txn.posted_on)
         window = timedelta(days=DUPLICATE_WINDOW_DAYS)
         return any(
@@ -368,13 +365,13 @@ class BankTools(BankReadTools):
             raise ToolError(
                 f"only fees from the last {FEE_REVERSAL_WINDOW_DAYS} days can be reversed"
             )
-        if any(t.reverses == txn_id for t in self.transactions.values()):
+        if any(t.reverses == txn_id for t in self.db.transactions.values()):
             raise ToolError(f"fee {txn_id} was already reversed")
         mine = {a.account_id for a in self.customer_accounts(customer_id)}
         since = days_ago(COURTESY_PERIOD_DAYS)
         used = sum(
             1
-            for t in self.transactions.values()
+            for t in self.db.transactions.values()
             if t.account_id in mine and t.kind == "fee_reversal" and t.posted_on >= since
         )
         allowance = COURTESY_REVERSALS[customer.tier]
@@ -383,7 +380,7 @@ class BankTools(BankReadTools):
                 f"the {customer.tier} tier allows {allowance} fee reversal(s) per 12 months; "
                 "none is left"
             )
-        account = self.accounts[fee.account_id]
+        account = self.db.accounts[fee.account_id]
         credit = self.post(
             account,
             -fee.amount,
@@ -394,7 +391,7 @@ class BankTools(BankReadTools):
         return {
             "txn_id": credit.txn_id,
             "amount": money_text(credit.amount),
-            "new_balance": money_text(self.accounts[fee.account_id].balance),
+            "new_balance": money_text(self.db.accounts[fee.account_id].balance),
         }
 
     @tool("write")
@@ -406,8 +403,8 @@ class BankTools(BankReadTools):
             hold_id: The hold, from get_customer_overview.
         """
         self.customer(customer_id)
-        hold = self.holds.get(hold_id)
-        account = self.accounts.get(hold.account_id) if hold else None
+        hold = self.db.holds.get(hold_id)
+        account = self.db.accounts.get(hold.account_id) if hold else None
         if hold is None or account is None or account.customer_id != customer_id:
             raise ToolError(f"customer {customer_id} has no hold {hold_id}")
         if hold.released_early_on is not None or hold.releases_on <= today():
@@ -422,12 +419,12 @@ class BankTools(BankReadTools):
             raise ToolError("the account must have been open for at least 12 months")
         mine = {a.account_id for a in self.customer_accounts(customer_id)}
         since = days_ago(COURTESY_PERIOD_DAYS)
-        for other in self.holds.values():
+        for other in self.db.holds.values():
             if other.account_id in mine and (other.released_early_on or "") >= since:
                 raise ToolError(
                     "the customer already had a hold released early in the last 12 months"
                 )
-        self.holds.put(hold_id, hold.model_copy(update={"released_early_on": today()}))
+        self.db.holds[hold_id] = hold.model_copy(update={"released_early_on": today()})
         return {
             "hold_id": hold_id,
             "released": True,
@@ -465,9 +462,9 @@ class BankTools(BankReadTools):
         )
         if new == customer.address:
             raise ToolError("that is already the address on file")
-        self.customers.put(customer_id, customer.model_copy(update={"address": new}))
+        self.db.customers[customer_id] = customer.model_copy(update={"address": new})
         return f"mailing address is now {new.one_line()}"
 
     transfer_to_human_agents = CUSTOMER_CARE.tool(
-        CUSTOMER_CARE_DOC, BankReadTools, lambda tools: tools.transfers
+        CUSTOMER_CARE_DOC, BankReadTools, lambda tools: tools.db.transfers
     )

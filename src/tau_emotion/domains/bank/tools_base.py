@@ -8,19 +8,17 @@ from typing import Any
 
 from tau_emotion.domains.bank.db import (
     Account,
+    BankDB,
     Card,
     Customer,
-    Dispute,
     FeeType,
     Hold,
-    Payee,
     Transaction,
-    Transfer,
     TxnKind,
 )
 from tau_emotion.domains.bank.rules import today
 from tau_emotion.domains.common import money, money_text, next_id, require
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
@@ -30,24 +28,17 @@ class BankOffice(ToolSet):
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.customers: Table[Customer] = state.table("customers")
-        self.accounts: Table[Account] = state.table("accounts")
-        self.holds: Table[Hold] = state.table("holds")
-        self.cards: Table[Card] = state.table("cards")
-        self.transactions: Table[Transaction] = state.table("transactions")
-        self.payees: Table[Payee] = state.table("payees")
-        self.disputes: Table[Dispute] = state.table("disputes")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(BankDB)
 
     # -- lookups: one refusal text whether the record is missing or someone else's, so a
     # probe cannot learn other customers' ids.
 
     def customer(self, customer_id: str) -> Customer:
-        return require(self.customers, customer_id, f"no customer with id {customer_id}")
+        return require(self.db.customers, customer_id, f"no customer with id {customer_id}")
 
     def account(self, customer_id: str, account_id: str) -> Account:
         self.customer(customer_id)
-        record = self.accounts.get(account_id)
+        record = self.db.accounts.get(account_id)
         if record is None or record.customer_id != customer_id:
             raise ToolError(f"customer {customer_id} has no account {account_id}")
         return record
@@ -62,31 +53,31 @@ class BankOffice(ToolSet):
 
     def card(self, customer_id: str, card_id: str) -> Card:
         self.customer(customer_id)
-        record = self.cards.get(card_id)
+        record = self.db.cards.get(card_id)
         if record is None or record.customer_id != customer_id:
             raise ToolError(f"customer {customer_id} has no card {card_id}")
         return record
 
     def transaction(self, customer_id: str, txn_id: str) -> Transaction:
         self.customer(customer_id)
-        record = self.transactions.get(txn_id)
-        owner = self.accounts.get(record.account_id) if record else None
+        record = self.db.transactions.get(txn_id)
+        owner = self.db.accounts.get(record.account_id) if record else None
         if record is None or owner is None or owner.customer_id != customer_id:
             raise ToolError(f"customer {customer_id} has no transaction {txn_id}")
         return record
 
     def customer_accounts(self, customer_id: str) -> list[Account]:
-        return [a for a in self.accounts.values() if a.customer_id == customer_id]
+        return [a for a in self.db.accounts.values() if a.customer_id == customer_id]
 
     def account_transactions(self, account_id: str) -> list[Transaction]:
-        return [t for t in self.transactions.values() if t.account_id == account_id]
+        return [t for t in self.db.transactions.values() if t.account_id == account_id]
 
     # -- balances ------------------------------------------------------------------------
 
     def active_holds(self, account_id: str) -> list[Hold]:
         return [
             h
-            for h in self.holds.values()
+            for h in self.db.holds.values()
             if h.account_id == account_id
             and h.released_early_on is None
             and h.releases_on > today()
@@ -107,8 +98,8 @@ class BankOffice(ToolSet):
         reverses: str | None = None,
     ) -> Transaction:
         """Post a transaction dated today and move the account balance with it."""
-        account = self.accounts[account.account_id]  # re-read: an earlier post may have moved it
-        txn_id = next_id(self.transactions, "TXN-", 6)
+        account = self.db.accounts[account.account_id]  # re-read: an earlier post may have moved it
+        txn_id = next_id(self.db.transactions, "TXN-", 6)
         txn = Transaction(
             txn_id=txn_id,
             account_id=account.account_id,
@@ -120,9 +111,9 @@ class BankOffice(ToolSet):
             fee_type=fee_type,
             reverses=reverses,
         )
-        self.transactions.put(txn_id, txn)
+        self.db.transactions[txn_id] = txn
         balance = money(account.balance + amount)
-        self.accounts.put(account.account_id, account.model_copy(update={"balance": balance}))
+        self.db.accounts[account.account_id] = account.model_copy(update={"balance": balance})
         return txn
 
     # -- views ---------------------------------------------------------------------------

@@ -21,7 +21,7 @@ PEOPLE: Lookups[BankOffice, Customer] = Lookups(
         missing="no customer with that {what}",
         phone=PhoneRule(all_digits),
     ),
-    people=lambda tools: tools.customers.values(),
+    people=lambda tools: tools.db.customers.values(),
 )
 
 
@@ -91,7 +91,7 @@ class BankReadTools(BankOffice):
         since = days_ago(COURTESY_PERIOD_DAYS)
         reversals = sum(
             1
-            for t in self.transactions.values()
+            for t in self.db.transactions.values()
             if t.account_id in mine and t.kind == "fee_reversal" and t.posted_on >= since
         )
         return {
@@ -105,7 +105,7 @@ class BankReadTools(BankOffice):
             "fee_reversals_last_12_months": reversals,
             "accounts": [self.account_view(a) for a in accounts],
             "cards": [
-                self.card_view(k) for k in self.cards.values() if k.customer_id == customer_id
+                self.card_view(k) for k in self.db.cards.values() if k.customer_id == customer_id
             ],
             "payees": [
                 {
@@ -115,7 +115,7 @@ class BankReadTools(BankOffice):
                     "account_last4": p.account_last4,
                     "added_on": p.added_on,
                 }
-                for p in self.payees.values()
+                for p in self.db.payees.values()
                 if p.customer_id == customer_id
             ],
             "disputes": [
@@ -128,7 +128,7 @@ class BankReadTools(BankOffice):
                     "provisional_credit": money_text(d.provisional_credit),
                     "opened_on": d.opened_on,
                 }
-                for d in self.disputes.values()
+                for d in self.db.disputes.values()
                 if d.customer_id == customer_id
             ],
         }
