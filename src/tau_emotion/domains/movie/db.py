@@ -6,6 +6,7 @@ snapshot re-parsed from JSON hashes the same as the generator's output.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from datetime import datetime
 from decimal import Decimal
 from typing import Literal
@@ -149,11 +150,11 @@ class Payment(Record):
 
 
 class MovieDB(DomainDB):
-    cinemas: dict[str, Cinema]
-    movies: dict[str, Movie]
-    showtimes: dict[str, Showtime]
-    customers: dict[str, Customer]
-    bookings: dict[str, Booking]
-    passes: dict[str, FilmPass]
-    payments: dict[str, Payment]
-    transfers: dict[str, Transfer]
+    cinemas: MutableMapping[str, Cinema]
+    movies: MutableMapping[str, Movie]
+    showtimes: MutableMapping[str, Showtime]
+    customers: MutableMapping[str, Customer]
+    bookings: MutableMapping[str, Booking]
+    passes: MutableMapping[str, FilmPass]
+    payments: MutableMapping[str, Payment]
+    transfers: MutableMapping[str, Transfer]

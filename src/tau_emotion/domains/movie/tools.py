@@ -117,12 +117,12 @@ class MovieTools(MovieReadTools):
     def _active(self, booking: Booking) -> Showtime:
         if booking.status != "active":
             raise ToolError(f"booking {booking.booking_code} is {booking.status}")
-        return self.showtimes[booking.showtime_id]
+        return self.db.showtimes[booking.showtime_id]
 
     def _return_admissions(self, pass_id: str, n: int) -> None:
-        film_pass = self.passes[pass_id]
-        self.passes.put(
-            pass_id, film_pass.model_copy(update={"admissions_left": film_pass.admissions_left + n})
+        film_pass = self.db.passes[pass_id]
+        self.db.passes[pass_id] = film_pass.model_copy(
+            update={"admissions_left": film_pass.admissions_left + n}
         )
 
     # -- tickets -------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class MovieTools(MovieReadTools):
         counts = {"adult": adult_tickets, "child": child_tickets, "senior": senior_tickets}
         if min(counts.values()) < 0 or not 1 <= sum(counts.values()) <= MAX_TICKETS:
             raise ToolError(f"a booking holds 1 to {MAX_TICKETS} tickets")
-        if child_tickets and self.movies[show.movie_id].rating == "R":
+        if child_tickets and self.db.movies[show.movie_id].rating == "R":
             raise ToolError("child tickets cannot be sold for R-rated movies")
         n = sum(counts.values())
         labels = self._free_seats(show, seats, n)
@@ -167,7 +167,7 @@ class MovieTools(MovieReadTools):
         by_pass = self.is_pass(payment_method_id)
         tickets = self._priced(show, labels, types, customer.membership, by_pass)
         fee = money(0) if by_pass or is_member(customer.membership) else money(BOOKING_FEE * n)
-        code = next_id(self.bookings, "LM", 6)
+        code = next_id(self.db.bookings, "LM", 6)
         if by_pass:
             film_pass = self._usable_pass(customer, payment_method_id, show, n)
             self._return_admissions(film_pass.pass_id, -n)
@@ -186,7 +186,7 @@ class MovieTools(MovieReadTools):
             incident_credit_issued=False,
             booked_at=NOW_TEXT,
         )
-        self.bookings.put(code, booking)
+        self.db.bookings[code] = booking
         return self.booking_view(booking)
 
     @tool("write")
@@ -213,7 +213,7 @@ class MovieTools(MovieReadTools):
         diff = _total(tickets) - _total(booking.tickets)
         self._settle(customer, booking, diff, "seat change")
         changed = booking.model_copy(update={"tickets": tickets})
-        self.bookings.put(changed.booking_code, changed)
+        self.db.bookings[changed.booking_code] = changed
         return {**self.booking_view(changed), **_settlement(diff)}
 
     @tool("write")
@@ -256,7 +256,7 @@ class MovieTools(MovieReadTools):
         changed = booking.model_copy(
             update={"showtime_id": new.showtime_id, "tickets": tickets, "exchanged": True}
         )
-        self.bookings.put(changed.booking_code, changed)
+        self.db.bookings[changed.booking_code] = changed
         return {**self.booking_view(changed), "exchange_fee": money_text(fee), **_settlement(diff)}
 
     @tool("write")
@@ -287,7 +287,7 @@ class MovieTools(MovieReadTools):
             self._return_admissions(booking.payment_method_id, returned)
         else:
             self.refund(customer, to, amount, booking.booking_code, "cancellation")
-        self.bookings.put(booking.booking_code, booking.model_copy(update={"status": "cancelled"}))
+        self.db.bookings[booking.booking_code] = booking.model_copy(update={"status": "cancelled"})
         return {
             "booking_code": booking.booking_code,
             "status": "cancelled",
@@ -333,7 +333,7 @@ class MovieTools(MovieReadTools):
             for (item, unit), q in sorted(lines.items())
         )
         changed = booking.model_copy(update={"concessions": concessions})
-        self.bookings.put(changed.booking_code, changed)
+        self.db.bookings[changed.booking_code] = changed
         return {**self.booking_view(changed), "charged": money_text(charge)}
 
     @tool("write")
@@ -347,7 +347,7 @@ class MovieTools(MovieReadTools):
         """
         customer = self.customer(customer_id)
         booking = self.owned_booking(customer_id, booking_code)
-        show = self.showtimes[booking.showtime_id]
+        show = self.db.showtimes[booking.showtime_id]
         if booking.status != "used":
             raise ToolError("only attended bookings of past screenings can get incident credit")
         if show.incident is None:
@@ -361,7 +361,7 @@ class MovieTools(MovieReadTools):
             self._return_admissions(booking.payment_method_id, returned)
         else:
             self.refund(customer, ACCOUNT_CREDIT, amount, booking_code, "incident credit")
-        self.bookings.put(booking_code, booking.model_copy(update={"incident_credit_issued": True}))
+        self.db.bookings[booking_code] = booking.model_copy(update={"incident_credit_issued": True})
         return {
             "booking_code": booking.booking_code,
             "credit_amount": money_text(amount),
@@ -382,7 +382,7 @@ class MovieTools(MovieReadTools):
             payment_method_id: A card or gift card id on file, or 'account_credit'.
         """
         customer = self.customer(customer_id)
-        for held in self.passes.values():
+        for held in self.db.passes.values():
             if (
                 held.customer_id == customer_id
                 and held.admissions_left > 0
@@ -391,7 +391,7 @@ class MovieTools(MovieReadTools):
                 raise ToolError(f"customer already holds film pass {held.pass_id} with admissions")
         if self.is_pass(payment_method_id):
             raise ToolError("a film pass cannot pay for another film pass")
-        pass_id = next_id(self.passes, "FP-", 5)
+        pass_id = next_id(self.db.passes, "FP-", 5)
         price = PASS_PRICES[pass_type]
         self.charge(customer, payment_method_id, price, pass_id, f"{pass_type} film pass")
         new = FilmPass(
@@ -402,7 +402,7 @@ class MovieTools(MovieReadTools):
             purchased_on=TODAY,
             expires_on=(NOW + timedelta(days=365)).date().isoformat(),
         )
-        self.passes.put(pass_id, new)
+        self.db.passes[pass_id] = new
         return {**new.model_dump(mode="json"), "charged": money_text(price)}
 
     @tool("write")
@@ -438,9 +438,9 @@ class MovieTools(MovieReadTools):
             )
             renews = (NOW + timedelta(days=30)).date().isoformat()
         updated = customer.model_copy(update={"membership": plan, "membership_renews_on": renews})
-        self.customers.put(customer_id, updated)
+        self.db.customers[customer_id] = updated
         return {"membership": plan, "membership_renews_on": renews, "charged": money_text(charged)}
 
     transfer_to_human_agents = CUSTOMER_CARE.tool(
-        CUSTOMER_CARE_DOC, MovieReadTools, lambda tools: tools.transfers
+        CUSTOMER_CARE_DOC, MovieReadTools, lambda tools: tools.db.transfers
     )

@@ -11,16 +11,14 @@ from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
     Booking,
-    Cinema,
     Customer,
     FilmPass,
-    Movie,
+    MovieDB,
     Payment,
     Screen,
     Showtime,
-    Transfer,
 )
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
@@ -46,38 +44,31 @@ class MovieOffice(ToolSet):
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.cinemas: Table[Cinema] = state.table("cinemas")
-        self.movies: Table[Movie] = state.table("movies")
-        self.showtimes: Table[Showtime] = state.table("showtimes")
-        self.customers: Table[Customer] = state.table("customers")
-        self.bookings: Table[Booking] = state.table("bookings")
-        self.passes: Table[FilmPass] = state.table("passes")
-        self.payments: Table[Payment] = state.table("payments")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(MovieDB)
 
     # -- lookups -------------------------------------------------------------------------
 
     def customer(self, customer_id: str) -> Customer:
-        return require(self.customers, customer_id, f"no customer with id {customer_id}")
+        return require(self.db.customers, customer_id, f"no customer with id {customer_id}")
 
     def owned_booking(self, customer_id: str, booking_code: str) -> Booking:
         self.customer(customer_id)
-        booking = self.bookings.get(booking_code.strip().upper())
+        booking = self.db.bookings.get(booking_code.strip().upper())
         # One message for both cases, so that a probe cannot learn other people's codes.
         if booking is None or booking.customer_id != customer_id:
             raise ToolError(f"customer {customer_id} has no booking {booking_code}")
         return booking
 
     def showtime(self, showtime_id: str) -> Showtime:
-        return require(self.showtimes, showtime_id, f"no showtime with id {showtime_id}")
+        return require(self.db.showtimes, showtime_id, f"no showtime with id {showtime_id}")
 
     def screen(self, showtime: Showtime) -> Screen:
-        cinema = self.cinemas[showtime.cinema_id]
+        cinema = self.db.cinemas[showtime.cinema_id]
         return next(s for s in cinema.screens if s.screen_id == showtime.screen_id)
 
     def taken_seats(self, showtime: Showtime, ignore_booking: str | None = None) -> set[str]:
         taken = set(showtime.sold_elsewhere)
-        for booking in self.bookings.values():
+        for booking in self.db.bookings.values():
             if (
                 booking.showtime_id == showtime.showtime_id
                 and booking.status != "cancelled"
@@ -87,7 +78,7 @@ class MovieOffice(ToolSet):
         return taken
 
     def film_pass(self, customer: Customer, pass_id: str) -> FilmPass:
-        record = self.passes.get(pass_id)
+        record = self.db.passes.get(pass_id)
         if record is None or record.customer_id != customer.customer_id:
             raise ToolError(f"customer {customer.customer_id} has no film pass {pass_id}")
         return record
@@ -134,7 +125,7 @@ class MovieOffice(ToolSet):
             updated = customer.model_copy(
                 update={"account_credit": money(customer.account_credit + delta)}
             )
-            self.customers.put(customer.customer_id, updated)
+            self.db.customers[customer.customer_id] = updated
             return updated
         methods = list(customer.payment_methods)
         for i, method in enumerate(methods):
@@ -152,7 +143,7 @@ class MovieOffice(ToolSet):
                 )
             methods[i] = method.model_copy(update={"balance": money(balance + delta)})
             updated = customer.model_copy(update={"payment_methods": tuple(methods)})
-            self.customers.put(customer.customer_id, updated)
+            self.db.customers[customer.customer_id] = updated
             return updated
         raise ToolError(f"customer {customer.customer_id} has no payment method {method_id}")
 
@@ -161,25 +152,22 @@ class MovieOffice(ToolSet):
     ) -> None:
         if amount == 0:
             return
-        payment_id = next_id(self.payments, "PAY-")
-        self.payments.put(
-            payment_id,
-            Payment(
-                payment_id=payment_id,
-                customer_id=customer.customer_id,
-                payment_method_id=method_id,
-                amount=amount,
-                reference=reference,
-                description=text,
-                created_at=NOW_TEXT,
-            ),
+        payment_id = next_id(self.db.payments, "PAY-")
+        self.db.payments[payment_id] = Payment(
+            payment_id=payment_id,
+            customer_id=customer.customer_id,
+            payment_method_id=method_id,
+            amount=amount,
+            reference=reference,
+            description=text,
+            created_at=NOW_TEXT,
         )
 
     # -- views ---------------------------------------------------------------------------
 
     def booking_view(self, booking: Booking) -> dict[str, Any]:
-        show = self.showtimes[booking.showtime_id]
-        movie = self.movies[show.movie_id]
+        show = self.db.showtimes[booking.showtime_id]
+        movie = self.db.movies[show.movie_id]
         tickets = sum((t.price for t in booking.tickets), Decimal(0))
         snacks = sum((c.unit_price * c.quantity for c in booking.concessions), Decimal(0))
         return {
@@ -187,7 +175,7 @@ class MovieOffice(ToolSet):
             "status": booking.status,
             "movie": movie.title,
             "rating": movie.rating,
-            "cinema": self.cinemas[show.cinema_id].name,
+            "cinema": self.db.cinemas[show.cinema_id].name,
             "screen": self.screen(show).name,
             "showtime_id": show.showtime_id,
             "starts_at": show.starts_at,

@@ -27,7 +27,7 @@ PEOPLE: Lookups[MovieOffice, Customer] = Lookups(
         missing="no customer account with that {what}",
         phone=PhoneRule(all_digits),
     ),
-    people=lambda tools: tools.customers.values(),
+    people=lambda tools: tools.db.customers.values(),
 )
 
 
@@ -51,10 +51,10 @@ class MovieReadTools(MovieOffice):
             customer_id: The id returned by a find_customer tool, e.g. 'CU-60042'.
         """
         c = self.customer(customer_id)
-        passes = [p for p in self.passes.values() if p.customer_id == customer_id]
+        passes = [p for p in self.db.passes.values() if p.customer_id == customer_id]
         bookings = sorted(
-            (b for b in self.bookings.values() if b.customer_id == customer_id),
-            key=lambda b: self.showtimes[b.showtime_id].starts_at,
+            (b for b in self.db.bookings.values() if b.customer_id == customer_id),
+            key=lambda b: self.db.showtimes[b.showtime_id].starts_at,
             reverse=True,
         )
         return {
@@ -88,8 +88,8 @@ class MovieReadTools(MovieOffice):
             "bookings": [
                 {
                     "booking_code": b.booking_code,
-                    "movie": self.movies[self.showtimes[b.showtime_id].movie_id].title,
-                    "starts_at": self.showtimes[b.showtime_id].starts_at,
+                    "movie": self.db.movies[self.db.showtimes[b.showtime_id].movie_id].title,
+                    "starts_at": self.db.showtimes[b.showtime_id].starts_at,
                     "status": b.status,
                 }
                 for b in bookings
@@ -123,11 +123,11 @@ class MovieReadTools(MovieOffice):
         title = (movie_title or "").strip().lower()
         place = (cinema or "").strip().lower()
         found: list[dict[str, Any]] = []
-        for show in self.showtimes.values():
+        for show in self.db.showtimes.values():
             if not show.starts_at.startswith(date.strip()):
                 continue
-            movie = self.movies[show.movie_id]
-            hall = self.cinemas[show.cinema_id]
+            movie = self.db.movies[show.movie_id]
+            hall = self.db.cinemas[show.cinema_id]
             if title not in movie.title.lower():
                 continue
             if place not in hall.name.lower() and place not in hall.city.lower():
@@ -163,12 +163,12 @@ class MovieReadTools(MovieOffice):
         for row in screen_rows(screen):
             numbers = [n for n in range(1, screen.seats_per_row + 1) if f"{row}{n}" not in taken]
             free[row] = seat_ranges(numbers) if numbers else "sold out"
-        movie = self.movies[show.movie_id]
+        movie = self.db.movies[show.movie_id]
         return {
             "showtime_id": show.showtime_id,
             "movie": movie.title,
             "rating": movie.rating,
-            "cinema": self.cinemas[show.cinema_id].name,
+            "cinema": self.db.cinemas[show.cinema_id].name,
             "screen": screen.name,
             "format": show.format,
             "starts_at": show.starts_at,
