@@ -48,6 +48,10 @@ NEUTRAL_MODULES = (
     "report/fmt.py",
     "api.py",
     "analysis/runs.py",
+    "analysis/empathy.py",
+    "cli/tasks.py",
+    "cli/tables.py",
+    "report/sections_analyses.py",
 )
 """Files that once spelled the neutral label themselves."""
 
@@ -116,6 +120,19 @@ def test_no_module_spells_the_neutral_label(module: str) -> None:
 def test_the_breakdowns_spell_no_head_name(module: str) -> None:
     spelled = [(line, text) for line, text in _string_literals(SRC / module) if text in HEADS]
     assert not spelled, f"{module} spells {spelled}; use tau_emotion.emotions.space.HEADS"
+
+
+def test_the_neutral_label_is_imported_from_the_space_only() -> None:
+    # A re-export (analysis.runs, report.fmt once held one) is a second place to look for it.
+    elsewhere = sorted(
+        f"{path.relative_to(SRC)}: from {node.module}"
+        for path in SRC.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom)
+        and node.module != "tau_emotion.emotions.space"
+        and any(alias.name == "NEUTRAL" for alias in node.names)
+    )
+    assert not elsewhere, f"NEUTRAL imported from a re-export: {elsewhere}"
 
 
 def test_neutral_is_no_label_of_the_space() -> None:

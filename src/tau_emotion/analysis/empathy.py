@@ -36,9 +36,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
-from tau_emotion.analysis.runs import NEUTRAL, EpisodeRow, episode_fields
+from tau_emotion.analysis.runs import EpisodeRow, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.data import Episode
+from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.models.base import ChatModel
 
 LEXICON: dict[str, tuple[str, ...]] = {
@@ -140,7 +141,9 @@ class EmpathyReport(BaseModel):
     method: Literal["lexicon", "lexicon+judge"] = Field(description="How turns were detected.")
     note: str = Field(description="How to read the numbers.")
     episodes: list[EpisodeEmpathy] = Field(description="One per episode.")
-    by_family: dict[str, EmpathyCell] = Field(description="Per emotion family ('none': neutral).")
+    by_family: dict[str, EmpathyCell] = Field(
+        description=f"Per emotion family ({NEUTRAL!r}: neutral)."
+    )
     emotional: EmpathyCell = Field(description="All episodes with an emotional customer.")
 
 

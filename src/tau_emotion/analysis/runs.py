@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from tau_emotion.data import Episode, Task, TerminationReason
 from tau_emotion.domains.tools import ToolKind
-from tau_emotion.emotions.space import NEUTRAL as NEUTRAL  # re-exported for the analyses
+from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 

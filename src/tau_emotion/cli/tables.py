@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.evaluation.metrics import Estimate, GroupMetrics, MetricsReport
 
 
@@ -77,7 +78,7 @@ def print_metrics(report: MetricsReport, console: Console, by: list[str] | None 
     console.print(table)
     for dim in by or ["family"]:
         groups = report.breakdowns[dim]
-        if list(groups) == ["none"] and not by:
+        if list(groups) == [NEUTRAL] and not by:
             continue  # a run without emotions has no default breakdown to show
         sub = _table(f"By {dim}", dim, k)
         for name, g in groups.items():

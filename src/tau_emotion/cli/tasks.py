@@ -9,15 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from tau_emotion.cli.common import choice_enum, fail
-from tau_emotion.emotions.space import Family
-
-NEUTRAL = "none"
-"""The --family value of a task without emotion."""
+from tau_emotion.emotions.space import NEUTRAL, Family
 
 if TYPE_CHECKING:
     FamilyChoice = str
 else:
-    FamilyChoice = choice_enum("FamilyChoice", [*Family, NEUTRAL])  # the space's families
+    FamilyChoice = choice_enum("FamilyChoice", [*Family, NEUTRAL])  # the families, or neutral
 
 
 SUMMARY_CHARS = 90
@@ -39,7 +36,7 @@ def tasks(
     ] = None,
     family: Annotated[
         list[FamilyChoice] | None,
-        typer.Option(help="Only this emotion family ('none': neutral; repeatable)."),
+        typer.Option(help=f"Only this emotion family ({NEUTRAL!r}: neutral; repeatable)."),
     ] = None,
     challenge: Annotated[
         bool, typer.Option(help="Only tasks that carry a policy challenge.")

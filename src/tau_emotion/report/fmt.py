@@ -10,8 +10,7 @@ from importlib.resources import files
 from typing import Protocol, TypeVar
 
 from tau_emotion.analysis.stats import Rate
-from tau_emotion.emotions.space import FAMILIES
-from tau_emotion.emotions.space import NEUTRAL as NEUTRAL  # re-exported for the sections
+from tau_emotion.emotions.space import FAMILIES, NEUTRAL
 from tau_emotion.evaluation.metrics import Estimate
 from tau_emotion.report.charts import Interval, color, heatmap, pct
 

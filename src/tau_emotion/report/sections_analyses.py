@@ -10,11 +10,11 @@ import json
 from html import escape
 
 from tau_emotion.analysis.empathy import EmpathyCell
+from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.evaluation.metrics import Estimate
 from tau_emotion.report import charts
 from tau_emotion.report.build import RunSection
 from tau_emotion.report.fmt import (
-    NEUTRAL,
     est,
     families,
     family_heatmap,
