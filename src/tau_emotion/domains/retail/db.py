@@ -6,6 +6,7 @@ Dates are ISO strings ("2025-05-15"), which sort and compare like dates.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Literal
 
 from pydantic import Field
@@ -136,10 +137,10 @@ class ExchangeRequest(Record):
 
 
 class RetailDB(DomainDB):
-    customers: dict[str, Customer]
-    products: dict[str, Product]
-    items: dict[str, Item]
-    orders: dict[str, Order]
-    returns: dict[str, ReturnRequest]
-    exchanges: dict[str, ExchangeRequest]
-    transfers: dict[str, Transfer]
+    customers: MutableMapping[str, Customer]
+    products: MutableMapping[str, Product]
+    items: MutableMapping[str, Item]
+    orders: MutableMapping[str, Order]
+    returns: MutableMapping[str, ReturnRequest]
+    exchanges: MutableMapping[str, ExchangeRequest]
+    transfers: MutableMapping[str, Transfer]

@@ -62,7 +62,7 @@ class RetailTools(RetailReads):
                 {"payment_method_id": method_id, "label": method.label, "amount": cents_text(cents)}
             )
         order = order.model_copy(update={"status": "cancelled", "cancel_reason": reason})
-        self.orders.put(order.id, order)
+        self.db.orders[order.id] = order
         total = sum(t.amount_cents for t in order.transactions if t.note == "cancellation")
         return {
             "order_number": order.id,
@@ -91,7 +91,7 @@ class RetailTools(RetailReads):
         address = build_address(line1, line2, city, state, zip_code)
         if address == order.shipping_address:
             raise ToolError(f"order {order.id} already ships to that address")
-        self.orders.put(order.id, order.model_copy(update={"shipping_address": address}))
+        self.db.orders[order.id] = order.model_copy(update={"shipping_address": address})
         return {
             "order_number": order.id,
             "customer_id": order.customer_id,
@@ -117,7 +117,7 @@ class RetailTools(RetailReads):
         old = self.move_money(order.customer_id, old_id, cents, "refund")
         order = self.record(order, "refund", old_id, cents, "payment method change")
         order = self.record(order, "charge", new.id, cents, "payment method change")
-        self.orders.put(order.id, order)
+        self.db.orders[order.id] = order
         return {
             "order_number": order.id,
             "customer_id": order.customer_id,
@@ -159,7 +159,7 @@ class RetailTools(RetailReads):
             update={"item_id": new.id, "options": new.options, "price_cents": new.price_cents}
         )
         lines = tuple(new_line if i == index else line for i, line in enumerate(order.lines))
-        self.orders.put(order.id, order.model_copy(update={"lines": lines}))
+        self.db.orders[order.id] = order.model_copy(update={"lines": lines})
         return {
             "order_number": order.id,
             "customer_id": order.customer_id,
@@ -193,22 +193,18 @@ class RetailTools(RetailReads):
         customer = self.customer(order.customer_id)
         method = self._refund_target(order, customer, refund_method_id)
         refund = sum(line.price_cents for line in lines)
-        return_id = self.next_id(self.returns, "RMA-")
-        self.returns.put(
-            return_id,
-            ReturnRequest(
-                id=return_id,
-                order_number=order.id,
-                item_ids=tuple(line.item_id for line in lines),
-                refund_cents=refund,
-                refund_method_id=method,
-                requested_on=TODAY,
-                status="requested",
-            ),
+        return_id = self.next_id(self.db.returns, "RMA-")
+        self.db.returns[return_id] = ReturnRequest(
+            id=return_id,
+            order_number=order.id,
+            item_ids=tuple(line.item_id for line in lines),
+            refund_cents=refund,
+            refund_method_id=method,
+            requested_on=TODAY,
+            status="requested",
         )
-        self.orders.put(
-            order.id,
-            order.model_copy(update={"status": "return_requested", "return_id": return_id}),
+        self.db.orders[order.id] = order.model_copy(
+            update={"status": "return_requested", "return_id": return_id}
         )
         return {
             "return_id": return_id,
@@ -269,22 +265,19 @@ class RetailTools(RetailReads):
                 abs(diff),
                 "exchange difference",
             )
-        exchange_id = self.next_id(self.exchanges, "EXC-")
-        self.exchanges.put(
-            exchange_id,
-            ExchangeRequest(
-                id=exchange_id,
-                order_number=order.id,
-                item_ids=tuple(line.item_id for line in lines),
-                new_item_ids=tuple(i.id for i in new_items),
-                price_difference_cents=diff,
-                payment_method_id=method_id,
-                requested_on=TODAY,
-                status="requested",
-            ),
+        exchange_id = self.next_id(self.db.exchanges, "EXC-")
+        self.db.exchanges[exchange_id] = ExchangeRequest(
+            id=exchange_id,
+            order_number=order.id,
+            item_ids=tuple(line.item_id for line in lines),
+            new_item_ids=tuple(i.id for i in new_items),
+            price_difference_cents=diff,
+            payment_method_id=method_id,
+            requested_on=TODAY,
+            status="requested",
         )
         update = {"status": "exchange_requested", "exchange_id": exchange_id}
-        self.orders.put(order.id, order.model_copy(update=update))
+        self.db.orders[order.id] = order.model_copy(update=update)
         return {
             "exchange_id": exchange_id,
             "order_number": order.id,
@@ -320,7 +313,7 @@ class RetailTools(RetailReads):
         credit = late_credit_cents(sum(line.price_cents for line in order.lines), customer.tier)
         store_credit = next(m for m in customer.payment_methods if m.kind == "store_credit")
         updated = self.move_money(customer.id, store_credit.id, credit, "refund")
-        self.orders.put(order.id, order.model_copy(update={"late_credit_cents": credit}))
+        self.db.orders[order.id] = order.model_copy(update={"late_credit_cents": credit})
         return {
             "order_number": order.id,
             "customer_id": customer.id,
@@ -348,13 +341,13 @@ class RetailTools(RetailReads):
         address = build_address(line1, line2, city, state, zip_code)
         if address == customer.address:
             raise ToolError("that is already the default address on the profile")
-        self.customers.put(customer.id, customer.model_copy(update={"address": address}))
+        self.db.customers[customer.id] = customer.model_copy(update={"address": address})
         return {"customer_id": customer.id, "default_address": views.address(address)}
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         RetailReads,
-        lambda tools: tools.transfers,
+        lambda tools: tools.db.transfers,
     )
 
     # ---- helpers --------------------------------------------------------------------------

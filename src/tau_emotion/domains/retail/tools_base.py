@@ -4,20 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tau_emotion.domains.common import Transfer, cents_text, next_id, require
+from tau_emotion.domains.common import cents_text, next_id, require
 from tau_emotion.domains.retail.db import (
     Address,
     Customer,
-    ExchangeRequest,
     Item,
     Order,
     PaymentMethod,
-    Product,
-    ReturnRequest,
+    RetailDB,
     Transaction,
 )
 from tau_emotion.domains.retail.rules import STATE_CODE, ZIP_CODE, normalize_order_number
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
@@ -41,27 +39,23 @@ class RetailAccess(ToolSet):
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.customers: Table[Customer] = state.table("customers")
-        self.products: Table[Product] = state.table("products")
-        self.items: Table[Item] = state.table("items")
-        self.orders: Table[Order] = state.table("orders")
-        self.returns: Table[ReturnRequest] = state.table("returns")
-        self.exchanges: Table[ExchangeRequest] = state.table("exchanges")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(RetailDB)
 
     def customer(self, customer_id: str) -> Customer:
-        return require(self.customers, customer_id.strip(), f"no customer with id {customer_id!r}")
+        return require(
+            self.db.customers, customer_id.strip(), f"no customer with id {customer_id!r}"
+        )
 
     def order(self, order_number: str) -> Order:
         return require(
-            self.orders,
+            self.db.orders,
             normalize_order_number(order_number),
             f"no order with number {order_number!r}",
         )
 
     def item(self, item_id: str) -> Item:
         return require(
-            self.items, item_id.strip().upper(), f"no catalogue item with id {item_id!r}"
+            self.db.items, item_id.strip().upper(), f"no catalogue item with id {item_id!r}"
         )
 
     def require_pending(self, order: Order) -> None:
@@ -108,7 +102,7 @@ class RetailAccess(ToolSet):
             )
         updated = method.model_copy(update={"balance_cents": method.balance_cents + delta})
         methods = tuple(updated if m.id == method.id else m for m in customer.payment_methods)
-        self.customers.put(customer.id, customer.model_copy(update={"payment_methods": methods}))
+        self.db.customers[customer.id] = customer.model_copy(update={"payment_methods": methods})
         return updated
 
     def record(self, order: Order, kind: str, method_id: str, cents: int, note: str) -> Order:

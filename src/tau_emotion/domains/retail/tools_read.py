@@ -18,7 +18,7 @@ CUSTOMERS: Lookups[RetailAccess, Customer] = Lookups(
         missing="no customer account uses that {what}",
         phone=PhoneRule(last_ten, "a phone number needs ten digits, area code included"),
     ),
-    people=lambda tools: tools.customers.values(),
+    people=lambda tools: tools.db.customers.values(),
 )
 
 
@@ -45,7 +45,7 @@ class RetailReads(RetailAccess):
             customer_id: The id returned by a find_customer_* lookup, e.g. 'CU-10042'.
         """
         c = self.customer(customer_id)
-        return views.customer(c, [self.orders[n] for n in c.order_numbers])
+        return views.customer(c, [self.db.orders[n] for n in c.order_numbers])
 
     @tool("read")
     def get_order(self, order_number: str) -> views.View:
@@ -56,8 +56,8 @@ class RetailReads(RetailAccess):
             order_number: The order number from the receipt, e.g. 'ORD-482913'.
         """
         o = self.order(order_number)
-        ret = self.returns.get(o.return_id) if o.return_id else None
-        exchange = self.exchanges.get(o.exchange_id) if o.exchange_id else None
+        ret = self.db.returns.get(o.return_id) if o.return_id else None
+        exchange = self.db.exchanges.get(o.exchange_id) if o.exchange_id else None
         return views.order(o, ret, exchange)
 
     @tool("read")
@@ -71,7 +71,7 @@ class RetailReads(RetailAccess):
         wanted = keyword.strip().lower()
         found = [
             {"product_id": p.id, "name": p.name, "category": p.category}
-            for p in self.products.values()
+            for p in self.db.products.values()
             if wanted in p.name.lower() or wanted in p.category.lower()
         ]
         if not found:
@@ -85,7 +85,7 @@ class RetailReads(RetailAccess):
         Args:
             product_id: The product id, e.g. 'P-1007' (from an order or from search_products).
         """
-        p = self.products.get(product_id.strip().upper())
+        p = self.db.products.get(product_id.strip().upper())
         if p is None:
             raise ToolError(f"no product with id {product_id!r}")
-        return views.product(p, [self.items[i] for i in p.item_ids])
+        return views.product(p, [self.db.items[i] for i in p.item_ids])
