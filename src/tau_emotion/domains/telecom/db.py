@@ -6,6 +6,7 @@ hashes are exact; tools render money as '45.00' for the agent.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Literal
 
 from pydantic import Field
@@ -175,13 +176,13 @@ class Ticket(Record):
 
 
 class TelecomDB(DomainDB):
-    plans: dict[str, Plan]
-    addons: dict[str, Addon]
-    customers: dict[str, Customer]
-    lines: dict[str, Line]
-    devices: dict[str, Device]
-    bills: dict[str, Bill]
-    payments: dict[str, Payment]
-    charges: dict[str, Charge]
-    tickets: dict[str, Ticket]
-    transfers: dict[str, Transfer]
+    plans: MutableMapping[str, Plan]
+    addons: MutableMapping[str, Addon]
+    customers: MutableMapping[str, Customer]
+    lines: MutableMapping[str, Line]
+    devices: MutableMapping[str, Device]
+    bills: MutableMapping[str, Bill]
+    payments: MutableMapping[str, Payment]
+    charges: MutableMapping[str, Charge]
+    tickets: MutableMapping[str, Ticket]
+    transfers: MutableMapping[str, Transfer]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.common import next_id, require
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.telecom.db import (
     Addon,
     Bill,
@@ -20,11 +20,9 @@ from tau_emotion.domains.telecom.db import (
     Customer,
     Device,
     Line,
-    Payment,
     PaymentMethod,
     Plan,
-    Ticket,
-    Transfer,
+    TelecomDB,
 )
 from tau_emotion.domains.telecom.rules import (
     TODAY,
@@ -56,27 +54,18 @@ class PlanChange:
 class TelecomToolBase(ToolSet):
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.plans: Table[Plan] = state.table("plans")
-        self.addons: Table[Addon] = state.table("addons")
-        self.customers: Table[Customer] = state.table("customers")
-        self.lines: Table[Line] = state.table("lines")
-        self.devices: Table[Device] = state.table("devices")
-        self.bills: Table[Bill] = state.table("bills")
-        self.payments: Table[Payment] = state.table("payments")
-        self.charges: Table[Charge] = state.table("charges")
-        self.tickets: Table[Ticket] = state.table("tickets")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(TelecomDB)
 
     # -- finding things --------------------------------------------------------------------
 
     def _customer(self, customer_id: str) -> Customer:
-        return require(self.customers, customer_id, f"no customer with id {customer_id!r}")
+        return require(self.db.customers, customer_id, f"no customer with id {customer_id!r}")
 
     def _line(self, line_id: str) -> Line:
-        return require(self.lines, line_id, f"no line with id {line_id!r}")
+        return require(self.db.lines, line_id, f"no line with id {line_id!r}")
 
     def _device(self, device_id: str) -> Device:
-        return require(self.devices, device_id, f"no device with id {device_id!r}")
+        return require(self.db.devices, device_id, f"no device with id {device_id!r}")
 
     def _owned_line(self, customer_id: str, line_id: str) -> Line:
         self._customer(customer_id)
@@ -94,7 +83,7 @@ class TelecomToolBase(ToolSet):
 
     def _owned_bill(self, customer_id: str, bill_id: str) -> Bill:
         self._customer(customer_id)
-        bill = self.bills.get(bill_id)
+        bill = self.db.bills.get(bill_id)
         if bill is None:
             raise ToolError(f"no bill with id {bill_id!r}")
         if bill.customer_id != customer_id:
@@ -103,15 +92,15 @@ class TelecomToolBase(ToolSet):
 
     def _plan(self, plan_id: str) -> Plan:
         return require(
-            self.plans, plan_id, f"no plan with id {plan_id!r}; list_plans shows the catalog"
+            self.db.plans, plan_id, f"no plan with id {plan_id!r}; list_plans shows the catalog"
         )
 
     def _catalog(self) -> tuple[dict[str, Plan], dict[str, Addon]]:
-        return dict(self.plans.items()), dict(self.addons.items())
+        return dict(self.db.plans.items()), dict(self.db.addons.items())
 
     def _bills_of(self, customer_id: str) -> list[Bill]:
         return sorted(
-            (b for b in self.bills.values() if b.customer_id == customer_id),
+            (b for b in self.db.bills.values() if b.customer_id == customer_id),
             key=lambda b: b.period,
         )
 
@@ -179,16 +168,13 @@ class TelecomToolBase(ToolSet):
     def _add_charge(
         self, customer_id: str, line_id: str, kind: ChargeKind, description: str, cents: int
     ) -> None:
-        charge_id = next_id(self.charges, "CH-", 5)
-        self.charges.put(
-            charge_id,
-            Charge(
-                charge_id=charge_id,
-                customer_id=customer_id,
-                line_id=line_id,
-                kind=kind,
-                description=description,
-                amount_cents=cents,
-                created_on=day(TODAY),
-            ),
+        charge_id = next_id(self.db.charges, "CH-", 5)
+        self.db.charges[charge_id] = Charge(
+            charge_id=charge_id,
+            customer_id=customer_id,
+            line_id=line_id,
+            kind=kind,
+            description=description,
+            amount_cents=cents,
+            created_on=day(TODAY),
         )

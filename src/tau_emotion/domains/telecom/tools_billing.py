@@ -34,18 +34,15 @@ class BillingTools(TelecomToolBase):
         bill_id: str | None = None,
         device_id: str | None = None,
     ) -> str:
-        payment_id = next_id(self.payments, "PAY-", 5)
-        self.payments.put(
-            payment_id,
-            Payment(
-                payment_id=payment_id,
-                customer_id=customer_id,
-                method_id=method_id,
-                amount_cents=cents,
-                paid_on=day(TODAY),
-                bill_id=bill_id,
-                device_id=device_id,
-            ),
+        payment_id = next_id(self.db.payments, "PAY-", 5)
+        self.db.payments[payment_id] = Payment(
+            payment_id=payment_id,
+            customer_id=customer_id,
+            method_id=method_id,
+            amount_cents=cents,
+            paid_on=day(TODAY),
+            bill_id=bill_id,
+            device_id=device_id,
         )
         return payment_id
 
@@ -73,7 +70,7 @@ class BillingTools(TelecomToolBase):
             raise ToolError(f"older bills must be paid first: {', '.join(older)}")
         method = self._usable_method(customer, payment_method_id)
         payment_id = self._record_payment(customer_id, method.method_id, balance, bill_id=bill_id)
-        self.bills.put(bill_id, bill.model_copy(update={"paid_cents": bill.paid_cents + balance}))
+        self.db.bills[bill_id] = bill.model_copy(update={"paid_cents": bill.paid_cents + balance})
         remaining_overdue = sum(
             bill_balance_cents(b)
             for b in self._bills_of(customer_id)
@@ -115,9 +112,9 @@ class BillingTools(TelecomToolBase):
         if last is not None and parse_day(last) > TODAY - timedelta(days=WAIVER_INTERVAL_DAYS):
             raise ToolError(f"a late fee was already waived on {last}; one waiver per 12 months")
         waived = bill.model_copy(update={"late_fee_waived_on": day(TODAY)})
-        self.bills.put(bill_id, waived)
-        self.customers.put(
-            customer_id, customer.model_copy(update={"last_late_fee_waiver_on": day(TODAY)})
+        self.db.bills[bill_id] = waived
+        self.db.customers[customer_id] = customer.model_copy(
+            update={"last_late_fee_waiver_on": day(TODAY)}
         )
         return {
             "customer_id": customer_id,
@@ -140,8 +137,8 @@ class BillingTools(TelecomToolBase):
         if customer.autopay_method_id == method.method_id:
             raise ToolError(f"autopay already uses {method_label(method)}")
         self._require_good_standing(customer_id, "enroll in autopay")
-        self.customers.put(
-            customer_id, customer.model_copy(update={"autopay_method_id": method.method_id})
+        self.db.customers[customer_id] = customer.model_copy(
+            update={"autopay_method_id": method.method_id}
         )
         return {
             "customer_id": customer_id,
@@ -160,7 +157,7 @@ class BillingTools(TelecomToolBase):
         customer = self._customer(customer_id)
         if customer.autopay_method_id is None:
             raise ToolError("autopay is not on for this account")
-        self.customers.put(customer_id, customer.model_copy(update={"autopay_method_id": None}))
+        self.db.customers[customer_id] = customer.model_copy(update={"autopay_method_id": None})
         return {"customer_id": customer_id, "autopay": None}
 
     @tool("write")
@@ -185,7 +182,7 @@ class BillingTools(TelecomToolBase):
             customer_id, method.method_id, amount, device_id=device_id
         )
         paid_off = financing.model_copy(update={"remaining_cents": 0})
-        self.devices.put(device_id, device.model_copy(update={"financing": paid_off}))
+        self.db.devices[device_id] = device.model_copy(update={"financing": paid_off})
         return {
             "customer_id": customer_id,
             "payment_id": payment_id,

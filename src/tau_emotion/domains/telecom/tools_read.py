@@ -36,7 +36,7 @@ HOLDERS: Lookups[TelecomToolBase, Customer] = Lookups(
         missing="no customer with that {what}",
         email_label="email",
     ),
-    people=lambda tools: tools.customers.values(),
+    people=lambda tools: tools.db.customers.values(),
 )
 
 LINES: Lookups[TelecomToolBase, Line] = Lookups(
@@ -46,7 +46,7 @@ LINES: Lookups[TelecomToolBase, Line] = Lookups(
         phone=PhoneRule(us_phone, "a phone number has 10 digits, e.g. '415-555-0134'"),
         phone_of=lambda line: line.phone_number,
     ),
-    people=lambda tools: tools.lines.values(),
+    people=lambda tools: tools.db.lines.values(),
 )
 
 
@@ -68,7 +68,7 @@ class ReadTools(TelecomToolBase):
         customer = self._customer(customer_id)
         plans, _ = self._catalog()
         tickets = sorted(
-            (t for t in self.tickets.values() if t.customer_id == customer_id),
+            (t for t in self.db.tickets.values() if t.customer_id == customer_id),
             key=lambda t: t.ticket_id,
         )
         lines = [self._line(line_id) for line_id in customer.line_ids]
@@ -106,7 +106,7 @@ class ReadTools(TelecomToolBase):
         self._customer(customer_id)
         bills = self._bills_of(customer_id)
         pending = sorted(
-            (c for c in self.charges.values() if c.customer_id == customer_id),
+            (c for c in self.db.charges.values() if c.customer_id == customer_id),
             key=lambda c: c.charge_id,
         )
         overdue = sum(bill_balance_cents(b) for b in bills if bill_status(b) == "overdue")
@@ -120,12 +120,12 @@ class ReadTools(TelecomToolBase):
     @tool("read")
     def list_plans(self) -> list[dict[str, Any]]:
         """List all rate plans with monthly price, data, hotspot and whether they can be chosen."""
-        return [plan_view(p) for p in self.plans.values()]
+        return [plan_view(p) for p in self.db.plans.values()]
 
     @tool("read")
     def list_addons(self) -> list[dict[str, Any]]:
         """List the add-ons that can be bought for a line: data top-ups and travel passes."""
-        return [addon_view(a) for a in self.addons.values()]
+        return [addon_view(a) for a in self.db.addons.values()]
 
     @tool("read")
     def quote_plan_change(self, line_id: str, new_plan_id: str) -> dict[str, Any]:

@@ -62,7 +62,7 @@ class ServiceTools(TelecomToolBase):
         else:
             update = {"pending_plan_id": change.new.plan_id}
         update["last_plan_change_on"] = day(TODAY)
-        self.lines.put(line_id, change.line.model_copy(update=update))
+        self.db.lines[line_id] = change.line.model_copy(update=update)
         return {
             "customer_id": customer_id,
             "line_id": line_id,
@@ -82,7 +82,7 @@ class ServiceTools(TelecomToolBase):
             addon_id: The add-on, from list_addons, e.g. 'data_2gb'.
         """
         line = self._owned_line(customer_id, line_id)
-        addon = self.addons.get(addon_id)
+        addon = self.db.addons.get(addon_id)
         if addon is None:
             raise ToolError(f"no add-on with id {addon_id!r}; list_addons shows the catalog")
         if line.status != "active":
@@ -95,7 +95,7 @@ class ServiceTools(TelecomToolBase):
             this_month = [
                 a
                 for a in line.addons
-                if self.addons[a.addon_id].kind == "data_topup"
+                if self.db.addons[a.addon_id].kind == "data_topup"
                 and a.purchased_on[:7] == current_month()
             ]
             if len(this_month) >= MAX_TOPUPS_PER_MONTH:
@@ -109,7 +109,7 @@ class ServiceTools(TelecomToolBase):
             active = [
                 a
                 for a in line.addons
-                if self.addons[a.addon_id].kind == "travel_pass" and a.ends_on >= day(TODAY)
+                if self.db.addons[a.addon_id].kind == "travel_pass" and a.ends_on >= day(TODAY)
             ]
             if active:
                 raise ToolError(
@@ -117,7 +117,7 @@ class ServiceTools(TelecomToolBase):
                 )
             ends = TODAY + timedelta(days=(addon.days or 1) - 1)
         bought = LineAddon(addon_id=addon_id, purchased_on=day(TODAY), ends_on=day(ends))
-        self.lines.put(line_id, line.model_copy(update={"addons": (*line.addons, bought)}))
+        self.db.lines[line_id] = line.model_copy(update={"addons": (*line.addons, bought)})
         self._add_charge(customer_id, line_id, "addon", addon.name, addon.price_cents)
         return {
             "customer_id": customer_id,
@@ -145,7 +145,7 @@ class ServiceTools(TelecomToolBase):
             if line.status != "active":
                 raise ToolError(f"line {line_id} is suspended; roaming needs an active line")
             self._require_good_standing(customer_id, "enable roaming")
-        self.lines.put(line_id, line.model_copy(update={"roaming_enabled": enabled}))
+        self.db.lines[line_id] = line.model_copy(update={"roaming_enabled": enabled})
         return {"customer_id": customer_id, "line_id": line_id, "roaming_enabled": enabled}
 
     @tool("write")
@@ -177,18 +177,15 @@ class ServiceTools(TelecomToolBase):
             result["hold_ends_on"] = day(TODAY + timedelta(days=HOLD_MAX_DAYS))
         else:
             status = "lost" if reason == "lost_device" else "stolen"
-            self.devices.put(device.device_id, device.model_copy(update={"status": status}))
+            self.db.devices[device.device_id] = device.model_copy(update={"status": status})
             result["device_blocked"] = device.model
-        self.lines.put(
-            line_id,
-            line.model_copy(
-                update={
-                    "status": "suspended",
-                    "suspension_reason": reason,
-                    "suspended_on": day(TODAY),
-                    "last_hold_on": day(TODAY) if reason == "temporary_hold" else line.last_hold_on,
-                }
-            ),
+        self.db.lines[line_id] = line.model_copy(
+            update={
+                "status": "suspended",
+                "suspension_reason": reason,
+                "suspended_on": day(TODAY),
+                "last_hold_on": day(TODAY) if reason == "temporary_hold" else line.last_hold_on,
+            }
         )
         return result
 
@@ -213,12 +210,9 @@ class ServiceTools(TelecomToolBase):
             self._require_good_standing(customer_id, "reactivate the line")
         if line.suspension_reason == "lost_device":
             device = self._device(line.device_id)
-            self.devices.put(device.device_id, device.model_copy(update={"status": "active"}))
-        self.lines.put(
-            line_id,
-            line.model_copy(
-                update={"status": "active", "suspension_reason": None, "suspended_on": None}
-            ),
+            self.db.devices[device.device_id] = device.model_copy(update={"status": "active"})
+        self.db.lines[line_id] = line.model_copy(
+            update={"status": "active", "suspension_reason": None, "suspended_on": None}
         )
         return {"customer_id": customer_id, "line_id": line_id, "status": "active"}
 
@@ -236,14 +230,11 @@ class ServiceTools(TelecomToolBase):
             raise ToolError(
                 f"line {line_id} is suspended ({line.suspension_reason}); a reset will not help"
             )
-        self.lines.put(
-            line_id,
-            line.model_copy(
-                update={
-                    "network_resets": line.network_resets + 1,
-                    "last_network_reset_on": day(TODAY),
-                }
-            ),
+        self.db.lines[line_id] = line.model_copy(
+            update={
+                "network_resets": line.network_resets + 1,
+                "last_network_reset_on": day(TODAY),
+            }
         )
         return {
             "customer_id": customer_id,
@@ -267,7 +258,7 @@ class ServiceTools(TelecomToolBase):
         self._owned_line(customer_id, line_id)
         if not description.strip():
             raise ToolError("describe the problem in the ticket")
-        for ticket in self.tickets.values():
+        for ticket in self.db.tickets.values():
             if (
                 ticket.line_id == line_id
                 and ticket.category == category
@@ -276,18 +267,15 @@ class ServiceTools(TelecomToolBase):
                 raise ToolError(
                     f"ticket {ticket.ticket_id} ({category}) is already open for line {line_id}"
                 )
-        ticket_id = next_id(self.tickets, "T-", 5)
-        self.tickets.put(
-            ticket_id,
-            Ticket(
-                ticket_id=ticket_id,
-                customer_id=customer_id,
-                line_id=line_id,
-                category=category,
-                status="open",
-                opened_on=day(TODAY),
-                description=description.strip(),
-            ),
+        ticket_id = next_id(self.db.tickets, "T-", 5)
+        self.db.tickets[ticket_id] = Ticket(
+            ticket_id=ticket_id,
+            customer_id=customer_id,
+            line_id=line_id,
+            category=category,
+            status="open",
+            opened_on=day(TODAY),
+            description=description.strip(),
         )
         return {"customer_id": customer_id, "ticket_id": ticket_id, "category": category}
 
@@ -316,11 +304,11 @@ class ServiceTools(TelecomToolBase):
                 f"{UNLOCK_MIN_DAYS} days"
             )
         self._require_good_standing(customer_id, "unlock a device")
-        self.devices.put(device_id, device.model_copy(update={"unlocked": True}))
+        self.db.devices[device_id] = device.model_copy(update={"unlocked": True})
         return {"customer_id": customer_id, "device_id": device_id, "unlocked": True}
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         TelecomToolBase,
-        lambda tools: tools.transfers,
+        lambda tools: tools.db.transfers,
     )
