@@ -63,6 +63,16 @@ _EMOTION_FAMILY: Final[NDArray[np.intp]] = np.array(
 )
 
 
+def _block_max(blocks: NDArray[Any]) -> NDArray[Any]:
+    """The maximum of each block (last axis), as `_BLOCK - 1` elementwise maxima of slices:
+    numpy's reduction over a short last axis loops per row and was a third of `map`'s time;
+    this is the same numbers about twice as fast."""
+    best = blocks[:, :, 0].copy()
+    for j in range(1, blocks.shape[2]):
+        np.maximum(best, blocks[:, :, j], out=best)
+    return best
+
+
 class MappedCondition(Frozen):
     """What `map` returns for one text (and writes as one JSONL line, merged with the input)."""
 
@@ -187,7 +197,7 @@ class Mapper:
         blocks = sims.reshape(rows, -1, _BLOCK)
         n_blocks = blocks.shape[1]
         kb = min(k, n_blocks)
-        best_blocks = np.argpartition(blocks.max(axis=2), n_blocks - kb, axis=1)[:, -kb:]
+        best_blocks = np.argpartition(_block_max(blocks), n_blocks - kb, axis=1)[:, -kb:]
         candidates = (best_blocks[:, :, None] * _BLOCK + np.arange(_BLOCK)).reshape(rows, -1)
         candidate_sims = np.take_along_axis(sims, candidates, axis=1)
         pick = np.argpartition(candidate_sims, candidate_sims.shape[1] - k, axis=1)[:, -k:]
