@@ -6,6 +6,7 @@ clinic time ('2025-03-12T10:30'), dates are 'YYYY-MM-DD'.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Literal
 
 from pydantic import Field
@@ -219,19 +220,19 @@ class DeviceShipment(Record):
 
 
 class TelehealthDB(DomainDB):
-    patients: dict[str, Patient]
-    providers: dict[str, Provider]
-    slots: dict[str, Slot]
-    appointments: dict[str, Appointment]
-    visit_summaries: dict[str, VisitSummary]
-    drugs: dict[str, Drug]
-    prescriptions: dict[str, Prescription]
-    pharmacies: dict[str, Pharmacy]
-    refill_requests: dict[str, RefillRequest]
-    insurance_plans: dict[str, InsurancePlan]
-    vouchers: dict[str, Voucher]
-    payments: dict[str, Payment]
-    devices: dict[str, Device]
-    device_uploads: dict[str, DeviceUpload]
-    device_shipments: dict[str, DeviceShipment]
-    transfers: dict[str, Transfer]
+    patients: MutableMapping[str, Patient]
+    providers: MutableMapping[str, Provider]
+    slots: MutableMapping[str, Slot]
+    appointments: MutableMapping[str, Appointment]
+    visit_summaries: MutableMapping[str, VisitSummary]
+    drugs: MutableMapping[str, Drug]
+    prescriptions: MutableMapping[str, Prescription]
+    pharmacies: MutableMapping[str, Pharmacy]
+    refill_requests: MutableMapping[str, RefillRequest]
+    insurance_plans: MutableMapping[str, InsurancePlan]
+    vouchers: MutableMapping[str, Voucher]
+    payments: MutableMapping[str, Payment]
+    devices: MutableMapping[str, Device]
+    device_uploads: MutableMapping[str, DeviceUpload]
+    device_shipments: MutableMapping[str, DeviceShipment]
+    transfers: MutableMapping[str, Transfer]

@@ -3,16 +3,13 @@ so that seeded history and new bookings follow the same price rules."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping
 
 from tau_emotion.domains.telehealth.db import Coverage, InsurancePlan, Voucher
 from tau_emotion.domains.telehealth.rules import REMOTE_VISIT_TYPES, SELF_PAY_CENTS
 
-
-class PlanLookup(Protocol):
-    """A plain dict (generator) or a state `Table` (tools) of plans."""
-
-    def get(self, key: str, /) -> InsurancePlan | None: ...
+PlanLookup = Mapping[str, InsurancePlan]
+"""The plans: a parsed table (generator) or this episode's live one (tools)."""
 
 
 def coverage_status(coverage: Coverage | None, plans: PlanLookup, visit_day: str) -> str:

@@ -6,24 +6,15 @@ from datetime import datetime
 from typing import Any
 
 from tau_emotion.domains.common import cents_text, next_id, require
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.telehealth.db import (
     Appointment,
-    Device,
-    DeviceShipment,
-    DeviceUpload,
-    Drug,
-    InsurancePlan,
     Patient,
     Payment,
-    Pharmacy,
     Prescription,
     Provider,
-    RefillRequest,
     Slot,
-    Transfer,
-    VisitSummary,
-    Voucher,
+    TelehealthDB,
 )
 from tau_emotion.domains.telehealth.pricing import coverage_status
 from tau_emotion.domains.telehealth.rules import TODAY
@@ -36,45 +27,30 @@ class TelehealthBase(ToolSet):
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.patients: Table[Patient] = state.table("patients")
-        self.providers: Table[Provider] = state.table("providers")
-        self.slots: Table[Slot] = state.table("slots")
-        self.appointments: Table[Appointment] = state.table("appointments")
-        self.visit_summaries: Table[VisitSummary] = state.table("visit_summaries")
-        self.drugs: Table[Drug] = state.table("drugs")
-        self.prescriptions: Table[Prescription] = state.table("prescriptions")
-        self.pharmacies: Table[Pharmacy] = state.table("pharmacies")
-        self.refill_requests: Table[RefillRequest] = state.table("refill_requests")
-        self.insurance_plans: Table[InsurancePlan] = state.table("insurance_plans")
-        self.vouchers: Table[Voucher] = state.table("vouchers")
-        self.payments: Table[Payment] = state.table("payments")
-        self.devices: Table[Device] = state.table("devices")
-        self.device_uploads: Table[DeviceUpload] = state.table("device_uploads")
-        self.device_shipments: Table[DeviceShipment] = state.table("device_shipments")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(TelehealthDB)
 
     # --- lookups that refuse with a reason ----------------------------------------------
 
     def _patient(self, patient_id: str) -> Patient:
-        return require(self.patients, patient_id, f"no patient with id {patient_id}")
+        return require(self.db.patients, patient_id, f"no patient with id {patient_id}")
 
     def _provider(self, provider_id: str) -> Provider:
-        return require(self.providers, provider_id, f"no provider with id {provider_id}")
+        return require(self.db.providers, provider_id, f"no provider with id {provider_id}")
 
     def _own_appointment(self, patient_id: str, appointment_id: str) -> Appointment:
-        appt = self.appointments.get(appointment_id)
+        appt = self.db.appointments.get(appointment_id)
         if appt is None or appt.patient_id != patient_id:
             raise ToolError(f"patient {patient_id} has no appointment {appointment_id}")
         return appt
 
     def _own_prescription(self, patient_id: str, prescription_id: str) -> Prescription:
-        rx = self.prescriptions.get(prescription_id)
+        rx = self.db.prescriptions.get(prescription_id)
         if rx is None or rx.patient_id != patient_id:
             raise ToolError(f"patient {patient_id} has no prescription {prescription_id}")
         return rx
 
     def _open_slot(self, slot_id: str) -> Slot:
-        slot = self.slots.get(slot_id)
+        slot = self.db.slots.get(slot_id)
         if slot is None:
             raise ToolError(f"no slot with id {slot_id}")
         if slot.status != "open":
@@ -86,7 +62,7 @@ class TelehealthBase(ToolSet):
     def _coverage_view(self, patient: Patient) -> dict[str, Any] | None:
         if patient.coverage is None:
             return None
-        plan = self.insurance_plans.get(patient.coverage.plan_id)
+        plan = self.db.insurance_plans.get(patient.coverage.plan_id)
         return {
             "plan_id": patient.coverage.plan_id,
             "payer": plan.payer if plan else None,
@@ -94,12 +70,12 @@ class TelehealthBase(ToolSet):
             "member_id": patient.coverage.member_id,
             "valid_through": patient.coverage.valid_through,
             "status_today": coverage_status(
-                patient.coverage, self.insurance_plans, TODAY.isoformat()
+                patient.coverage, self.db.insurance_plans, TODAY.isoformat()
             ),
         }
 
     def _appointment_view(self, appt: Appointment) -> dict[str, Any]:
-        provider = self.providers.get(appt.provider_id)
+        provider = self.db.providers.get(appt.provider_id)
         return {
             "appointment_id": appt.appointment_id,
             "provider_id": appt.provider_id,
@@ -118,20 +94,20 @@ class TelehealthBase(ToolSet):
     def _payments_of(self, appointment_id: str, kind: str) -> list[Payment]:
         return [
             p
-            for p in self.payments.values()
+            for p in self.db.payments.values()
             if p.appointment_id == appointment_id and p.kind == kind
         ]
 
     def _balance(self, payment: Payment) -> int:
         """What is left of a payment after the refunds already made against it."""
         refunded = sum(
-            p.amount_cents for p in self.payments.values() if p.refund_of == payment.payment_id
+            p.amount_cents for p in self.db.payments.values() if p.refund_of == payment.payment_id
         )
         return payment.amount_cents - refunded
 
     def _refund(self, original: Payment, cents: int) -> Payment:
         """Refunds always go back to the method that paid (policy: original method only)."""
-        payment_id = next_id(self.payments, "PAY", 6)
+        payment_id = next_id(self.db.payments, "PAY", 6)
         refund = Payment(
             payment_id=payment_id,
             patient_id=original.patient_id,
@@ -142,7 +118,7 @@ class TelehealthBase(ToolSet):
             posted_on=TODAY.isoformat(),
             refund_of=original.payment_id,
         )
-        self.payments.put(payment_id, refund)
+        self.db.payments[payment_id] = refund
         return refund
 
 

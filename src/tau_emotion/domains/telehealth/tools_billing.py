@@ -24,7 +24,7 @@ class BillingTools(TelehealthBase):
             patient_id: The verified patient's id.
         """
         self._patient(patient_id)
-        rows = [p for p in self.payments.values() if p.patient_id == patient_id]
+        rows = [p for p in self.db.payments.values() if p.patient_id == patient_id]
         return [
             {
                 "payment_id": p.payment_id,
@@ -70,7 +70,7 @@ class BillingTools(TelehealthBase):
         updated = appt.model_copy(
             update={"voucher_code": voucher.code, "voucher_discount_cents": discount}
         )
-        self.appointments.put(appointment_id, updated)
+        self.db.appointments[appointment_id] = updated
         return {**self._appointment_view(updated), "refunded": cents_text(refunded)}
 
     @tool("write")
@@ -83,7 +83,7 @@ class BillingTools(TelehealthBase):
             payment_id: The copay payment to refund, from list_payments.
         """
         self._patient(patient_id)
-        payment = self.payments.get(payment_id)
+        payment = self.db.payments.get(payment_id)
         if payment is None or payment.patient_id != patient_id:
             raise ToolError(f"patient {patient_id} has no payment {payment_id}")
         if payment.kind != "copay":
@@ -91,7 +91,7 @@ class BillingTools(TelehealthBase):
         balance = self._balance(payment)
         if balance <= 0:
             raise ToolError(f"{payment_id} has already been refunded")
-        appt = self.appointments.get(payment.appointment_id or "")
+        appt = self.db.appointments.get(payment.appointment_id or "")
         copays = self._payments_of(payment.appointment_id or "", "copay")
         duplicate = any(p.payment_id < payment_id and self._balance(p) > 0 for p in copays)
         if appt is None or not (appt.status == "cancelled_by_clinic" or duplicate):
@@ -115,7 +115,7 @@ class BillingTools(TelehealthBase):
     def _usable_voucher(
         self, patient: Patient, code: str, visit_type: str, visit_day: str, price: int
     ) -> tuple[Voucher, int]:
-        voucher = self.vouchers.get(code.strip().upper())
+        voucher = self.db.vouchers.get(code.strip().upper())
         if voucher is None:
             raise ToolError(f"no voucher with code {code}")
         if voucher.status != "available":
@@ -136,9 +136,8 @@ class BillingTools(TelehealthBase):
         return voucher, voucher_discount(voucher, price)
 
     def _redeem(self, voucher: Voucher, appointment_id: str) -> None:
-        self.vouchers.put(
-            voucher.code,
-            voucher.model_copy(update={"status": "redeemed", "appointment_id": appointment_id}),
+        self.db.vouchers[voucher.code] = voucher.model_copy(
+            update={"status": "redeemed", "appointment_id": appointment_id}
         )
 
     def _payment_method(self, patient: Patient, method_id: str | None) -> str:

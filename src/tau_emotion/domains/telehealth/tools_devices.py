@@ -17,11 +17,11 @@ RECENT_READINGS = 3
 
 class DeviceTools(TelehealthBase):
     def _uploads(self, device_id: str) -> list[DeviceUpload]:
-        rows = [u for u in self.device_uploads.values() if u.device_id == device_id]
+        rows = [u for u in self.db.device_uploads.values() if u.device_id == device_id]
         return sorted(rows, key=lambda u: u.taken_at, reverse=True)
 
     def _own_device(self, patient_id: str, device_id: str) -> Device:
-        device = self.devices.get(device_id)
+        device = self.db.devices.get(device_id)
         if device is None or device.patient_id != patient_id:
             raise ToolError(f"patient {patient_id} has no device {device_id}")
         return device
@@ -36,7 +36,7 @@ class DeviceTools(TelehealthBase):
         """
         self._patient(patient_id)
         result: list[dict[str, Any]] = []
-        for device in self.devices.values():
+        for device in self.db.devices.values():
             if device.patient_id != patient_id:
                 continue
             uploads = self._uploads(device.device_id)
@@ -80,20 +80,17 @@ class DeviceTools(TelehealthBase):
                     f"{device_id} uploaded a reading at {uploads[0].taken_at}, within the last "
                     "72 hours: it is syncing, so it does not qualify as not_syncing"
                 )
-        shipment_id = next_id(self.device_shipments, "SHP", 5)
-        self.device_shipments.put(
-            shipment_id,
-            DeviceShipment(
-                shipment_id=shipment_id,
-                device_id=device_id,
-                patient_id=patient_id,
-                reason=reason,
-                ship_to=patient.address,
-                created_on=TODAY.isoformat(),
-                status="processing",
-            ),
+        shipment_id = next_id(self.db.device_shipments, "SHP", 5)
+        self.db.device_shipments[shipment_id] = DeviceShipment(
+            shipment_id=shipment_id,
+            device_id=device_id,
+            patient_id=patient_id,
+            reason=reason,
+            ship_to=patient.address,
+            created_on=TODAY.isoformat(),
+            status="processing",
         )
-        self.devices.put(device_id, device.model_copy(update={"status": "replacement_pending"}))
+        self.db.devices[device_id] = device.model_copy(update={"status": "replacement_pending"})
         a = patient.address
         return {
             "shipment_id": shipment_id,

@@ -45,7 +45,7 @@ PATIENTS: Lookups[TelehealthBase, Patient] = Lookups(
         missing="no patient with that {what}",
         phone=PhoneRule(us_phone, "a phone number has 10 digits (area code included)"),
     ),
-    people=lambda tools: tools.patients.values(),
+    people=lambda tools: tools.db.patients.values(),
 )
 HAND_OFF = HandOffDesk(
     prefix="TR",
@@ -71,7 +71,7 @@ class PatientTools(TelehealthBase):
             patient_id: The id returned by a find_patient_* lookup.
         """
         patient = self._patient(patient_id)
-        primary = self.providers.get(patient.primary_provider_id or "")
+        primary = self.db.providers.get(patient.primary_provider_id or "")
         return {
             "patient_id": patient.patient_id,
             "name": f"{patient.first_name} {patient.last_name}",
@@ -120,14 +120,14 @@ class PatientTools(TelehealthBase):
         changed = {k: v for k, v in update.items() if getattr(patient, k) != v}
         if not changed:
             raise ToolError("nothing to change: give at least one new value")
-        self.patients.put(patient_id, patient.model_copy(update=changed))
+        self.db.patients[patient_id] = patient.model_copy(update=changed)
         return self.get_patient_details(patient_id)
 
     def _new_email(self, patient: Patient, email: str) -> str:
         value = email.strip().lower()
         if not _EMAIL.match(value):
             raise ToolError(f"{email!r} is not a valid email address")
-        for other in self.patients.values():
+        for other in self.db.patients.values():
             if other.patient_id != patient.patient_id and other.email.lower() == value:
                 raise ToolError("that email address belongs to another patient account")
         return value
@@ -136,7 +136,7 @@ class PatientTools(TelehealthBase):
         digits = phone_digits(phone)
         if len(digits) != 10:
             raise ToolError("a phone number has 10 digits (area code included)")
-        for other in self.patients.values():
+        for other in self.db.patients.values():
             if other.patient_id != patient.patient_id and phone_digits(other.phone) == digits:
                 raise ToolError("that phone number belongs to another patient account")
         return f"{digits[:3]}-{digits[3:6]}-{digits[6:]}"
@@ -175,7 +175,7 @@ class PatientTools(TelehealthBase):
                     "in_person_follow_up": cents_text(p.in_person_copay_cents),
                 },
             }
-            for p in self.insurance_plans.values()
+            for p in self.db.insurance_plans.values()
         ]
 
     @tool("write")
@@ -189,7 +189,7 @@ class PatientTools(TelehealthBase):
             member_id: Member id printed on the insurance card: 3 letters then 9 digits.
         """
         patient = self._patient(patient_id)
-        plan = self.insurance_plans.get(plan_id)
+        plan = self.db.insurance_plans.get(plan_id)
         if plan is None:
             raise ToolError(f"no insurance plan with id {plan_id}; see list_insurance_plans")
         if not plan.accepted:
@@ -204,7 +204,7 @@ class PatientTools(TelehealthBase):
         if patient.coverage == coverage:
             raise ToolError("this coverage is already on file")
         updated = patient.model_copy(update={"coverage": coverage})
-        self.patients.put(patient_id, updated)
+        self.db.patients[patient_id] = updated
         view = self._coverage_view(updated)
         assert view is not None
         return view
@@ -212,5 +212,5 @@ class PatientTools(TelehealthBase):
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         TelehealthBase,
-        lambda tools: tools.transfers,
+        lambda tools: tools.db.transfers,
     )

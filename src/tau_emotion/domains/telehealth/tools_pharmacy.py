@@ -28,12 +28,12 @@ class PharmacyTools(TelehealthBase):
             patient_id: The verified patient's id.
         """
         self._patient(patient_id)
-        rows = [rx for rx in self.prescriptions.values() if rx.patient_id == patient_id]
+        rows = [rx for rx in self.db.prescriptions.values() if rx.patient_id == patient_id]
         return [self._rx_view(rx) for rx in sorted(rows, key=lambda rx: rx.prescription_id)]
 
     def _rx_view(self, rx: Prescription) -> dict[str, Any]:
-        drug = self.drugs.get(rx.drug)
-        pharmacy = self.pharmacies.get(rx.pharmacy_id)
+        drug = self.db.drugs.get(rx.drug)
+        pharmacy = self.db.pharmacies.get(rx.pharmacy_id)
         return {
             "prescription_id": rx.prescription_id,
             "drug": rx.drug,
@@ -53,7 +53,7 @@ class PharmacyTools(TelehealthBase):
         }
 
     def _open_request(self, prescription_id: str) -> str | None:
-        for request in self.refill_requests.values():
+        for request in self.db.refill_requests.values():
             if request.prescription_id == prescription_id and request.status == "sent":
                 return request.request_id
         return None
@@ -69,13 +69,13 @@ class PharmacyTools(TelehealthBase):
         """
         self._patient(patient_id)
         name = words(drug_name)
-        drug = self.drugs.get(name)
+        drug = self.db.drugs.get(name)
         if drug is None:
             raise ToolError(f"{drug_name!r} is not in the clinic's drug reference")
         active = sorted(
             {
                 rx.drug
-                for rx in self.prescriptions.values()
+                for rx in self.db.prescriptions.values()
                 if rx.patient_id == patient_id and rx.status == "active" and rx.drug != name
             }
         )
@@ -101,7 +101,7 @@ class PharmacyTools(TelehealthBase):
         wanted = city.strip().lower() if city else None
         return [
             p.model_dump()
-            for p in self.pharmacies.values()
+            for p in self.db.pharmacies.values()
             if wanted is None or p.kind == "mail_order" or p.address.city.lower() == wanted
         ]
 
@@ -122,7 +122,7 @@ class PharmacyTools(TelehealthBase):
                 f"{rx.drug} is {rx.status if rx.status != 'active' else 'expired'}: it needs a "
                 "new prescription from a provider; offer a visit"
             )
-        drug = self.drugs[rx.drug]
+        drug = self.db.drugs[rx.drug]
         if drug.controlled_schedule:
             raise ToolError(
                 f"{rx.drug} is a schedule {drug.controlled_schedule} controlled substance: only "
@@ -145,26 +145,23 @@ class PharmacyTools(TelehealthBase):
                 f"major interaction flagged between {rx.drug} and {', '.join(major)}: the "
                 "prescriber must review before any refill"
             )
-        pharmacy = self.pharmacies[rx.pharmacy_id]
+        pharmacy = self.db.pharmacies[rx.pharmacy_id]
         if pharmacy.status != "open":
             raise ToolError(
                 f"{pharmacy.name} ({pharmacy.pharmacy_id}) is closed: move the prescription "
                 "to an open pharmacy first"
             )
-        request_id = next_id(self.refill_requests, "RR", 5)
-        self.refill_requests.put(
-            request_id,
-            RefillRequest(
-                request_id=request_id,
-                prescription_id=prescription_id,
-                patient_id=patient_id,
-                pharmacy_id=pharmacy.pharmacy_id,
-                requested_on=TODAY.isoformat(),
-                status="sent",
-            ),
+        request_id = next_id(self.db.refill_requests, "RR", 5)
+        self.db.refill_requests[request_id] = RefillRequest(
+            request_id=request_id,
+            prescription_id=prescription_id,
+            patient_id=patient_id,
+            pharmacy_id=pharmacy.pharmacy_id,
+            requested_on=TODAY.isoformat(),
+            status="sent",
         )
         updated = rx.model_copy(update={"refills_remaining": rx.refills_remaining - 1})
-        self.prescriptions.put(prescription_id, updated)
+        self.db.prescriptions[prescription_id] = updated
         return {
             "request_id": request_id,
             "drug": rx.drug,
@@ -187,13 +184,13 @@ class PharmacyTools(TelehealthBase):
         rx = self._own_prescription(patient_id, prescription_id)
         if rx.status != "active":
             raise ToolError(f"{rx.drug} is {rx.status}; only active prescriptions can be moved")
-        schedule = self.drugs[rx.drug].controlled_schedule
+        schedule = self.db.drugs[rx.drug].controlled_schedule
         if schedule:
             raise ToolError(
                 f"{rx.drug} is a schedule {schedule} controlled substance: it cannot be moved "
                 "between pharmacies; the prescriber must send a new prescription"
             )
-        pharmacy = self.pharmacies.get(pharmacy_id)
+        pharmacy = self.db.pharmacies.get(pharmacy_id)
         if pharmacy is None:
             raise ToolError(f"no pharmacy with id {pharmacy_id}")
         if pharmacy.status != "open":
@@ -207,5 +204,5 @@ class PharmacyTools(TelehealthBase):
                 "prescription after it is picked up"
             )
         updated = rx.model_copy(update={"pharmacy_id": pharmacy_id})
-        self.prescriptions.put(prescription_id, updated)
+        self.db.prescriptions[prescription_id] = updated
         return self._rx_view(updated)

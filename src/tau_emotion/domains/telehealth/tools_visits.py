@@ -35,7 +35,7 @@ class VisitTools(BillingTools):
         """
         return [
             p.model_dump()
-            for p in self.providers.values()
+            for p in self.db.providers.values()
             if specialty is None or p.specialty == specialty
         ]
 
@@ -54,8 +54,8 @@ class VisitTools(BillingTools):
             raise ToolError("give a provider_id or a specialty")
         earliest = NOW + MIN_BOOKING_LEAD
         found: list[dict[str, Any]] = []
-        for slot in sorted(self.slots.values(), key=lambda s: (s.start, s.slot_id)):
-            provider = self.providers[slot.provider_id]
+        for slot in sorted(self.db.slots.values(), key=lambda s: (s.start, s.slot_id)):
+            provider = self.db.providers[slot.provider_id]
             if slot.status != "open" or datetime.fromisoformat(slot.start) < earliest:
                 continue
             if provider_id is not None and slot.provider_id != provider_id:
@@ -87,7 +87,7 @@ class VisitTools(BillingTools):
             patient_id: The verified patient's id.
         """
         self._patient(patient_id)
-        visits = [a for a in self.appointments.values() if a.patient_id == patient_id]
+        visits = [a for a in self.db.appointments.values() if a.patient_id == patient_id]
         return [self._appointment_view(a) for a in sorted(visits, key=lambda a: a.start)]
 
     @tool("read")
@@ -98,7 +98,7 @@ class VisitTools(BillingTools):
             patient_id: The verified patient's id.
         """
         self._patient(patient_id)
-        rows = [r for r in self.visit_summaries.values() if r.patient_id == patient_id]
+        rows = [r for r in self.db.visit_summaries.values() if r.patient_id == patient_id]
         return [
             {**r.model_dump(), "provider_name": self._provider(r.provider_id).name}
             for r in sorted(rows, key=lambda r: r.visit_date)
@@ -131,7 +131,7 @@ class VisitTools(BillingTools):
             raise ToolError("that slot starts too soon or has passed: book at least 2 hours ahead")
         provider = self._provider(slot.provider_id)
         self._check_visit_type(patient, provider, visit_type, start)
-        for other in self.appointments.values():
+        for other in self.db.appointments.values():
             if (
                 other.patient_id == patient_id
                 and other.provider_id == provider.provider_id
@@ -142,7 +142,7 @@ class VisitTools(BillingTools):
                     f"({other.appointment_id}); reschedule that one instead"
                 )
         price, basis = visit_price(
-            patient.coverage, self.insurance_plans, visit_type, start.date().isoformat()
+            patient.coverage, self.db.insurance_plans, visit_type, start.date().isoformat()
         )
         voucher = None
         discount = 0
@@ -152,7 +152,7 @@ class VisitTools(BillingTools):
             )
         due = price - discount
         method_id = self._payment_method(patient, payment_method_id) if due > 0 else None
-        appointment_id = next_id(self.appointments, "A", 5)
+        appointment_id = next_id(self.db.appointments, "A", 5)
         appt = Appointment(
             appointment_id=appointment_id,
             patient_id=patient_id,
@@ -167,24 +167,21 @@ class VisitTools(BillingTools):
             reschedule_count=0,
             booked_on=TODAY.isoformat(),
         )
-        self.appointments.put(appointment_id, appt)
-        self.slots.put(slot_id, slot.model_copy(update={"status": "booked"}))
+        self.db.appointments[appointment_id] = appt
+        self.db.slots[slot_id] = slot.model_copy(update={"status": "booked"})
         if voucher is not None:
             self._redeem(voucher, appointment_id)
         if method_id is not None:
-            payment_id = next_id(self.payments, "PAY", 6)
-            self.payments.put(
-                payment_id,
-                Payment(
-                    payment_id=payment_id,
-                    patient_id=patient_id,
-                    appointment_id=appointment_id,
-                    kind="copay",
-                    amount_cents=due,
-                    method_id=method_id,
-                    posted_on=TODAY.isoformat(),
-                    refund_of=None,
-                ),
+            payment_id = next_id(self.db.payments, "PAY", 6)
+            self.db.payments[payment_id] = Payment(
+                payment_id=payment_id,
+                patient_id=patient_id,
+                appointment_id=appointment_id,
+                kind="copay",
+                amount_cents=due,
+                method_id=method_id,
+                posted_on=TODAY.isoformat(),
+                refund_of=None,
             )
         return {
             **self._appointment_view(appt),
@@ -212,7 +209,7 @@ class VisitTools(BillingTools):
                 and a.provider_id == provider.provider_id
                 and a.status == "completed"
                 and start - datetime.fromisoformat(a.start) <= window
-                for a in self.appointments.values()
+                for a in self.db.appointments.values()
             )
             if not seen:
                 raise ToolError(
@@ -249,15 +246,15 @@ class VisitTools(BillingTools):
         if datetime.fromisoformat(slot.start) < NOW + MIN_BOOKING_LEAD:
             raise ToolError("that slot starts too soon or has passed")
         if appt.voucher_code:
-            voucher = self.vouchers.get(appt.voucher_code)
+            voucher = self.db.vouchers.get(appt.voucher_code)
             if voucher is not None and slot.start[:10] > voucher.expires_on:
                 raise ToolError(
                     f"voucher {voucher.code} applied to this visit expires {voucher.expires_on}; "
                     "the new date must be on or before it"
                 )
-        if appt.slot_id is not None and (old := self.slots.get(appt.slot_id)) is not None:
-            self.slots.put(old.slot_id, old.model_copy(update={"status": "open"}))
-        self.slots.put(slot.slot_id, slot.model_copy(update={"status": "booked"}))
+        if appt.slot_id is not None and (old := self.db.slots.get(appt.slot_id)) is not None:
+            self.db.slots[old.slot_id] = old.model_copy(update={"status": "open"})
+        self.db.slots[slot.slot_id] = slot.model_copy(update={"status": "booked"})
         moved = appt.model_copy(
             update={
                 "slot_id": slot.slot_id,
@@ -265,7 +262,7 @@ class VisitTools(BillingTools):
                 "reschedule_count": appt.reschedule_count + 1,
             }
         )
-        self.appointments.put(appointment_id, moved)
+        self.db.appointments[appointment_id] = moved
         return self._appointment_view(moved)
 
     @tool("write")
@@ -287,16 +284,15 @@ class VisitTools(BillingTools):
                 balance = self._balance(payment)
                 if balance > 0:
                     refunds.append(self._refund(payment, balance))
-            if appt.voucher_code and (voucher := self.vouchers.get(appt.voucher_code)):
-                self.vouchers.put(
-                    voucher.code,
-                    voucher.model_copy(update={"status": "available", "appointment_id": None}),
+            if appt.voucher_code and (voucher := self.db.vouchers.get(appt.voucher_code)):
+                self.db.vouchers[voucher.code] = voucher.model_copy(
+                    update={"status": "available", "appointment_id": None}
                 )
                 voucher_returned = voucher.code
-        if appt.slot_id is not None and (slot := self.slots.get(appt.slot_id)) is not None:
-            self.slots.put(slot.slot_id, slot.model_copy(update={"status": "open"}))
+        if appt.slot_id is not None and (slot := self.db.slots.get(appt.slot_id)) is not None:
+            self.db.slots[slot.slot_id] = slot.model_copy(update={"status": "open"})
         status = "late_cancelled" if late else "cancelled"
-        self.appointments.put(appointment_id, appt.model_copy(update={"status": status}))
+        self.db.appointments[appointment_id] = appt.model_copy(update={"status": status})
         return {
             "appointment_id": appointment_id,
             "status": status,
