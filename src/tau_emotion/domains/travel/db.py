@@ -7,6 +7,7 @@ thing in different words must reach the same state.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Literal
 
 from tau_emotion.domains.common import FloatMoney
@@ -153,12 +154,12 @@ class Claim(Record):
 
 
 class TravelDB(DomainDB):
-    customers: dict[str, Customer]
-    hotels: dict[str, Hotel]
-    packages: dict[str, Package]
-    departures: dict[str, Departure]
-    tours: dict[str, Tour]
-    bookings: dict[str, Booking]
-    insurance_policies: dict[str, InsurancePolicy]
-    claims: dict[str, Claim]
-    transfers: dict[str, Transfer]
+    customers: MutableMapping[str, Customer]
+    hotels: MutableMapping[str, Hotel]
+    packages: MutableMapping[str, Package]
+    departures: MutableMapping[str, Departure]
+    tours: MutableMapping[str, Tour]
+    bookings: MutableMapping[str, Booking]
+    insurance_policies: MutableMapping[str, InsurancePolicy]
+    claims: MutableMapping[str, Claim]
+    transfers: MutableMapping[str, Transfer]

@@ -21,7 +21,7 @@ PEOPLE: Lookups[TravelBase, Customer] = Lookups(
         missing="no customer account has that {what}",
         phone=PhoneRule(last_ten, "a phone number needs 10 digits (area code included)"),
     ),
-    people=lambda tools: tools.customers.values(),
+    people=lambda tools: tools.db.customers.values(),
 )
 
 HAND_OFF = stamped_desk(rules.stamp(rules.NOW))
@@ -48,14 +48,14 @@ class AccountTools(TravelBase):
         """
         customer = self._customer(customer_id)
         bookings = []
-        for b in self.bookings.values():
+        for b in self.db.bookings.values():
             if b.customer_id != customer.id:
                 continue
-            dep = self.departures[b.departure_id]
+            dep = self.db.departures[b.departure_id]
             bookings.append(
                 {
                     "code": b.code,
-                    "package": self.packages[b.package_id].name,
+                    "package": self.db.packages[b.package_id].name,
                     "start_date": dep.start_date,
                     "status": b.status,
                 }
@@ -65,5 +65,5 @@ class AccountTools(TravelBase):
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         TravelBase,
-        lambda tools: tools.transfers,
+        lambda tools: tools.db.transfers,
     )

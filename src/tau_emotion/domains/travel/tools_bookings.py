@@ -34,15 +34,15 @@ class BookingTools(TravelBase):
             booking_code: The booking code on the confirmation, e.g. 'B50123'.
         """
         b = self._booking(booking_code)
-        dep = self.departures[b.departure_id]
+        dep = self.db.departures[b.departure_id]
         policy = self._policy_of(b.code)
         fee = rules.CHANGE_FEE_PER_TRAVELLER[b.fare]
         extra: dict[str, Any] = {
-            "package_name": self.packages[b.package_id].name,
+            "package_name": self.db.packages[b.package_id].name,
             "start_date": dep.start_date,
             "end_date": dep.end_date,
             "insurance": record_view(policy) if policy else None,
-            "claims": [record_view(c) for c in self.claims.values() if c.booking_code == b.code],
+            "claims": [record_view(c) for c in self.db.claims.values() if c.booking_code == b.code],
             "date_change_fee_per_traveller": "not allowed" if fee is None else fmt(fee),
         }
         if b.status == "confirmed" and rules.days_until(dep.start_date) >= 1:
@@ -76,7 +76,7 @@ class BookingTools(TravelBase):
         """
         customer = self._customer(customer_id)
         dep = self._departure(departure_id)
-        package = self.packages[dep.package_id]
+        package = self.db.packages[dep.package_id]
         days = rules.days_until(dep.start_date)
         if days < rules.BOOK_MIN_LEAD_DAYS:
             raise ToolError(
@@ -90,8 +90,8 @@ class BookingTools(TravelBase):
         pricing.check_party(package, dep, people)
         if self._seats_left(dep) < len(people):
             raise ToolError(f"departure {dep.id} has {self._seats_left(dep)} seats left")
-        room = pricing.room(self.hotels[package.hotel_id], room_type)
-        code = next_id(self.bookings, "B", 5)
+        room = pricing.room(self.db.hotels[package.hotel_id], room_type)
+        code = next_id(self.db.bookings, "B", 5)
         booked = pricing.price_travellers(dep, fare, people, code)
         rooms = rules.rooms_needed(len(booked), room.occupancy)
         price = pricing.package_price(booked, room, rooms, package.nights)
@@ -114,13 +114,13 @@ class BookingTools(TravelBase):
             status="confirmed",
             created_at=rules.stamp(rules.NOW),
         )
-        self.customers.put(customer.id, customer)
-        self.bookings.put(code, booking)
+        self.db.customers[customer.id] = customer
+        self.db.bookings[code] = booking
         return record_view(booking)
 
     def _changeable(self, code: str) -> Booking:
         booking = self._confirmed(code)
-        start = self.departures[booking.departure_id].start_date
+        start = self.db.departures[booking.departure_id].start_date
         if rules.days_until(start) < rules.CHANGE_MIN_LEAD_DAYS:
             raise ToolError(
                 f"changes close {rules.CHANGE_MIN_LEAD_DAYS} days before departure ({start})"
@@ -152,11 +152,11 @@ class BookingTools(TravelBase):
             )
         if self._seats_left(new) < len(b.travellers):
             raise ToolError(f"departure {new.id} has {self._seats_left(new)} seats left")
-        package = self.packages[b.package_id]
+        package = self.db.packages[b.package_id]
         people = [(t.full_name, t.date_of_birth) for t in b.travellers]
         pricing.check_party(package, new, people)
         travellers = pricing.price_travellers(new, b.fare, people, b.code)
-        room = pricing.room(self.hotels[package.hotel_id], b.room_type)
+        room = pricing.room(self.db.hotels[package.hotel_id], b.room_type)
         price = pricing.package_price(travellers, room, b.rooms, package.nights)
         fee = float_money(fee_each * len(travellers))
         tours = float_money(sum(t.total for t in b.tours))
@@ -170,7 +170,7 @@ class BookingTools(TravelBase):
             fees=float_money(b.fees + fee),
         )
         changed = b.model_copy(update=update)
-        self.bookings.put(b.code, changed)
+        self.db.bookings[b.code] = changed
         return record_view(
             changed,
             change_fee=fmt(fee),
@@ -190,15 +190,15 @@ class BookingTools(TravelBase):
         b = self._changeable(booking_code)
         if room_type == b.room_type:
             raise ToolError(f"booking {b.code} already has {room_type} rooms")
-        package = self.packages[b.package_id]
-        room = pricing.room(self.hotels[package.hotel_id], room_type)
+        package = self.db.packages[b.package_id]
+        room = pricing.room(self.db.hotels[package.hotel_id], room_type)
         rooms = rules.rooms_needed(len(b.travellers), room.occupancy)
         price = pricing.package_price(b.travellers, room, rooms, package.nights)
         net = float_money(price - b.package_price)
         update = self._settle(b, net)
         update.update(room_type=room.code, rooms=rooms, package_price=price)
         changed = b.model_copy(update=update)
-        self.bookings.put(b.code, changed)
+        self.db.bookings[b.code] = changed
         return record_view(changed, charged=fmt(max(net, 0.0)), refunded=fmt(max(-net, 0.0)))
 
     @tool("write")
@@ -214,7 +214,7 @@ class BookingTools(TravelBase):
             full_name: The corrected full name.
         """
         b = self._confirmed(booking_code)
-        if rules.days_until(self.departures[b.departure_id].start_date) < 1:
+        if rules.days_until(self.db.departures[b.departure_id].start_date) < 1:
             raise ToolError("names can be corrected only before departure")
         traveller = next((t for t in b.travellers if t.id == traveller_id), None)
         if traveller is None:
@@ -233,7 +233,7 @@ class BookingTools(TravelBase):
             for t in b.travellers
         )
         changed = b.model_copy(update={"travellers": travellers})
-        self.bookings.put(b.code, changed)
+        self.db.bookings[b.code] = changed
         return record_view(changed)
 
     @tool("write")
@@ -248,7 +248,7 @@ class BookingTools(TravelBase):
                 other (illness and bereavement matter for premium insurance claims).
         """
         b = self._confirmed(booking_code)
-        dep = self.departures[b.departure_id]
+        dep = self.db.departures[b.departure_id]
         days = rules.days_until(dep.start_date)
         if days < 1:
             raise ToolError(f"booking {b.code} has already departed and cannot be cancelled")
@@ -256,5 +256,5 @@ class BookingTools(TravelBase):
         update = self._settle(b, -refund)
         update.update(status="cancelled", cancelled_at=rules.stamp(rules.NOW), cancel_reason=reason)
         changed = b.model_copy(update=update)
-        self.bookings.put(b.code, changed)
+        self.db.bookings[b.code] = changed
         return record_view(changed, refund=fmt(refund), package_amount_not_refunded=fmt(lost))

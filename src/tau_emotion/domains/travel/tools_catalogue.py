@@ -22,12 +22,12 @@ class CatalogueTools(TravelBase):
         """
         wanted = destination.strip().lower()
         found = [
-            record_view(p, hotel=record_view(self.hotels[p.hotel_id]))
-            for p in self.packages.values()
+            record_view(p, hotel=record_view(self.db.hotels[p.hotel_id]))
+            for p in self.db.packages.values()
             if wanted in p.destination.lower() or wanted in p.country.lower()
         ]
         if not found:
-            places = sorted({p.destination for p in self.packages.values()})
+            places = sorted({p.destination for p in self.db.packages.values()})
             raise ToolError(
                 f"no package goes to {destination!r}; destinations: {', '.join(places)}"
             )
@@ -43,7 +43,7 @@ class CatalogueTools(TravelBase):
         """
         package = self._package(package_id)
         out = []
-        for dep in self.departures.values():
+        for dep in self.db.departures.values():
             if dep.package_id != package.id or dep.start_date <= rules.TODAY.isoformat():
                 continue
             out.append(
@@ -69,7 +69,7 @@ class CatalogueTools(TravelBase):
             destination: Destination city, e.g. 'Dubrovnik'.
         """
         wanted = destination.strip().lower()
-        found = [record_view(t) for t in self.tours.values() if t.destination.lower() == wanted]
+        found = [record_view(t) for t in self.db.tours.values() if t.destination.lower() == wanted]
         if not found:
             raise ToolError(f"no tours at {destination!r}")
         return found

@@ -28,14 +28,14 @@ class ExtraTools(TravelBase):
             traveller_ids: Ids of the travellers joining, from get_booking.
         """
         b = self._confirmed(booking_code)
-        tour = self.tours.get(tour_id.strip().upper())
+        tour = self.db.tours.get(tour_id.strip().upper())
         if tour is None:
             raise ToolError(f"no tour with id {tour_id!r}")
-        package = self.packages[b.package_id]
+        package = self.db.packages[b.package_id]
         if tour.destination != package.destination:
             raise ToolError(f"{tour.name} is in {tour.destination}, not {package.destination}")
         day = calendar_date(date).isoformat()
-        dep = self.departures[b.departure_id]
+        dep = self.db.departures[b.departure_id]
         first = rules.parse_date(dep.start_date) + timedelta(days=1)
         last = rules.parse_date(dep.end_date) - timedelta(days=1)
         if not first.isoformat() <= day <= last.isoformat():
@@ -59,7 +59,7 @@ class ExtraTools(TravelBase):
                     raise ToolError(f"{person.full_name} is already booked on this tour that day")
         load = sum(
             len(t.traveller_ids)
-            for other in self.bookings.values()
+            for other in self.db.bookings.values()
             if other.status != "cancelled"
             for t in other.tours
             if t.tour_id == tour.id and t.date == day
@@ -73,7 +73,7 @@ class ExtraTools(TravelBase):
         update = self._settle(b, total)
         update["tours"] = tuple(sorted((*b.tours, added), key=lambda t: (t.date, t.tour_id)))
         changed = b.model_copy(update=update)
-        self.bookings.put(b.code, changed)
+        self.db.bookings[b.code] = changed
         return record_view(changed, charged=fmt(total))
 
     @tool("write")
@@ -87,7 +87,7 @@ class ExtraTools(TravelBase):
                 and trip cancellation for illness or bereavement, no deductible).
         """
         b = self._confirmed(booking_code)
-        dep = self.departures[b.departure_id]
+        dep = self.db.departures[b.departure_id]
         if rules.days_until(dep.start_date) < rules.INSURANCE_MIN_LEAD_DAYS:
             raise ToolError(
                 f"insurance can be added until {rules.INSURANCE_MIN_LEAD_DAYS} days before "
@@ -97,7 +97,7 @@ class ExtraTools(TravelBase):
             raise ToolError(f"booking {b.code} is already insured")
         premium = float_money(b.package_price * rules.INSURANCE_RATES[plan])
         customer = pricing.charge(self._customer(b.customer_id), b.payment_method_id, premium)
-        policy_id = next_id(self.policies, "IP", 5)
+        policy_id = next_id(self.db.insurance_policies, "IP", 5)
         policy = InsurancePolicy(
             id=policy_id,
             booking_code=b.code,
@@ -107,8 +107,8 @@ class ExtraTools(TravelBase):
             payment_method_id=b.payment_method_id,
             purchased_at=rules.stamp(rules.NOW),
         )
-        self.customers.put(customer.id, customer)
-        self.policies.put(policy_id, policy)
+        self.db.customers[customer.id] = customer
+        self.db.insurance_policies[policy_id] = policy
         return record_view(policy)
 
     @tool("write")
@@ -131,11 +131,11 @@ class ExtraTools(TravelBase):
         if policy is None:
             raise ToolError(f"booking {b.code} has no travel insurance")
         day = calendar_date(incident_date).isoformat()
-        dep = self.departures[b.departure_id]
-        earlier = [c for c in self.claims.values() if c.booking_code == b.code]
+        dep = self.db.departures[b.departure_id]
+        earlier = [c for c in self.db.claims.values() if c.booking_code == b.code]
         lost = pricing.lost_on_cancellation(b, dep) if b.status == "cancelled" else 0.0
         paid = pricing.payout(policy, b, dep, claim_type, day, amount, lost, earlier)
-        claim_id = next_id(self.claims, "CL", 4)
+        claim_id = next_id(self.db.claims, "CL", 4)
         claim = Claim(
             id=claim_id,
             policy_id=policy.id,
@@ -148,5 +148,5 @@ class ExtraTools(TravelBase):
             status="submitted",
             created_at=rules.stamp(rules.NOW),
         )
-        self.claims.put(claim_id, claim)
+        self.db.claims[claim_id] = claim
         return record_view(claim)
