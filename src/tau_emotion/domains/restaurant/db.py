@@ -7,6 +7,7 @@ same thing in different words must reach the same state.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Literal
 
 from tau_emotion.domains.common import FloatMoney
@@ -169,12 +170,12 @@ class PrivateEvent(Record):
 
 
 class RestaurantDB(DomainDB):
-    customers: dict[str, Customer]
-    locations: dict[str, Location]
-    menu_items: dict[str, MenuItem]
-    reservations: dict[str, Reservation]
-    orders: dict[str, Order]
-    refunds: dict[str, Refund]
-    complaints: dict[str, Complaint]
-    private_events: dict[str, PrivateEvent]
-    transfers: dict[str, Transfer]
+    customers: MutableMapping[str, Customer]
+    locations: MutableMapping[str, Location]
+    menu_items: MutableMapping[str, MenuItem]
+    reservations: MutableMapping[str, Reservation]
+    orders: MutableMapping[str, Order]
+    refunds: MutableMapping[str, Refund]
+    complaints: MutableMapping[str, Complaint]
+    private_events: MutableMapping[str, PrivateEvent]
+    transfers: MutableMapping[str, Transfer]

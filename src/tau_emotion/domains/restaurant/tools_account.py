@@ -21,7 +21,7 @@ PEOPLE: Lookups[RestaurantBase, Customer] = Lookups(
         missing="no customer profile has that {what}",
         phone=PhoneRule(last_ten, "a phone number needs 10 digits (area code included)"),
     ),
-    people=lambda tools: tools.customers.values(),
+    people=lambda tools: tools.db.customers.values(),
 )
 
 HAND_OFF = stamped_desk(rules.stamp(rules.NOW))
@@ -47,7 +47,7 @@ class AccountTools(RestaurantBase):
         customer = self._customer(customer_id)
         reservations = [
             {k: r.model_dump()[k] for k in ("code", "location_id", "date", "time", "status")}
-            for r in self.reservations.values()
+            for r in self.db.reservations.values()
             if r.customer_id == customer.id
         ]
         orders = [
@@ -57,12 +57,12 @@ class AccountTools(RestaurantBase):
                 "status": o.status,
                 "total": fmt(o.total),
             }
-            for o in self.orders.values()
+            for o in self.db.orders.values()
             if o.customer_id == customer.id
         ]
         events = [
             {"id": e.id, "date": e.date, "location_id": e.location_id, "status": e.status}
-            for e in self.private_events.values()
+            for e in self.db.private_events.values()
             if e.customer_id == customer.id
         ]
         return record_view(
@@ -77,10 +77,10 @@ class AccountTools(RestaurantBase):
     def list_locations(self) -> list[dict[str, Any]]:
         """List the restaurant's locations with address, opening hours, days closed, the zip
         codes each delivers to, and its private dining rooms (capacity limits)."""
-        return [record_view(location) for location in self.locations.values()]
+        return [record_view(location) for location in self.db.locations.values()]
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         RestaurantBase,
-        lambda tools: tools.transfers,
+        lambda tools: tools.db.transfers,
     )

@@ -7,18 +7,15 @@ from datetime import date
 from tau_emotion.domains.common import require
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
-    Complaint,
     Customer,
     Location,
-    MenuItem,
     Order,
     PaymentMethod,
     PrivateEvent,
-    Refund,
     Reservation,
-    Transfer,
+    RestaurantDB,
 )
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
@@ -28,37 +25,31 @@ class RestaurantBase(ToolSet):
 
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.customers: Table[Customer] = state.table("customers")
-        self.locations: Table[Location] = state.table("locations")
-        self.menu_items: Table[MenuItem] = state.table("menu_items")
-        self.reservations: Table[Reservation] = state.table("reservations")
-        self.orders: Table[Order] = state.table("orders")
-        self.refunds: Table[Refund] = state.table("refunds")
-        self.complaints: Table[Complaint] = state.table("complaints")
-        self.private_events: Table[PrivateEvent] = state.table("private_events")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(RestaurantDB)
 
     def _customer(self, customer_id: str) -> Customer:
-        return require(self.customers, customer_id, f"no customer with id {customer_id!r}")
+        return require(self.db.customers, customer_id, f"no customer with id {customer_id!r}")
 
     def _location(self, location_id: str) -> Location:
-        location = self.locations.get(location_id)
+        location = self.db.locations.get(location_id)
         if location is None:
-            known = ", ".join(self.locations.keys())
+            known = ", ".join(self.db.locations.keys())
             raise ToolError(f"no location with id {location_id!r}; locations: {known}")
         return location
 
     def _reservation(self, code: str) -> Reservation:
         return require(
-            self.reservations, code.strip().upper(), f"no reservation with code {code!r}"
+            self.db.reservations, code.strip().upper(), f"no reservation with code {code!r}"
         )
 
     def _order(self, number: str) -> Order:
-        return require(self.orders, number.strip().upper(), f"no order with number {number!r}")
+        return require(self.db.orders, number.strip().upper(), f"no order with number {number!r}")
 
     def _event(self, event_id: str) -> PrivateEvent:
         return require(
-            self.private_events, event_id.strip().upper(), f"no private event with id {event_id!r}"
+            self.db.private_events,
+            event_id.strip().upper(),
+            f"no private event with id {event_id!r}",
         )
 
     @staticmethod

@@ -71,12 +71,12 @@ class EventTools(RestaurantBase):
             raise ToolError(
                 f"{room.name} hosts {room.min_guests} to {room.max_guests} guests, not {guests}"
             )
-        for event in self.private_events.values():
+        for event in self.db.private_events.values():
             if event.room_id == room.id and event.date == date and event.status == "confirmed":
                 raise ToolError(f"{room.name} is already booked on {date}")
         if self._payment(customer, payment_method_id).kind != "credit_card":
             raise ToolError("the deposit must be paid by credit card")
-        event_id = next_id(self.private_events, "EV", 4)
+        event_id = next_id(self.db.private_events, "EV", 4)
         event = PrivateEvent(
             id=event_id,
             customer_id=customer.id,
@@ -91,7 +91,7 @@ class EventTools(RestaurantBase):
             status="confirmed",
             created_at=rules.stamp(rules.NOW),
         )
-        self.private_events.put(event_id, event)
+        self.db.private_events[event_id] = event
         return record_view(event)
 
     @tool("write")
@@ -115,5 +115,5 @@ class EventTools(RestaurantBase):
                 "deposit_refund": refund,
             }
         )
-        self.private_events.put(event.id, updated)
+        self.db.private_events[event.id] = updated
         return record_view(updated)

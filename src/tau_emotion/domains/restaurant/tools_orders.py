@@ -42,7 +42,7 @@ class OrderTools(RestaurantBase):
         tag = dietary_tag.strip().lower()
         return [
             {k: v for k, v in record_view(item).items() if k != "unavailable_at"}
-            for item in self.menu_items.values()
+            for item in self.db.menu_items.values()
             if location.id not in item.unavailable_at
             and not avoid & set(item.allergens)
             and (not tag or tag in item.dietary_tags)
@@ -57,7 +57,7 @@ class OrderTools(RestaurantBase):
             order_number: The order number on the receipt, e.g. 'O500412'.
         """
         order = self._order(order_number)
-        refunds = [r.id for r in self.refunds.values() if r.order_number == order.number]
+        refunds = [r.id for r in self.db.refunds.values() if r.order_number == order.number]
         return record_view(order, refund_ids=refunds, minutes_late=ledger.minutes_late(order))
 
     @tool("write")
@@ -91,7 +91,7 @@ class OrderTools(RestaurantBase):
             raise ToolError("an order needs at least one item")
         lines = []
         for item_id in sorted(items):
-            item = self.menu_items.get(item_id)
+            item = self.db.menu_items.get(item_id)
             if item is None or location.id in item.unavailable_at:
                 raise ToolError(f"item {item_id} is not on today's menu at {location.name}")
             quantity = items[item_id]
@@ -132,7 +132,7 @@ class OrderTools(RestaurantBase):
         minutes = (
             rules.DELIVERY_PROMISE_MIN if fulfillment == "delivery" else rules.PICKUP_READY_MIN
         )
-        number = next_id(self.orders, "O", 6)
+        number = next_id(self.db.orders, "O", 6)
         order = Order(
             number=number,
             customer_id=customer.id,
@@ -155,8 +155,8 @@ class OrderTools(RestaurantBase):
             promised_at=rules.stamp(rules.NOW + timedelta(minutes=minutes)),
             completed_at=None,
         )
-        self.customers.put(customer.id, customer)
-        self.orders.put(number, order)
+        self.db.customers[customer.id] = customer
+        self.db.orders[number] = order
         return record_view(order)
 
     @tool("write")
@@ -180,8 +180,8 @@ class OrderTools(RestaurantBase):
             update={"loyalty_points": customer.loyalty_points + order.points_redeemed}
         )
         updated = order.model_copy(update={"status": "cancelled", "refunded_amount": order.total})
-        self.customers.put(customer.id, customer)
-        self.orders.put(order.number, updated)
+        self.db.customers[customer.id] = customer
+        self.db.orders[order.number] = updated
         return record_view(
             updated, refund_amount=fmt(order.total), points_returned=order.points_redeemed
         )
@@ -201,7 +201,7 @@ class OrderTools(RestaurantBase):
         order = self._order(order_number)
         updated, amount = ledger.refund_items(order, item_ids, rules.NOW)
         customer = ledger.credit(self._customer(order.customer_id), order.payment_method_id, amount)
-        refund_id = next_id(self.refunds, "RF", 4)
+        refund_id = next_id(self.db.refunds, "RF", 4)
         refund = Refund(
             id=refund_id,
             order_number=order.number,
@@ -212,9 +212,9 @@ class OrderTools(RestaurantBase):
             payment_method_id=order.payment_method_id,
             created_at=rules.stamp(rules.NOW),
         )
-        self.customers.put(customer.id, customer)
-        self.orders.put(order.number, updated)
-        self.refunds.put(refund_id, refund)
+        self.db.customers[customer.id] = customer
+        self.db.orders[order.number] = updated
+        self.db.refunds[refund_id] = refund
         return record_view(refund)
 
     @tool("write")
@@ -249,14 +249,14 @@ class OrderTools(RestaurantBase):
                 raise ToolError("a late-delivery complaint needs a delivered delivery order")
             if any(
                 c.order_number == order.number and c.category == "late_delivery"
-                for c in self.complaints.values()
+                for c in self.db.complaints.values()
             ):
                 raise ToolError(f"a late-delivery complaint on order {order.number} exists")
             within = rules.NOW - timedelta(hours=rules.REFUND_WINDOW_HOURS)
             recent = order.completed_at >= rules.stamp(within)
             if recent and ledger.minutes_late(order) > rules.LATE_DELIVERY_GRACE_MIN:
                 points = rules.LATE_DELIVERY_POINTS
-        complaint_id = next_id(self.complaints, "CP", 4)
+        complaint_id = next_id(self.db.complaints, "CP", 4)
         complaint = Complaint(
             id=complaint_id,
             customer_id=customer.id,
@@ -270,6 +270,6 @@ class OrderTools(RestaurantBase):
             customer = customer.model_copy(
                 update={"loyalty_points": customer.loyalty_points + points}
             )
-            self.customers.put(customer.id, customer)
-        self.complaints.put(complaint_id, complaint)
+            self.db.customers[customer.id] = customer
+        self.db.complaints[complaint_id] = complaint
         return record_view(complaint, loyalty_points_balance=customer.loyalty_points)

@@ -23,7 +23,7 @@ class TableTools(RestaurantBase):
     def _booked_covers(self, location_id: str, day: str, time: str, skip: str = "") -> int:
         return sum(
             r.party_size
-            for r in self.reservations.values()
+            for r in self.db.reservations.values()
             if r.location_id == location_id
             and r.date == day
             and r.time == time
@@ -97,7 +97,7 @@ class TableTools(RestaurantBase):
         if party_size > rules.MAX_PARTY:
             taken = {
                 e.room_id
-                for e in self.private_events.values()
+                for e in self.db.private_events.values()
                 if e.date == date and e.status == "confirmed"
             }
             rooms = [
@@ -163,7 +163,7 @@ class TableTools(RestaurantBase):
         since = (rules.NOW.date() - timedelta(days=rules.NO_SHOW_WINDOW_DAYS)).isoformat()
         no_shows = sum(
             1
-            for r in self.reservations.values()
+            for r in self.db.reservations.values()
             if r.customer_id == customer.id and r.status == "no_show" and r.date >= since
         )
         if no_shows >= rules.NO_SHOW_LIMIT:
@@ -171,7 +171,7 @@ class TableTools(RestaurantBase):
                 f"this guest missed {no_shows} reservations in the last "
                 f"{rules.NO_SHOW_WINDOW_DAYS} days and cannot book ahead; walk-ins are welcome"
             )
-        for r in self.reservations.values():
+        for r in self.db.reservations.values():
             if (
                 r.customer_id == customer.id
                 and r.location_id == location.id
@@ -184,7 +184,7 @@ class TableTools(RestaurantBase):
                 )
         self._check_slot(location, day, time, party_size)
         guarantee = self._guarantee(customer, party_size, guarantee_payment_method_id)
-        code = next_id(self.reservations, "R", 6)
+        code = next_id(self.db.reservations, "R", 6)
         reservation = Reservation(
             code=code,
             customer_id=customer.id,
@@ -198,7 +198,7 @@ class TableTools(RestaurantBase):
             guarantee_payment_method_id=guarantee,
             created_at=rules.stamp(rules.NOW),
         )
-        self.reservations.put(code, reservation)
+        self.db.reservations[code] = reservation
         return record_view(reservation)
 
     @tool("write")
@@ -245,7 +245,7 @@ class TableTools(RestaurantBase):
                 "guarantee_payment_method_id": guarantee,
             }
         )
-        self.reservations.put(r.code, updated)
+        self.db.reservations[r.code] = updated
         return record_view(updated)
 
     @tool("write")
@@ -270,5 +270,5 @@ class TableTools(RestaurantBase):
                 "late_cancel_fee": fee,
             }
         )
-        self.reservations.put(r.code, updated)
+        self.db.reservations[r.code] = updated
         return record_view(updated)
