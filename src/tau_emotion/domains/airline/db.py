@@ -7,7 +7,7 @@ and two agents that do the same thing in different words must reach the same sta
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Literal
 
 from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripType
@@ -159,12 +159,12 @@ class Reservation(Record):
 
 
 class AirlineDB(DomainDB):
-    airports: dict[str, Airport]
-    flights: dict[str, Flight]
-    flight_days: dict[str, FlightDay]
-    users: dict[str, User]
-    reservations: dict[str, Reservation]
-    transfers: dict[str, Transfer]
+    airports: MutableMapping[str, Airport]
+    flights: MutableMapping[str, Flight]
+    flight_days: MutableMapping[str, FlightDay]
+    users: MutableMapping[str, User]
+    reservations: MutableMapping[str, Reservation]
+    transfers: MutableMapping[str, Transfer]
 
 
 def day_key(flight_number: str, day: str) -> str:

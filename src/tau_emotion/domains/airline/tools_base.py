@@ -12,7 +12,7 @@ from datetime import date, datetime
 from typing import Any
 
 from tau_emotion.domains.airline.db import (
-    Airport,
+    AirlineDB,
     Flight,
     FlightDay,
     Payment,
@@ -20,7 +20,6 @@ from tau_emotion.domains.airline.db import (
     PaymentPurpose,
     Reservation,
     Segment,
-    Transfer,
     User,
     day_key,
     refund_plan,
@@ -36,7 +35,7 @@ from tau_emotion.domains.airline.rules import (
     free_bags,
 )
 from tau_emotion.domains.common import require
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
@@ -55,21 +54,16 @@ def parse_day(text: str) -> str:
 class AirlineBase(ToolSet):
     def __init__(self, state: State) -> None:
         super().__init__(state)
-        self.airports: Table[Airport] = state.table("airports")
-        self.flights: Table[Flight] = state.table("flights")
-        self.days: Table[FlightDay] = state.table("flight_days")
-        self.users: Table[User] = state.table("users")
-        self.reservations: Table[Reservation] = state.table("reservations")
-        self.transfers: Table[Transfer] = state.table("transfers")
+        self.db = state.view(AirlineDB)
 
     # -- lookups -------------------------------------------------------------------------
 
     def _user(self, user_id: str) -> User:
-        return require(self.users, user_id.strip(), f"no user with id {user_id!r}")
+        return require(self.db.users, user_id.strip(), f"no user with id {user_id!r}")
 
     def _reservation(self, code: str) -> Reservation:
         return require(
-            self.reservations, code.strip().upper(), f"no reservation with code {code!r}"
+            self.db.reservations, code.strip().upper(), f"no reservation with code {code!r}"
         )
 
     def _owned(self, user_id: str, code: str) -> tuple[User, Reservation]:
@@ -86,16 +80,18 @@ class AirlineBase(ToolSet):
 
     def _airport(self, code: str) -> str:
         code = code.strip().upper()
-        if code not in self.airports:
+        if code not in self.db.airports:
             raise ToolError(f"no airport {code!r}; use a three-letter code from list_airports")
         return code
 
     def _flight(self, number: str) -> Flight:
-        return require(self.flights, number.strip().upper(), f"no flight {number!r}")
+        return require(self.db.flights, number.strip().upper(), f"no flight {number!r}")
 
     def _day(self, flight: Flight, day: str) -> FlightDay:
         return require(
-            self.days, day_key(flight.number, day), f"{flight.number} has no record for {day}"
+            self.db.flight_days,
+            day_key(flight.number, day),
+            f"{flight.number} has no record for {day}",
         )
 
     def _segment_day(self, segment: Segment) -> FlightDay:
@@ -123,7 +119,7 @@ class AirlineBase(ToolSet):
         return prices.of(cabin)
 
     def _new_code(self) -> str:
-        return reservation_code(self.reservations.__contains__, len(self.reservations))
+        return reservation_code(self.db.reservations.__contains__, len(self.db.reservations))
 
     def _not_flown(self, reservation: Reservation) -> None:
         for segment in reservation.segments:
@@ -205,10 +201,10 @@ class AirlineBase(ToolSet):
         """Add (release) or remove (take) seats on flights that are still on sale."""
         for segment in segments:
             key = day_key(segment.flight_number, segment.date)
-            record = self.days[key]
+            record = self.db.flight_days[key]
             if record.seats is not None:
                 seats = record.seats.with_value(cabin, record.seats.of(cabin) + change)
-                self.days.put(key, record.model_copy(update={"seats": seats}))
+                self.db.flight_days[key] = record.model_copy(update={"seats": seats})
 
     # -- views ---------------------------------------------------------------------------
 

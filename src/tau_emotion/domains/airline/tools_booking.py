@@ -158,9 +158,9 @@ class BookingTools(AirlineBase):
             payments=tuple(payments),
             created_at=NOW.isoformat(timespec="minutes"),
         )
-        self.reservations.put(code, reservation)
+        self.db.reservations[code] = reservation
         user = user.model_copy(update={"reservations": (*user.reservations, code)})
-        self.users.put(user.user_id, user)
+        self.db.users[user.user_id] = user
         self._move_seats(segments, cabin, -count)
         return {**self._reservation_view(reservation), "total_charged": total}
 
@@ -202,8 +202,8 @@ class BookingTools(AirlineBase):
                 "payments": reservation.payments + tuple(refunds),
             }
         )
-        self.reservations.put(cancelled.code, cancelled)
-        self.users.put(user.user_id, user)
+        self.db.reservations[cancelled.code] = cancelled
+        self.db.users[user.user_id] = user
         self._move_seats(reservation.segments, reservation.cabin, len(reservation.passengers))
         return {
             "reservation_code": cancelled.code,

@@ -78,8 +78,8 @@ class ChangeTools(BookingTools):
         changed = reservation.model_copy(
             update={"segments": segments, "payments": reservation.payments + payments}
         )
-        self.reservations.put(changed.code, changed)
-        self.users.put(user.user_id, user)
+        self.db.reservations[changed.code] = changed
+        self.db.users[user.user_id] = user
         return {**self._reservation_view(changed), "fare_difference": difference}
 
     @tool("write")
@@ -134,8 +134,8 @@ class ChangeTools(BookingTools):
                 "payments": reservation.payments + payments,
             }
         )
-        self.reservations.put(changed.code, changed)
-        self.users.put(user.user_id, user)
+        self.db.reservations[changed.code] = changed
+        self.db.users[user.user_id] = user
         return {**self._reservation_view(changed), "price_difference": difference}
 
     @tool("write")
@@ -176,8 +176,8 @@ class ChangeTools(BookingTools):
                 "payments": reservation.payments + payments,
             }
         )
-        self.reservations.put(changed.code, changed)
-        self.users.put(user.user_id, user)
+        self.db.reservations[changed.code] = changed
+        self.db.users[user.user_id] = user
         return {**self._reservation_view(changed), "bag_fee": fee}
 
     @tool("write")
@@ -206,5 +206,5 @@ class ChangeTools(BookingTools):
         if travellers == reservation.passengers:
             raise ToolError("these are the passengers the reservation already has")
         changed = reservation.model_copy(update={"passengers": travellers})
-        self.reservations.put(changed.code, changed)
+        self.db.reservations[changed.code] = changed
         return self._reservation_view(changed)

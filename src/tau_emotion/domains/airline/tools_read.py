@@ -35,7 +35,7 @@ USERS: Lookups[AirlineBase, User] = Lookups(
         missing="no customer with that {what}",
         email_label="email",
     ),
-    people=lambda tools: tools.users.values(),
+    people=lambda tools: tools.db.users.values(),
 )
 
 
@@ -75,7 +75,7 @@ class ReadTools(AirlineBase):
     @tool("read")
     def list_airports(self) -> list[dict[str, str]]:
         """List the airports the airline serves, with their three-letter codes and cities."""
-        return [a.model_dump() for a in self.airports.values()]
+        return [a.model_dump() for a in self.db.airports.values()]
 
     @tool("read")
     def get_flight_status(self, flight_number: str, date: str) -> dict[str, Any]:
@@ -103,7 +103,7 @@ class ReadTools(AirlineBase):
         start, end, day = self._airport(origin), self._airport(destination), parse_day(date)
         return [
             self._flight_view(f, day)
-            for f in self.flights.values()
+            for f in self.db.flights.values()
             if f.origin == start and f.destination == end
         ]
 
@@ -122,17 +122,17 @@ class ReadTools(AirlineBase):
         """
         start, end, day = self._airport(origin), self._airport(destination), parse_day(date)
         options: list[dict[str, Any]] = []
-        for first in self.flights.values():
+        for first in self.db.flights.values():
             if first.origin != start or first.destination == end:
                 continue
             second_day = arrival_day(first, day)
-            for second in self.flights.values():
+            for second in self.db.flights.values():
                 if second.origin != first.destination or second.destination != end:
                     continue
                 if not connects(first, day, second, second_day):
                     continue
                 legs = [(first, day), (second, second_day)]
-                records = [self.days.get(day_key(f.number, d)) for f, d in legs]
+                records = [self.db.flight_days.get(day_key(f.number, d)) for f, d in legs]
                 if any(
                     r is None
                     or r.prices is None

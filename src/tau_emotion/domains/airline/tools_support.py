@@ -82,20 +82,16 @@ class SupportTools(AirlineBase):
             balance=amount,
             expires=(NOW.date() + CERTIFICATE_VALIDITY).isoformat(),
         )
-        self.users.put(
-            user.user_id,
-            user.model_copy(update={"payment_methods": (*user.payment_methods, certificate)}),
+        self.db.users[user.user_id] = user.model_copy(
+            update={"payment_methods": (*user.payment_methods, certificate)}
         )
-        self.reservations.put(
-            reservation.code,
-            reservation.model_copy(
-                update={"compensated_flights": (*reservation.compensated_flights, key)}
-            ),
+        self.db.reservations[reservation.code] = reservation.model_copy(
+            update={"compensated_flights": (*reservation.compensated_flights, key)}
         )
         return {"certificate": certificate.model_dump(), "amount": amount, "reason": kind}
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         AirlineBase,
-        lambda tools: tools.transfers,
+        lambda tools: tools.db.transfers,
     )
