@@ -152,7 +152,7 @@ def test_buy_tickets_and_pass_discount() -> None:
         payment_method_id=method,
     )
     assert bought["unit_price"] == "36.00" and bought["total"] == "79.00"
-    assert Q.orders[bought["order_id"]].seats == tuple(bought["seats"])
+    assert Q.db.ticket_orders[bought["order_id"]].seats == tuple(bought["seats"])
     assert set(bought["seats"]).isdisjoint(
         s
         for o in DB.ticket_orders.values()
@@ -227,8 +227,8 @@ def test_exchange_charges_fee_and_increase() -> None:
         payment_method_id=method,
     )
     assert out["charged"] == f"{Decimal('10.00') * len(order.seats):.2f}"
-    assert Q.orders[order.id].status == "exchanged"
-    new = Q.orders[out["new_order_id"]]
+    assert Q.db.ticket_orders[order.id].status == "exchanged"
+    new = Q.db.ticket_orders[out["new_order_id"]]
     assert new.exchanged_from == order.id and new.game_id == target.id and new.zone == order.zone
     refuses(
         "already exchanged once",
@@ -281,7 +281,7 @@ def test_exchange_free_for_holder_when_not_dearer() -> None:
         "exchange_tickets", customer_id=order.customer_id, order_id=order.id, new_game_id=target.id
     )
     assert out["charged"] == "0.00"
-    assert not any(t.reference == out["new_order_id"] for t in Q.transactions.values())
+    assert not any(t.reference == out["new_order_id"] for t in Q.db.transactions.values())
 
 
 def test_exchange_refusals() -> None:
@@ -369,7 +369,7 @@ def test_refunds_for_cancelled_and_postponed_games() -> None:
     out = call("refund_tickets", customer_id=postponed.customer_id, order_id=postponed.id)
     assert out["refunded"] == f"{postponed.total - postponed.service_fees:.2f}"
     refunds = [
-        t for t in Q.transactions.values() if t.kind == "refund" and t.date == TODAY.isoformat()
+        t for t in Q.db.transactions.values() if t.kind == "refund" and t.date == TODAY.isoformat()
     ]
     assert {t.reference for t in refunds} == {cancelled.id, postponed.id}
     refuses(
@@ -408,7 +408,7 @@ def test_upgrade_pass_charges_remaining_games() -> None:
     for game in Q.upcoming():
         taken = [
             o
-            for o in Q.orders.values()
+            for o in Q.db.ticket_orders.values()
             if o.game_id == game.id and out["seat"] in o.seats and o.status == "active"
         ]
         assert taken == []
@@ -480,7 +480,10 @@ def test_auto_renew_toggle() -> None:
 def test_cancel_processing_order_refunds_everything() -> None:
     order = next(o for o in DB.merch_orders.values() if o.status == "processing")
     out = call("cancel_merch_order", customer_id=order.customer_id, order_id=order.id)
-    assert out["refunded"] == f"{order.total:.2f}" and Q.merch[order.id].status == "cancelled"
+    assert (
+        out["refunded"] == f"{order.total:.2f}"
+        and Q.db.merch_orders[order.id].status == "cancelled"
+    )
     for status in ("shipped", "delivered", "cancelled"):
         other = next(o for o in DB.merch_orders.values() if o.status == status)
         refuses(

@@ -6,6 +6,7 @@ Decimal kept to the cent and written as a string ('245.50').
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Literal
 
 from tau_emotion.domains.basketball.rules import Zone
@@ -160,17 +161,17 @@ class Transaction(Record):
 
 
 class BasketballDB(DomainDB):
-    settings: dict[str, Settings]
-    customers: dict[str, Customer]
-    payment_methods: dict[str, PaymentMethod]
-    teams: dict[str, Team]
-    players: dict[str, Player]
-    games: dict[str, Game]
-    season_passes: dict[str, SeasonPass]
-    ticket_orders: dict[str, TicketOrder]
-    products: dict[str, Product]
-    merch_orders: dict[str, MerchOrder]
-    camps: dict[str, Camp]
-    camp_registrations: dict[str, CampRegistration]
-    transactions: dict[str, Transaction]
-    transfers: dict[str, Transfer]
+    settings: MutableMapping[str, Settings]
+    customers: MutableMapping[str, Customer]
+    payment_methods: MutableMapping[str, PaymentMethod]
+    teams: MutableMapping[str, Team]
+    players: MutableMapping[str, Player]
+    games: MutableMapping[str, Game]
+    season_passes: MutableMapping[str, SeasonPass]
+    ticket_orders: MutableMapping[str, TicketOrder]
+    products: MutableMapping[str, Product]
+    merch_orders: MutableMapping[str, MerchOrder]
+    camps: MutableMapping[str, Camp]
+    camp_registrations: MutableMapping[str, CampRegistration]
+    transactions: MutableMapping[str, Transaction]
+    transfers: MutableMapping[str, Transfer]

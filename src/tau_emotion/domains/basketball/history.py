@@ -173,7 +173,7 @@ def _exchanges(b: Builder, seats: SeatMap, holders: set[str]) -> None:
 
 def add_merch(b: Builder) -> None:
     rng = b.rng
-    products: dict[str, Product] = b.db.products
+    products = b.db.products
     for spec in PRODUCTS:
         pid = b.new_id("P", b.db.products)
         products[pid] = Product(

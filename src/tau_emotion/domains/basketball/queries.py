@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.basketball.db import (
+    BasketballDB,
     Camp,
-    CampRegistration,
     Customer,
     Flow,
     Game,
     MerchOrder,
     PaymentMethod,
-    Player,
-    Product,
     SeasonPass,
-    Team,
     TicketOrder,
     Transaction,
 )
@@ -33,37 +31,25 @@ from tau_emotion.domains.basketball.rules import (
     single_price,
 )
 from tau_emotion.domains.common import next_id, require
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.errors import ToolError
 
 
 class Queries:
     def __init__(self, state: State) -> None:
-        self.lead: str = state.table("settings")["club"].id_lead
-        self.customers: Table[Customer] = state.table("customers")
-        self.methods: Table[PaymentMethod] = state.table("payment_methods")
-        self.teams: Table[Team] = state.table("teams")
-        self.players: Table[Player] = state.table("players")
-        self.games: Table[Game] = state.table("games")
-        self.passes: Table[SeasonPass] = state.table("season_passes")
-        self.orders: Table[TicketOrder] = state.table("ticket_orders")
-        self.products: Table[Product] = state.table("products")
-        self.merch: Table[MerchOrder] = state.table("merch_orders")
-        self.camps: Table[Camp] = state.table("camps")
-        self.registrations: Table[CampRegistration] = state.table("camp_registrations")
-        self.transactions: Table[Transaction] = state.table("transactions")
-        self.transfers = state.table("transfers")
+        self.db = state.view(BasketballDB)
+        self.lead: str = self.db.settings["club"].id_lead
 
-    def new_id(self, table: Table[Any], prefix: str) -> str:
+    def new_id(self, table: Mapping[str, Any], prefix: str) -> str:
         return next_id(table, prefix + self.lead, ID_WIDTH)
 
     # -- people and money ---------------------------------------------------------------
 
     def customer(self, customer_id: str) -> Customer:
-        return require(self.customers, customer_id, f"no customer with id {customer_id}")
+        return require(self.db.customers, customer_id, f"no customer with id {customer_id}")
 
     def payment_method(self, customer_id: str, method_id: str) -> PaymentMethod:
-        method = self.methods.get(method_id)
+        method = self.db.payment_methods.get(method_id)
         if method is None or method.customer_id != customer_id:
             raise ToolError(f"payment method {method_id} does not belong to this customer")
         if card_expired(method.expires):
@@ -76,25 +62,22 @@ class Queries:
         """Book a charge or refund; nothing is booked for a zero amount."""
         if amount <= 0:
             return
-        tid = self.new_id(self.transactions, "TX")
-        self.transactions.put(
-            tid,
-            Transaction(
-                id=tid,
-                customer_id=customer_id,
-                method_id=method_id,
-                kind=kind,
-                amount=amount,
-                reference=reference,
-                date=TODAY.isoformat(),
-            ),
+        tid = self.new_id(self.db.transactions, "TX")
+        self.db.transactions[tid] = Transaction(
+            id=tid,
+            customer_id=customer_id,
+            method_id=method_id,
+            kind=kind,
+            amount=amount,
+            reference=reference,
+            date=TODAY.isoformat(),
         )
 
     def active_pass(self, customer_id: str) -> SeasonPass | None:
         return next(
             (
                 p
-                for p in self.passes.values()
+                for p in self.db.season_passes.values()
                 if p.customer_id == customer_id and p.status == "active"
             ),
             None,
@@ -103,7 +86,7 @@ class Queries:
     # -- games and seats ----------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
-        return require(self.games, game_id, f"no home game with id {game_id}")
+        return require(self.db.games, game_id, f"no home game with id {game_id}")
 
     @staticmethod
     def starts(game: Game) -> datetime:
@@ -114,7 +97,7 @@ class Queries:
         """Games still to be played (scheduled, or postponed to a new date)."""
         return [
             g
-            for g in self.games.values()
+            for g in self.db.games.values()
             if g.status in ("scheduled", "postponed") and self.starts(g) > NOW
         ]
 
@@ -122,12 +105,14 @@ class Queries:
         """Seats of active orders for the game plus every active season pass in the zone."""
         taken = {
             seat
-            for o in self.orders.values()
+            for o in self.db.ticket_orders.values()
             if o.game_id == game_id and o.zone == zone and o.status == "active"
             for seat in o.seats
         }
         taken.update(
-            p.seat for p in self.passes.values() if p.zone == zone and p.status == "active"
+            p.seat
+            for p in self.db.season_passes.values()
+            if p.zone == zone and p.status == "active"
         )
         return taken
 
@@ -147,17 +132,17 @@ class Queries:
         return pass_price(price) if self.active_pass(customer_id) else price
 
     def opponent(self, game: Game) -> str:
-        team = self.teams[game.opponent_id]
+        team = self.db.teams[game.opponent_id]
         return f"{team.city} {team.name}"
 
     def own_order(self, customer_id: str, order_id: str) -> TicketOrder:
-        order = self.orders.get(order_id)
+        order = self.db.ticket_orders.get(order_id)
         if order is None or order.customer_id != customer_id:
             raise ToolError(f"no ticket order {order_id} on this customer's account")
         return order
 
     def own_merch(self, customer_id: str, order_id: str) -> MerchOrder:
-        order = self.merch.get(order_id)
+        order = self.db.merch_orders.get(order_id)
         if order is None or order.customer_id != customer_id:
             raise ToolError(f"no merchandise order {order_id} on this customer's account")
         return order
@@ -165,7 +150,7 @@ class Queries:
     def camp_seats_left(self, camp: Camp) -> int:
         taken = sum(
             1
-            for r in self.registrations.values()
+            for r in self.db.camp_registrations.values()
             if r.camp_id == camp.id and r.status == "registered"
         )
         return camp.capacity - taken

@@ -30,7 +30,7 @@ FANS: Lookups[ClubToolBase, Customer] = Lookups(
         phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
         email_label="email",
     ),
-    people=lambda tools: tools.q.customers.values(),
+    people=lambda tools: tools.q.db.customers.values(),
 )
 
 
@@ -55,9 +55,9 @@ class ClubTools(TicketTools, ShopTools):
         c = self.q.customer(customer_id)
         season_pass = self.q.active_pass(c.id)
         tickets = []
-        for o in sorted(self.q.orders.values(), key=lambda o: o.id):
+        for o in sorted(self.q.db.ticket_orders.values(), key=lambda o: o.id):
             if o.customer_id == c.id:
-                game = self.q.games[o.game_id]
+                game = self.q.db.games[o.game_id]
                 tickets.append(
                     {
                         "order_id": o.id,
@@ -75,7 +75,7 @@ class ClubTools(TicketTools, ShopTools):
             "zip_code": c.zip_code,
             "payment_methods": [
                 {"payment_method_id": m.id, "label": m.label, "expires": m.expires}
-                for m in self.q.methods.values()
+                for m in self.q.db.payment_methods.values()
                 if m.customer_id == c.id
             ],
             "season_pass": None
@@ -89,17 +89,17 @@ class ClubTools(TicketTools, ShopTools):
             "ticket_orders": tickets,
             "merch_orders": [
                 {"order_id": m.id, "placed": m.placed, "status": m.status}
-                for m in self.q.merch.values()
+                for m in self.q.db.merch_orders.values()
                 if m.customer_id == c.id
             ],
             "camp_registrations": [
                 {
                     "registration_id": r.id,
-                    "camp": self.q.camps[r.camp_id].name,
+                    "camp": self.q.db.camps[r.camp_id].name,
                     "camper": r.camper_name,
                     "status": r.status,
                 }
-                for r in self.q.registrations.values()
+                for r in self.q.db.camp_registrations.values()
                 if r.customer_id == c.id
             ],
         }
@@ -113,7 +113,7 @@ class ClubTools(TicketTools, ShopTools):
             order_id: The ticket order number, e.g. 'TO500123'.
         """
         o = self.q.own_order(customer_id, order_id)
-        game = self.q.games[o.game_id]
+        game = self.q.db.games[o.game_id]
         return {
             "order_id": o.id,
             "game_id": game.id,
@@ -125,7 +125,7 @@ class ClubTools(TicketTools, ShopTools):
             "unit_price": fmt(o.unit_price),
             "service_fees": fmt(o.service_fees),
             "total": fmt(o.total),
-            "paid_with": self.q.methods[o.payment_method_id].label,
+            "paid_with": self.q.db.payment_methods[o.payment_method_id].label,
             "status": o.status,
             "exchanged_from": o.exchanged_from,
         }
@@ -147,7 +147,7 @@ class ClubTools(TicketTools, ShopTools):
             "items": [
                 {
                     "item_id": i.item_id,
-                    "product": self.q.products[i.product_id].name,
+                    "product": self.q.db.products[i.product_id].name,
                     "size": i.size,
                     "price": fmt(i.price),
                     "personalization": i.personalization,
@@ -157,7 +157,7 @@ class ClubTools(TicketTools, ShopTools):
             ],
             "shipping": fmt(o.shipping),
             "total": fmt(o.total),
-            "paid_with": self.q.methods[o.payment_method_id].label,
+            "paid_with": self.q.db.payment_methods[o.payment_method_id].label,
         }
 
     @tool("read")
@@ -165,7 +165,7 @@ class ClubTools(TicketTools, ShopTools):
         """The club's home schedule with status, and for games on sale the price and seats
         left per zone. No authentication needed."""
         rows = []
-        for g in sorted(self.q.games.values(), key=lambda g: g.start):
+        for g in sorted(self.q.db.games.values(), key=lambda g: g.start):
             row: dict[str, Any] = {
                 "game_id": g.id,
                 "opponent": self.q.opponent(g),
@@ -190,10 +190,10 @@ class ClubTools(TicketTools, ShopTools):
     def get_team_roster(self) -> list[dict[str, Any]]:
         """The club's current players with jersey numbers and positions. No authentication
         needed."""
-        home = next(t.id for t in self.q.teams.values() if t.is_home_club)
+        home = next(t.id for t in self.q.db.teams.values() if t.is_home_club)
         return [
             {"name": f"{p.first_name} {p.last_name}", "number": p.number, "position": p.position}
-            for p in sorted(self.q.players.values(), key=lambda p: p.number)
+            for p in sorted(self.q.db.players.values(), key=lambda p: p.number)
             if p.team_id == home
         ]
 
@@ -211,5 +211,5 @@ class ClubTools(TicketTools, ShopTools):
                 "places_left": self.q.camp_seats_left(c),
                 "registration_open": c.start > TODAY.isoformat(),
             }
-            for c in sorted(self.q.camps.values(), key=lambda c: c.start)
+            for c in sorted(self.q.db.camps.values(), key=lambda c: c.start)
         ]

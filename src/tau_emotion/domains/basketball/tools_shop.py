@@ -56,7 +56,7 @@ class ShopTools(ClubToolBase):
                 f"order {order_id} is {order.status}; only orders still processing can be "
                 "cancelled (a delivered order can be returned)"
             )
-        self.q.merch.put(order.id, order.model_copy(update={"status": "cancelled"}))
+        self.q.db.merch_orders[order.id] = order.model_copy(update={"status": "cancelled"})
         self.q.record(customer_id, order.payment_method_id, "refund", order.total, order.id)
         return {"order_id": order.id, "status": "cancelled", "refunded": fmt(order.total)}
 
@@ -97,13 +97,13 @@ class ShopTools(ClubToolBase):
             i.model_copy(update={"status": "returned"}) if i.item_id in item_ids else i
             for i in order.items
         )
-        self.q.merch.put(order.id, order.model_copy(update={"items": updated}))
+        self.q.db.merch_orders[order.id] = order.model_copy(update={"items": updated})
         self.q.record(customer_id, order.payment_method_id, "refund", refund, order.id)
         return {
             "order_id": order.id,
             "returned": item_ids,
             "refunded": fmt(refund),
-            "to": self.q.methods[order.payment_method_id].label,
+            "to": self.q.db.payment_methods[order.payment_method_id].label,
         }
 
     @tool("write")
@@ -126,7 +126,7 @@ class ShopTools(ClubToolBase):
             payment_method_id: One of the customer's payment methods.
         """
         self.q.customer(customer_id)
-        camp = self.q.camps.get(camp_id)
+        camp = self.q.db.camps.get(camp_id)
         if camp is None:
             raise ToolError(f"no camp with id {camp_id}")
         start = date.fromisoformat(camp.start)
@@ -144,7 +144,7 @@ class ShopTools(ClubToolBase):
         name = _camper_name(camper_name)
         mine = [
             r
-            for r in self.q.registrations.values()
+            for r in self.q.db.camp_registrations.values()
             if r.customer_id == customer_id and r.camp_id == camp.id and r.status == "registered"
         ]
         if any(r.camper_name == name and r.camper_birth_date == birth.isoformat() for r in mine):
@@ -153,19 +153,16 @@ class ShopTools(ClubToolBase):
             raise ToolError(f"{camp.name} is full")
         method = self.q.payment_method(customer_id, payment_method_id)
         price = money(camp.price * (1 - SIBLING_DISCOUNT)) if mine else camp.price
-        rid = self.q.new_id(self.q.registrations, "CR")
-        self.q.registrations.put(
-            rid,
-            CampRegistration(
-                id=rid,
-                customer_id=customer_id,
-                camp_id=camp.id,
-                camper_name=name,
-                camper_birth_date=birth.isoformat(),
-                price_paid=price,
-                payment_method_id=method.id,
-                status="registered",
-            ),
+        rid = self.q.new_id(self.q.db.camp_registrations, "CR")
+        self.q.db.camp_registrations[rid] = CampRegistration(
+            id=rid,
+            customer_id=customer_id,
+            camp_id=camp.id,
+            camper_name=name,
+            camper_birth_date=birth.isoformat(),
+            price_paid=price,
+            payment_method_id=method.id,
+            status="registered",
         )
         self.q.record(customer_id, method.id, "charge", price, rid)
         return {"registration_id": rid, "camp": camp.name, "camper": name, "charged": fmt(price)}
@@ -179,23 +176,23 @@ class ShopTools(ClubToolBase):
             customer_id: The authenticated customer's id.
             registration_id: The registration id (from get_customer_details).
         """
-        reg = self.q.registrations.get(registration_id)
+        reg = self.q.db.camp_registrations.get(registration_id)
         if reg is None or reg.customer_id != customer_id:
             raise ToolError(f"no camp registration {registration_id} on this account")
         if reg.status != "registered":
             raise ToolError(f"registration {registration_id} is already {reg.status}")
-        camp = self.q.camps[reg.camp_id]
+        camp = self.q.db.camps[reg.camp_id]
         start = date.fromisoformat(camp.start)
         if start <= TODAY:
             raise ToolError(f"{camp.name} has already started; it can no longer be cancelled")
         refund = money(reg.price_paid * camp_refund_share(start))
-        self.q.registrations.put(reg.id, reg.model_copy(update={"status": "cancelled"}))
+        self.q.db.camp_registrations[reg.id] = reg.model_copy(update={"status": "cancelled"})
         self.q.record(customer_id, reg.payment_method_id, "refund", refund, reg.id)
         return {"registration_id": reg.id, "status": "cancelled", "refunded": fmt(refund)}
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         ClubToolBase,
-        lambda tools: tools.q.transfers,
+        lambda tools: tools.q.db.transfers,
         lambda tools: tools.q.lead,
     )

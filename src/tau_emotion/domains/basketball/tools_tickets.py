@@ -36,7 +36,7 @@ class TicketTools(ClubToolBase):
         method_id: str,
         exchanged_from: str | None,
     ) -> TicketOrder:
-        oid = self.q.new_id(self.q.orders, "TO")
+        oid = self.q.new_id(self.q.db.ticket_orders, "TO")
         order = TicketOrder(
             id=oid,
             customer_id=customer_id,
@@ -51,7 +51,7 @@ class TicketTools(ClubToolBase):
             exchanged_from=exchanged_from,
             placed=TODAY.isoformat(),
         )
-        self.q.orders.put(oid, order)
+        self.q.db.ticket_orders[oid] = order
         return order
 
     @tool("write")
@@ -77,7 +77,7 @@ class TicketTools(ClubToolBase):
             raise ToolError(f"buy between 1 and {MAX_TICKETS_PER_GAME} tickets")
         held = sum(
             len(o.seats)
-            for o in self.q.orders.values()
+            for o in self.q.db.ticket_orders.values()
             if o.customer_id == customer_id and o.game_id == game_id and o.status == "active"
         )
         if held + quantity > MAX_TICKETS_PER_GAME:
@@ -122,7 +122,7 @@ class TicketTools(ClubToolBase):
             raise ToolError(f"order {order_id} is {order.status}")
         if order.exchanged_from is not None:
             raise ToolError("these tickets were already exchanged once and cannot be again")
-        game = self.q.games[order.game_id]
+        game = self.q.db.games[order.game_id]
         if game.status == "cancelled":
             raise ToolError("that game was cancelled; refund the order instead of exchanging it")
         if game.status == "played" or self.q.starts(game) - NOW < EXCHANGE_NOTICE:
@@ -143,7 +143,7 @@ class TicketTools(ClubToolBase):
             if not payment_method_id:
                 raise ToolError(f"{fmt(due)} is due for this exchange; give a payment method")
             method_id = self.q.payment_method(customer_id, payment_method_id).id
-        self.q.orders.put(order.id, order.model_copy(update={"status": "exchanged"}))
+        self.q.db.ticket_orders[order.id] = order.model_copy(update={"status": "exchanged"})
         new = self._new_order(
             customer_id,
             new_game.id,
@@ -169,7 +169,7 @@ class TicketTools(ClubToolBase):
         order = self.q.own_order(customer_id, order_id)
         if order.status != "active":
             raise ToolError(f"order {order_id} is {order.status}")
-        game = self.q.games[order.game_id]
+        game = self.q.db.games[order.game_id]
         if game.status == "cancelled":
             amount = order.total
         elif game.status == "postponed" and self.q.starts(game) > NOW:
@@ -178,12 +178,12 @@ class TicketTools(ClubToolBase):
             raise ToolError(
                 "tickets are refundable only for a cancelled or postponed game; offer an exchange"
             )
-        self.q.orders.put(order.id, order.model_copy(update={"status": "refunded"}))
+        self.q.db.ticket_orders[order.id] = order.model_copy(update={"status": "refunded"})
         self.q.record(customer_id, order.payment_method_id, "refund", amount, order.id)
         return {
             "order_id": order.id,
             "refunded": fmt(amount),
-            "to": self.q.methods[order.payment_method_id].label,
+            "to": self.q.db.payment_methods[order.payment_method_id].label,
         }
 
     @tool("write")
@@ -213,7 +213,7 @@ class TicketTools(ClubToolBase):
         updated = season_pass.model_copy(
             update={"zone": zone, "seat": seats[0], "price_paid": season_pass.price_paid + cost}
         )
-        self.q.passes.put(season_pass.id, updated)
+        self.q.db.season_passes[season_pass.id] = updated
         self.q.record(customer_id, method.id, "charge", cost, season_pass.id)
         return {"zone": zone, "seat": seats[0], "games_left": len(games), "charged": fmt(cost)}
 
@@ -230,5 +230,7 @@ class TicketTools(ClubToolBase):
             raise ToolError("this customer has no active season pass")
         if season_pass.auto_renew == enabled:
             raise ToolError(f"auto-renewal is already {'on' if enabled else 'off'}")
-        self.q.passes.put(season_pass.id, season_pass.model_copy(update={"auto_renew": enabled}))
+        self.q.db.season_passes[season_pass.id] = season_pass.model_copy(
+            update={"auto_renew": enabled}
+        )
         return {"pass_id": season_pass.id, "auto_renew": enabled}
