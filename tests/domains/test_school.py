@@ -248,7 +248,7 @@ def test_enroll_bills_tuition() -> None:
     result = call(
         "enroll_in_section", caller_id=caller, student_id=student.id, section_id=section.id
     )
-    fee = Q.fees[result["fee_id"]]
+    fee = Q.db.fees[result["fee_id"]]
     assert result["status"] == "enrolled" and fee.amount == section.fee and fee.status == "open"
     assert fee.due_date == "2025-05-30"
 
@@ -374,9 +374,9 @@ def test_drop_paid_course_refunds_and_promotes_waitlist() -> None:
         "drop_section", caller_id=decider(student), student_id=student.id, section_id=fee.section_id
     )
     assert result["refunds"][0]["amount"] == f"{fee.paid:.2f}"
-    assert Q.fees[fee.id].status == "refunded"
-    assert len([r for r in Q.refunds.values() if r.fee_id == fee.id]) == 1
-    promoted = Q.enrollments[first_waiting.id]
+    assert Q.db.fees[fee.id].status == "refunded"
+    assert len([r for r in Q.db.refunds.values() if r.fee_id == fee.id]) == 1
+    promoted = Q.db.enrollments[first_waiting.id]
     assert promoted.status == "enrolled"
     assert any(f.section_id == fee.section_id for f in Q.student_fees(promoted.student_id))
 
@@ -387,14 +387,14 @@ def test_drop_unpaid_course_cancels_and_drop_waitlist_place() -> None:
     result = call(
         "drop_section", caller_id=decider(student), student_id=student.id, section_id=fee.section_id
     )
-    assert result["refunds"] == [] and Q.fees[fee.id].status == "cancelled"
+    assert result["refunds"] == [] and Q.db.fees[fee.id].status == "cancelled"
     row = next(e for e in DB.enrollments.values() if e.status == "waitlisted")
     waiting = DB.students[row.student_id]
     out = call(
         "drop_section", caller_id=decider(waiting), student_id=waiting.id, section_id=row.section_id
     )
     assert out == {"section_id": row.section_id, "dropped": "waitlisted"}
-    assert Q.enrollments[row.id].status == "dropped"
+    assert Q.db.enrollments[row.id].status == "dropped"
 
 
 def test_drop_refusals() -> None:
@@ -417,7 +417,7 @@ def test_drop_refusals() -> None:
     )
     # Tuition inside a payment plan: put a summer tuition into a plan, then try to drop it.
     fee = next(f for f in DB.fees.values() if f.section_id and f.status == "open")
-    Q.fees.put(fee.id, fee.model_copy(update={"status": "in_plan"}))
+    Q.db.fees[fee.id] = fee.model_copy(update={"status": "in_plan"})
     owner = DB.students[fee.student_id]
     refuses(
         "payment plan",
@@ -436,7 +436,7 @@ def test_report_future_absence_and_excuse_recent_one() -> None:
     made = call(
         "report_absence", caller_id=gid, student_id=student.id, date="2025-03-12", reason="illness"
     )
-    assert Q.absences[made["absence_id"]].excused
+    assert Q.db.absences[made["absence_id"]].excused
     recent = next(
         a for a in DB.absences.values() if not a.excused and "2025-03-03" <= a.date < "2025-03-10"
     )
@@ -448,7 +448,10 @@ def test_report_future_absence_and_excuse_recent_one() -> None:
         date=recent.date,
         reason="medical_appointment",
     )
-    assert Q.absences[recent.id].excused and Q.absences[recent.id].reason == "medical_appointment"
+    assert (
+        Q.db.absences[recent.id].excused
+        and Q.db.absences[recent.id].reason == "medical_appointment"
+    )
 
 
 def test_report_absence_refusals() -> None:
@@ -512,7 +515,7 @@ def test_book_and_cancel_meeting() -> None:
         start=slot,
         topic="course planning",
     )
-    assert Q.appointments[booked["appointment_id"]].status == "scheduled"
+    assert Q.db.appointments[booked["appointment_id"]].status == "scheduled"
     assert slot not in call("get_staff_availability", staff_id=staff_id)["open_slots"]
     cancelled = call("cancel_appointment", caller_id=gid, appointment_id=booked["appointment_id"])
     assert cancelled["status"] == "cancelled"
@@ -591,7 +594,9 @@ def test_pay_fee_in_parts() -> None:
     fee, caller, method = _open_fee_with_payer()
     balance = fee.amount - fee.paid
     first = call("pay_fee", caller_id=caller, fee_id=fee.id, payment_method_id=method, amount=10.0)
-    assert first["remaining_balance"] == f"{balance - 10:.2f}" and Q.fees[fee.id].status == "open"
+    assert (
+        first["remaining_balance"] == f"{balance - 10:.2f}" and Q.db.fees[fee.id].status == "open"
+    )
     call(
         "pay_fee",
         caller_id=caller,
@@ -599,7 +604,7 @@ def test_pay_fee_in_parts() -> None:
         payment_method_id=method,
         amount=float(balance - 10),
     )
-    assert Q.fees[fee.id].status == "paid"
+    assert Q.db.fees[fee.id].status == "paid"
     refuses(
         "nothing is owed",
         "pay_fee",
@@ -694,7 +699,7 @@ def test_payment_plan_splits_open_fees() -> None:
         "2025-05-01",
         "2025-06-01",
     ]
-    assert all(Q.fees[f.id].status == "in_plan" for f in open_fees)
+    assert all(Q.db.fees[f.id].status == "in_plan" for f in open_fees)
     refuses(
         "already has an active",
         "create_payment_plan",

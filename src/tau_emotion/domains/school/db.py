@@ -7,6 +7,7 @@ float formatting.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from decimal import Decimal
 from typing import Literal
 
@@ -185,18 +186,18 @@ class PaymentPlan(Record):
 
 
 class SchoolDB(DomainDB):
-    settings: dict[str, Settings]
-    students: dict[str, Student]
-    guardians: dict[str, Guardian]
-    payment_methods: dict[str, PaymentMethod]
-    courses: dict[str, Course]
-    sections: dict[str, Section]
-    enrollments: dict[str, Enrollment]
-    staff: dict[str, Staff]
-    appointments: dict[str, Appointment]
-    absences: dict[str, Absence]
-    fees: dict[str, Fee]
-    payments: dict[str, Payment]
-    refunds: dict[str, Refund]
-    payment_plans: dict[str, PaymentPlan]
-    transfers: dict[str, Transfer]
+    settings: MutableMapping[str, Settings]
+    students: MutableMapping[str, Student]
+    guardians: MutableMapping[str, Guardian]
+    payment_methods: MutableMapping[str, PaymentMethod]
+    courses: MutableMapping[str, Course]
+    sections: MutableMapping[str, Section]
+    enrollments: MutableMapping[str, Enrollment]
+    staff: MutableMapping[str, Staff]
+    appointments: MutableMapping[str, Appointment]
+    absences: MutableMapping[str, Absence]
+    fees: MutableMapping[str, Fee]
+    payments: MutableMapping[str, Payment]
+    refunds: MutableMapping[str, Refund]
+    payment_plans: MutableMapping[str, PaymentPlan]
+    transfers: MutableMapping[str, Transfer]

@@ -8,6 +8,7 @@ agent meets (eligibility, seats, waitlists, tuition billing).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -248,7 +249,7 @@ def _decider(student: Student) -> str | None:
     return next((g.guardian_id for g in student.guardians if g.verified), None)
 
 
-def pay_some_summer_tuition(ledger: Ledger, fees: dict[str, Fee]) -> dict[str, Fee]:
+def pay_some_summer_tuition(ledger: Ledger, fees: Mapping[str, Fee]) -> dict[str, Fee]:
     out = dict(fees)
     for fid, fee in fees.items():
         if fee.section_id is None or ledger.rng.random() > 0.4:

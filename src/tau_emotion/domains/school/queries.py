@@ -7,18 +7,18 @@ same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any, Literal
 
 from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.school.db import (
-    Appointment,
-    Course,
     Enrollment,
     Fee,
     Guardian,
     PaymentMethod,
     PaymentPlan,
+    SchoolDB,
     Section,
     Staff,
     Student,
@@ -30,7 +30,7 @@ from tau_emotion.domains.school.rules import (
     TODAY,
     is_adult,
 )
-from tau_emotion.domains.state import State, Table
+from tau_emotion.domains.state import State
 from tau_emotion.errors import ToolError
 
 Access = Literal["view", "act"]
@@ -41,31 +41,18 @@ class Queries:
     """Typed tables plus the lookups the tools share."""
 
     def __init__(self, state: State) -> None:
-        self.lead: str = state.table("settings")["school"].id_lead
-        self.students: Table[Student] = state.table("students")
-        self.guardians: Table[Guardian] = state.table("guardians")
-        self.methods: Table[PaymentMethod] = state.table("payment_methods")
-        self.courses: Table[Course] = state.table("courses")
-        self.sections: Table[Section] = state.table("sections")
-        self.enrollments: Table[Enrollment] = state.table("enrollments")
-        self.staff: Table[Staff] = state.table("staff")
-        self.appointments: Table[Appointment] = state.table("appointments")
-        self.absences = state.table("absences")
-        self.fees: Table[Fee] = state.table("fees")
-        self.payments = state.table("payments")
-        self.refunds = state.table("refunds")
-        self.plans: Table[PaymentPlan] = state.table("payment_plans")
-        self.transfers = state.table("transfers")
+        self.db = state.view(SchoolDB)
+        self.lead: str = self.db.settings["school"].id_lead
 
-    def new_id(self, table: Table[Any], prefix: str) -> str:
+    def new_id(self, table: Mapping[str, Any], prefix: str) -> str:
         return next_id(table, prefix + self.lead, ID_WIDTH)
 
     # -- people -------------------------------------------------------------------------
 
     def person(self, caller_id: str) -> Student | Guardian:
-        person: Student | Guardian | None = self.guardians.get(caller_id) or self.students.get(
+        person: Student | Guardian | None = self.db.guardians.get(
             caller_id
-        )
+        ) or self.db.students.get(caller_id)
         if person is None:
             raise ToolError(f"no guardian or student with id {caller_id}")
         return person
@@ -83,7 +70,7 @@ class Queries:
     def authorize(self, caller_id: str, student_id: str, access: Access) -> Student:
         """The student, if the caller may view (or act on) their record; else a refusal."""
         caller = self.caller(caller_id)
-        student = self.students.get(student_id)
+        student = self.db.students.get(student_id)
         if student is None:
             raise ToolError(f"no student with id {student_id}")
         if caller.id == student.id:
@@ -114,7 +101,7 @@ class Queries:
         return student
 
     def payment_method(self, caller_id: str, method_id: str) -> PaymentMethod:
-        method = self.methods.get(method_id)
+        method = self.db.payment_methods.get(method_id)
         if method is None or method.owner_id != caller_id:
             raise ToolError(f"payment method {method_id} does not belong to the caller")
         if method.expires is not None and method.expires < TODAY.isoformat()[:7]:
@@ -128,21 +115,21 @@ class Queries:
     # -- courses and registrations ------------------------------------------------------
 
     def section(self, section_id: str) -> Section:
-        return require(self.sections, section_id, f"no section with id {section_id}")
+        return require(self.db.sections, section_id, f"no section with id {section_id}")
 
     def student_enrollments(self, student_id: str, term: str | None = None) -> list[Enrollment]:
         return [
             e
-            for e in self.enrollments.values()
+            for e in self.db.enrollments.values()
             if e.student_id == student_id
             and e.status != "dropped"
-            and (term is None or self.sections[e.section_id].term == term)
+            and (term is None or self.db.sections[e.section_id].term == term)
         ]
 
     def section_roster(self, section_id: str) -> tuple[list[Enrollment], list[Enrollment]]:
         """(enrolled, waitlisted in order of joining) for one section."""
         rows = sorted(
-            (e for e in self.enrollments.values() if e.section_id == section_id),
+            (e for e in self.db.enrollments.values() if e.section_id == section_id),
             key=lambda e: e.id,
         )
         return (
@@ -155,41 +142,42 @@ class Queries:
         if course_id in student.prior_credits:
             return True
         return any(
-            self.sections[e.section_id].course_id == course_id and e.grade in PREREQ_PASSING
+            self.db.sections[e.section_id].course_id == course_id and e.grade in PREREQ_PASSING
             for e in self.student_enrollments(student.id, COMPLETED_TERM)
         )
 
     def check_registration(self, student: Student, section: Section) -> None:
         """Every registration rule except seats; raises with the first rule broken."""
-        course = self.courses[section.course_id]
+        course = self.db.courses[section.course_id]
         if student.grade_level < course.min_grade:
             raise ToolError(f"{course.title} is open to grade {course.min_grade} and up")
         if self.passed(student, course.id):
             raise ToolError(f"the student has already passed {course.title} with C or better")
         missing = [
-            self.courses[p].title for p in course.prerequisites if not self.passed(student, p)
+            self.db.courses[p].title for p in course.prerequisites if not self.passed(student, p)
         ]
         if missing:
             raise ToolError(
                 f"{course.title} needs {', '.join(missing)} passed with C or better first"
             )
         for e in self.student_enrollments(student.id, section.term):
-            other = self.sections[e.section_id]
+            other = self.db.sections[e.section_id]
             if other.course_id == course.id:
                 raise ToolError(f"the student is already {e.status} in {course.title} ({other.id})")
             if e.status == "enrolled" and other.period == section.period:
+                clash = self.db.courses[other.course_id].title
                 raise ToolError(
-                    f"period {section.period} clashes with {self.courses[other.course_id].title} "
+                    f"period {section.period} clashes with {clash} "
                     f"({other.id}), which the student is enrolled in"
                 )
 
     def staff_member(self, staff_id: str) -> Staff:
-        return require(self.staff, staff_id, f"no staff member with id {staff_id}")
+        return require(self.db.staff, staff_id, f"no staff member with id {staff_id}")
 
     def booked_starts(self, staff_id: str) -> set[str]:
         return {
             a.start
-            for a in self.appointments.values()
+            for a in self.db.appointments.values()
             if a.staff_id == staff_id and a.status == "scheduled"
         }
 
@@ -197,12 +185,16 @@ class Queries:
 
     def student_fees(self, student_id: str) -> list[Fee]:
         return sorted(
-            (f for f in self.fees.values() if f.student_id == student_id), key=lambda f: f.id
+            (f for f in self.db.fees.values() if f.student_id == student_id), key=lambda f: f.id
         )
 
     def active_plan(self, student_id: str) -> PaymentPlan | None:
         return next(
-            (p for p in self.plans.values() if p.student_id == student_id and p.status == "active"),
+            (
+                p
+                for p in self.db.payment_plans.values()
+                if p.student_id == student_id and p.status == "active"
+            ),
             None,
         )
 

@@ -50,7 +50,7 @@ CALLERS: Lookups[SchoolToolBase, Student | Guardian] = Lookups(
         phone=PhoneRule(last_ten, "give the full 10-digit phone number"),
         email_label="email",
     ),
-    people=lambda tools: [*tools.q.guardians.values(), *tools.q.students.values()],
+    people=lambda tools: [*tools.q.db.guardians.values(), *tools.q.db.students.values()],
 )
 
 
@@ -75,7 +75,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
         caller = self.q.caller(caller_id)
         methods = [
             {"payment_method_id": m.id, "label": m.label, "expires": m.expires}
-            for m in self.q.methods.values()
+            for m in self.q.db.payment_methods.values()
             if m.owner_id == caller.id
         ]
         details: dict[str, Any] = {
@@ -91,7 +91,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
         else:
             students = []
             for sid in caller.student_ids:
-                s = self.q.students[sid]
+                s = self.q.db.students[sid]
                 link = next(g for g in s.guardians if g.guardian_id == caller.id)
                 entry: dict[str, Any] = {
                     "student_id": s.id,
@@ -119,13 +119,13 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
             student_id: The student's id (from get_caller_details).
         """
         s = self.q.authorize(caller_id, student_id, "view")
-        counselor = self.q.staff[s.counselor_id]
+        counselor = self.q.db.staff[s.counselor_id]
         schedule, summer = [], []
         for e in self.q.student_enrollments(s.id):
-            section = self.q.sections[e.section_id]
-            course = self.q.courses[section.course_id].title
+            section = self.q.db.sections[e.section_id]
+            course = self.q.db.courses[section.course_id].title
             if section.term == CURRENT_TERM:
-                teacher = self.q.staff[section.teacher_id]
+                teacher = self.q.db.staff[section.teacher_id]
                 schedule.append(
                     {
                         "period": section.period,
@@ -149,10 +149,10 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
                 summer.append(entry)
         schedule.sort(key=lambda row: row["period"])
         absences = sorted(
-            (a for a in self.q.absences.values() if a.student_id == s.id), key=lambda a: a.date
+            (a for a in self.q.db.absences.values() if a.student_id == s.id), key=lambda a: a.date
         )
         meetings = sorted(
-            (a for a in self.q.appointments.values() if a.student_id == s.id),
+            (a for a in self.q.db.appointments.values() if a.student_id == s.id),
             key=lambda a: a.start,
         )
         return {
@@ -165,7 +165,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
             "counselor": {"staff_id": counselor.id, "name": self.q.full_name(counselor)},
             "guardians": [
                 {
-                    "name": self.q.full_name(self.q.guardians[g.guardian_id]),
+                    "name": self.q.full_name(self.q.db.guardians[g.guardian_id]),
                     "relationship": g.relationship,
                     "verified": g.verified,
                 }
@@ -179,7 +179,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
             "meetings": [
                 {
                     "appointment_id": a.id,
-                    "with": self.q.full_name(self.q.staff[a.staff_id]),
+                    "with": self.q.full_name(self.q.db.staff[a.staff_id]),
                     "start": a.start,
                     "topic": a.topic,
                     "status": a.status,
@@ -205,7 +205,7 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
             raise ToolError(f"{term} has not started, so there are no grades yet")
         rows = []
         for e in self.q.student_enrollments(s.id, term):
-            course = self.q.courses[self.q.sections[e.section_id].course_id]
+            course = self.q.db.courses[self.q.db.sections[e.section_id].course_id]
             rows.append({"course": course.title, "credits": str(course.credits), "grade": e.grade})
         rows.sort(key=lambda r: str(r["course"]))
         graded = [(str(r["grade"]), Decimal(str(r["credits"]))) for r in rows if r["grade"]]
@@ -274,8 +274,8 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
             raise ToolError(f"unknown term {term!r}; terms are {', '.join(TERMS)}")
         words = course_title.lower().split()
         rows = []
-        for section in self.q.sections.values():
-            course = self.q.courses[section.course_id]
+        for section in self.q.db.sections.values():
+            course = self.q.db.courses[section.course_id]
             if section.term != term or not all(w in course.title.lower() for w in words):
                 continue
             enrolled, waitlist = self.q.section_roster(section.id)
@@ -285,13 +285,13 @@ class SchoolTools(RegistrationTools, ServiceTools, BillingTools):
                     "course": course.title,
                     "credits": str(course.credits),
                     "period": section.period,
-                    "teacher": self.q.full_name(self.q.staff[section.teacher_id]),
+                    "teacher": self.q.full_name(self.q.db.staff[section.teacher_id]),
                     "room": section.room,
                     "seats_left": max(section.capacity - len(enrolled), 0),
                     "waitlist_length": len(waitlist),
                     "tuition": fmt(section.fee),
                     "open_to_grades": f"{course.min_grade}-12",
-                    "prerequisites": [self.q.courses[p].title for p in course.prerequisites],
+                    "prerequisites": [self.q.db.courses[p].title for p in course.prerequisites],
                 }
             )
         if not rows:

@@ -42,7 +42,7 @@ class BillingTools(SchoolToolBase):
             payment_method_id: A payment method of the caller (from get_caller_details).
             amount: Dollars to pay, at most the fee's balance, e.g. 225.0.
         """
-        fee = self.q.fees.get(fee_id)
+        fee = self.q.db.fees.get(fee_id)
         if fee is None:
             raise ToolError(f"no fee with id {fee_id}")
         self.q.authorize(caller_id, fee.student_id, "view")
@@ -59,21 +59,18 @@ class BillingTools(SchoolToolBase):
             raise ToolError(
                 f"the amount must be more than 0.00 and at most the balance {fmt(balance)}"
             )
-        pid = self.q.new_id(self.q.payments, "PAY")
-        self.q.payments.put(
-            pid,
-            Payment(
-                id=pid,
-                fee_id=fee.id,
-                payer_id=caller_id,
-                method_id=method.id,
-                amount=paid,
-                date=TODAY.isoformat(),
-            ),
+        pid = self.q.new_id(self.q.db.payments, "PAY")
+        self.q.db.payments[pid] = Payment(
+            id=pid,
+            fee_id=fee.id,
+            payer_id=caller_id,
+            method_id=method.id,
+            amount=paid,
+            date=TODAY.isoformat(),
         )
         total = fee.paid + paid
         status = "paid" if total == fee.amount else "open"
-        self.q.fees.put(fee.id, fee.model_copy(update={"paid": total, "status": status}))
+        self.q.db.fees[fee.id] = fee.model_copy(update={"paid": total, "status": status})
         return {"payment_id": pid, "paid": fmt(paid), "remaining_balance": fmt(fee.amount - total)}
 
     @tool("write")
@@ -119,7 +116,7 @@ class BillingTools(SchoolToolBase):
                 strict=True,
             )
         ]
-        pid = self.q.new_id(self.q.plans, "PP")
+        pid = self.q.new_id(self.q.db.payment_plans, "PP")
         plan = PaymentPlan(
             id=pid,
             student_id=student.id,
@@ -130,9 +127,9 @@ class BillingTools(SchoolToolBase):
             installments=tuple(parts),
             status="active",
         )
-        self.q.plans.put(pid, plan)
+        self.q.db.payment_plans[pid] = plan
         for f in fees:
-            self.q.fees.put(f.id, f.model_copy(update={"status": "in_plan"}))
+            self.q.db.fees[f.id] = f.model_copy(update={"status": "in_plan"})
         return {
             "plan_id": pid,
             "total": fmt(total),

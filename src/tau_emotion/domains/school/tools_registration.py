@@ -40,15 +40,12 @@ class RegistrationTools(SchoolToolBase):
 
     def _enroll(self, student: Student, section: Section, enrollment_id: str | None) -> Fee:
         """Enroll (or promote a waitlisted row) and bill the section's tuition."""
-        eid = enrollment_id or self.q.new_id(self.q.enrollments, "E")
-        self.q.enrollments.put(
-            eid,
-            Enrollment(
-                id=eid, student_id=student.id, section_id=section.id, status="enrolled", grade=None
-            ),
+        eid = enrollment_id or self.q.new_id(self.q.db.enrollments, "E")
+        self.q.db.enrollments[eid] = Enrollment(
+            id=eid, student_id=student.id, section_id=section.id, status="enrolled", grade=None
         )
-        fee_id = self.q.new_id(self.q.fees, "F")
-        title = self.q.courses[section.course_id].title
+        fee_id = self.q.new_id(self.q.db.fees, "F")
+        title = self.q.db.courses[section.course_id].title
         fee = Fee(
             id=fee_id,
             student_id=student.id,
@@ -59,7 +56,7 @@ class RegistrationTools(SchoolToolBase):
             status="open",
             section_id=section.id,
         )
-        self.q.fees.put(fee_id, fee)
+        self.q.db.fees[fee_id] = fee
         return fee
 
     @tool("write")
@@ -84,7 +81,7 @@ class RegistrationTools(SchoolToolBase):
         fee = self._enroll(student, section, None)
         return {
             "section_id": section.id,
-            "course": self.q.courses[section.course_id].title,
+            "course": self.q.db.courses[section.course_id].title,
             "period": section.period,
             "status": "enrolled",
             "fee_id": fee.id,
@@ -115,16 +112,13 @@ class RegistrationTools(SchoolToolBase):
             raise ToolError(
                 f"a student can be on at most {MAX_WAITLISTS_PER_TERM} waitlists a term"
             )
-        eid = self.q.new_id(self.q.enrollments, "E")
-        self.q.enrollments.put(
-            eid,
-            Enrollment(
-                id=eid,
-                student_id=student.id,
-                section_id=section.id,
-                status="waitlisted",
-                grade=None,
-            ),
+        eid = self.q.new_id(self.q.db.enrollments, "E")
+        self.q.db.enrollments[eid] = Enrollment(
+            id=eid,
+            student_id=student.id,
+            section_id=section.id,
+            status="waitlisted",
+            grade=None,
         )
         return {"section_id": section.id, "status": "waitlisted", "position": len(waitlist) + 1}
 
@@ -149,7 +143,7 @@ class RegistrationTools(SchoolToolBase):
         result: dict[str, Any] = {"section_id": section.id, "dropped": row.status}
         if row.status == "enrolled":
             result["refunds"] = self._cancel_tuition(student.id, section.id)
-        self.q.enrollments.put(row.id, row.model_copy(update={"status": "dropped"}))
+        self.q.db.enrollments[row.id] = row.model_copy(update={"status": "dropped"})
         if row.status == "enrolled":
             self._promote(section)
         return result
@@ -166,32 +160,31 @@ class RegistrationTools(SchoolToolBase):
                 "before the course can be dropped (transfer to a human agent)"
             )
         refunds = []
-        for p in sorted(self.q.payments.values(), key=lambda p: p.id):
+        for p in sorted(self.q.db.payments.values(), key=lambda p: p.id):
             if p.fee_id != fee.id:
                 continue
-            rid = self.q.new_id(self.q.refunds, "RF")
-            self.q.refunds.put(
-                rid,
-                Refund(
-                    id=rid,
-                    payment_id=p.id,
-                    fee_id=fee.id,
-                    method_id=p.method_id,
-                    amount=p.amount,
-                    date=TODAY.isoformat(),
-                ),
+            rid = self.q.new_id(self.q.db.refunds, "RF")
+            self.q.db.refunds[rid] = Refund(
+                id=rid,
+                payment_id=p.id,
+                fee_id=fee.id,
+                method_id=p.method_id,
+                amount=p.amount,
+                date=TODAY.isoformat(),
             )
-            refunds.append({"amount": fmt(p.amount), "to": self.q.methods[p.method_id].label})
+            refunds.append(
+                {"amount": fmt(p.amount), "to": self.q.db.payment_methods[p.method_id].label}
+            )
         status = "refunded" if refunds else "cancelled"
-        self.q.fees.put(fee.id, fee.model_copy(update={"status": status}))
+        self.q.db.fees[fee.id] = fee.model_copy(update={"status": status})
         return refunds
 
     def _promote(self, section: Section) -> None:
         """Give the seat to the first waitlisted student without a period clash."""
         for row in self.q.section_roster(section.id)[1]:
-            student = self.q.students[row.student_id]
+            student = self.q.db.students[row.student_id]
             clash = any(
-                self.q.sections[e.section_id].period == section.period
+                self.q.db.sections[e.section_id].period == section.period
                 for e in self.q.student_enrollments(student.id, section.term)
                 if e.status == "enrolled"
             )

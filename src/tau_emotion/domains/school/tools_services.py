@@ -60,7 +60,7 @@ class ServiceTools(SchoolToolBase):
         recorded = next(
             (
                 a
-                for a in self.q.absences.values()
+                for a in self.q.db.absences.values()
                 if a.student_id == student.id and a.date == day.isoformat()
             ),
             None,
@@ -76,23 +76,20 @@ class ServiceTools(SchoolToolBase):
             if recorded.excused:
                 raise ToolError(f"the absence on {day} is already excused")
             update = {"excused": True, "reason": reason, "reported_by": caller_id}
-            self.q.absences.put(recorded.id, recorded.model_copy(update=update))
+            self.q.db.absences[recorded.id] = recorded.model_copy(update=update)
             return {"absence_id": recorded.id, "date": recorded.date, "excused": True}
         if (day - TODAY).days > ABSENCE_LOOKAHEAD_DAYS:
             raise ToolError(f"absences can be reported at most {ABSENCE_LOOKAHEAD_DAYS} days ahead")
         if recorded is not None:
             raise ToolError(f"an absence on {day} is already on the record")
-        aid = self.q.new_id(self.q.absences, "AB")
-        self.q.absences.put(
-            aid,
-            Absence(
-                id=aid,
-                student_id=student.id,
-                date=day.isoformat(),
-                excused=True,
-                reason=reason,
-                reported_by=caller_id,
-            ),
+        aid = self.q.new_id(self.q.db.absences, "AB")
+        self.q.db.absences[aid] = Absence(
+            id=aid,
+            student_id=student.id,
+            date=day.isoformat(),
+            excused=True,
+            reason=reason,
+            reported_by=caller_id,
         )
         return {"absence_id": aid, "date": day.isoformat(), "excused": True}
 
@@ -113,7 +110,7 @@ class ServiceTools(SchoolToolBase):
         student = self.q.authorize(caller_id, student_id, "act")
         staff = self.q.staff_member(staff_id)
         teachers = {
-            self.q.sections[e.section_id].teacher_id
+            self.q.db.sections[e.section_id].teacher_id
             for e in self.q.student_enrollments(student.id, CURRENT_TERM)
         }
         if staff.id != student.counselor_id and staff.id not in teachers:
@@ -125,13 +122,13 @@ class ServiceTools(SchoolToolBase):
             raise ToolError(f"{start} is not one of {self.q.full_name(staff)}'s upcoming slots")
         if start in self.q.booked_starts(staff.id):
             raise ToolError(f"the {start} slot is already taken")
-        for a in self.q.appointments.values():
+        for a in self.q.db.appointments.values():
             if a.student_id == student.id and a.staff_id == staff.id and a.status == "scheduled":
                 raise ToolError(
                     f"a meeting with {self.q.full_name(staff)} about this student is already "
                     f"booked for {a.start} ({a.id})"
                 )
-        aid = self.q.new_id(self.q.appointments, "AP")
+        aid = self.q.new_id(self.q.db.appointments, "AP")
         appointment = Appointment(
             id=aid,
             staff_id=staff.id,
@@ -141,7 +138,7 @@ class ServiceTools(SchoolToolBase):
             topic=topic,
             status="scheduled",
         )
-        self.q.appointments.put(aid, appointment)
+        self.q.db.appointments[aid] = appointment
         return {"appointment_id": aid, "with": self.q.full_name(staff), "start": start}
 
     @tool("write")
@@ -152,7 +149,7 @@ class ServiceTools(SchoolToolBase):
             caller_id: The authenticated caller's id.
             appointment_id: The meeting's id (from get_student_record).
         """
-        appointment = self.q.appointments.get(appointment_id)
+        appointment = self.q.db.appointments.get(appointment_id)
         if appointment is None:
             raise ToolError(f"no appointment with id {appointment_id}")
         self.q.authorize(caller_id, appointment.student_id, "act")
@@ -163,8 +160,8 @@ class ServiceTools(SchoolToolBase):
                 "the meeting is less than 24 hours away; it can no longer be cancelled here, the "
                 "caller should contact the staff member directly"
             )
-        self.q.appointments.put(
-            appointment.id, appointment.model_copy(update={"status": "cancelled"})
+        self.q.db.appointments[appointment.id] = appointment.model_copy(
+            update={"status": "cancelled"}
         )
         return {"appointment_id": appointment.id, "status": "cancelled"}
 
@@ -179,17 +176,17 @@ class ServiceTools(SchoolToolBase):
             caller_id: The authenticated caller's id; must be the adult student.
             allow: True to let verified guardians see the records, False to stop it.
         """
-        student = self.q.students.get(caller_id)
+        student = self.q.db.students.get(caller_id)
         if student is None or not is_adult(student.date_of_birth):
             raise ToolError("only an adult student (18 or older) can change their records release")
         if student.records_release == allow:
             raise ToolError(f"the records release is already {'on' if allow else 'off'}")
-        self.q.students.put(student.id, student.model_copy(update={"records_release": allow}))
+        self.q.db.students[student.id] = student.model_copy(update={"records_release": allow})
         return {"student_id": student.id, "records_release": allow}
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
         SchoolToolBase,
-        lambda tools: tools.q.transfers,
+        lambda tools: tools.q.db.transfers,
         lambda tools: tools.q.lead,
     )
