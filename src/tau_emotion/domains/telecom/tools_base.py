@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.state import State
 from tau_emotion.domains.telecom.db import (
-    Addon,
     Bill,
     Charge,
     ChargeKind,
@@ -94,9 +93,6 @@ class TelecomToolBase(ToolSet):
         return require(
             self.db.plans, plan_id, f"no plan with id {plan_id!r}; list_plans shows the catalog"
         )
-
-    def _catalog(self) -> tuple[dict[str, Plan], dict[str, Addon]]:
-        return dict(self.db.plans.items()), dict(self.db.addons.items())
 
     def _bills_of(self, customer_id: str) -> list[Bill]:
         return sorted(

@@ -66,13 +66,12 @@ class ReadTools(TelecomToolBase):
             customer_id: The customer's id, from a find_customer tool.
         """
         customer = self._customer(customer_id)
-        plans, _ = self._catalog()
         tickets = sorted(
             (t for t in self.db.tickets.values() if t.customer_id == customer_id),
             key=lambda t: t.ticket_id,
         )
         lines = [self._line(line_id) for line_id in customer.line_ids]
-        return customer_view(customer, lines, plans, tickets)
+        return customer_view(customer, lines, self.db.plans, tickets)
 
     @tool("read")
     def get_line_details(self, line_id: str) -> dict[str, Any]:
@@ -82,8 +81,7 @@ class ReadTools(TelecomToolBase):
             line_id: The line's id, from get_customer_details.
         """
         line = self._line(line_id)
-        plans, addons = self._catalog()
-        return line_view(line, plans, addons, self._device(line.device_id))
+        return line_view(line, self.db.plans, self.db.addons, self._device(line.device_id))
 
     @tool("read")
     def get_device_details(self, device_id: str) -> dict[str, Any]:

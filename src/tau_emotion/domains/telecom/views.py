@@ -7,6 +7,7 @@ data names its customer_id, which the one-account policy check relies on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -49,7 +50,7 @@ def method_view(method: PaymentMethod) -> View:
 
 
 def customer_view(
-    customer: Customer, lines: list[Line], plans: dict[str, Plan], tickets: list[Ticket]
+    customer: Customer, lines: list[Line], plans: Mapping[str, Plan], tickets: list[Ticket]
 ) -> View:
     autopay = next(
         (m for m in customer.payment_methods if m.method_id == customer.autopay_method_id), None
@@ -113,7 +114,7 @@ def addon_view(addon: Addon) -> View:
     return view
 
 
-def data_allowance_mb(line: Line, plan: Plan, addons: dict[str, Addon]) -> int | None:
+def data_allowance_mb(line: Line, plan: Plan, addons: Mapping[str, Addon]) -> int | None:
     """Plan data plus this month's top-ups, or None on an unlimited plan."""
     if plan.data_gb is None:
         return None
@@ -125,7 +126,9 @@ def data_allowance_mb(line: Line, plan: Plan, addons: dict[str, Addon]) -> int |
     return 1024 * (plan.data_gb + topups)
 
 
-def line_view(line: Line, plans: dict[str, Plan], addons: dict[str, Addon], device: Device) -> View:
+def line_view(
+    line: Line, plans: Mapping[str, Plan], addons: Mapping[str, Addon], device: Device
+) -> View:
     plan = plans[line.plan_id]
     allowance = data_allowance_mb(line, plan, addons)
     view: View = {
