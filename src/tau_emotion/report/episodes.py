@@ -27,6 +27,7 @@ from tau_emotion.data import (
     TerminationReason,
 )
 from tau_emotion.domains.checks import Violation
+from tau_emotion.emotions.space import NEUTRAL
 
 Outcome = Literal["success", "failed", "walked_away", "error"]
 EpisodeKey = tuple[str, str, int]
@@ -60,7 +61,7 @@ class EpisodeView(BaseModel):
     domain: str = Field(description="Domain.")
     task_id: str = Field(description="Task id.")
     trial: int = Field(description="Trial.")
-    family: str = Field(description="Emotion family ('none' when neutral).")
+    family: str = Field(description=f"Emotion family ({NEUTRAL!r} when neutral).")
     condition: str | None = Field(description="Emotion condition id.")
     outcome: Outcome = Field(description="success, failed, walked_away or error.")
     reward: float = Field(description="Reward.")

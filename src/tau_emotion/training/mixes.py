@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
+from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
 
@@ -57,7 +58,7 @@ class MixSpec(BaseModel):
         default="all", description="Domains to draw from, or 'all' (every domain present)."
     )
     families: list[str] | None = Field(
-        default=None, description="Only these emotion families ('none' = neutral); None: all."
+        default=None, description=f"Only these emotion families ({NEUTRAL!r} = neutral); None: all."
     )
     size: int | None = Field(
         default=None, ge=1, description="Total rollouts; None keeps all that pass the caps."

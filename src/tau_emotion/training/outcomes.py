@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode, Frozen, Task, TerminationReason
+from tau_emotion.emotions.space import NEUTRAL
 
 
 class Outcome(StrEnum):
@@ -55,7 +56,7 @@ class RolloutRecord(Frozen):
     outcome: Outcome = Field(description="success, failed or dissatisfied.")
     reward: float = Field(description="The benchmark reward of the episode.")
     termination: TerminationReason = Field(description="Why the episode ended.")
-    family: str = Field(description="Emotion family of the user, or 'none'.")
+    family: str = Field(description=f"Emotion family of the user, or {NEUTRAL!r}.")
     emotion: str | None = Field(default=None, description="The user's emotion, if any.")
     tool_calls: int = Field(description="Tool calls the agent made.")
     gold_actions: int | None = Field(

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Action, EmotionSpec, Intent, Message
-from tau_emotion.emotions.space import Family
+from tau_emotion.emotions.space import NEUTRAL, Family
 from tau_emotion.evaluation.reward import output_communicated
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import phrases as P
@@ -85,7 +85,7 @@ def temperament(emotion: EmotionSpec | None) -> Temperament:
     """Patience 2 (angry, urgent, skeptical) to 14 (calm enjoyment, trusting); neutral 12."""
     if emotion is None:
         return Temperament(
-            NEUTRAL_PATIENCE, False, "neutral", "low", "trusting", "none", None, presses(None)
+            NEUTRAL_PATIENCE, False, "neutral", "low", "trusting", NEUTRAL, None, presses(None)
         )
     patience = (
         _URGENCY_PATIENCE[emotion.urgency]
