@@ -7,6 +7,13 @@
 - `split`: the base of generators that write a train and an eval database.
 - `package`: `domain_package`, the `Domain` of a domain folder from its parts (its
   ``__init__.py`` is one call).
+- `declare`: tool methods built from a body written once and the domain's `tool_docs.json`
+  (what the agent reads), with the same schema a hand-written method would get.
+- `records`: record shapes several domains share (`Person`).
+- `reference`: a domain's fixed tables (catalogues, series, markets) read typed from JSON
+  beside its code.
+- `generation`: `GeneratorRun`, a generator writing straight into an empty database of its
+  model (ids, unique emails and phones, seeded draws).
 
 A domain keeps what the agent reads (tool names, docstrings, refusal wording) and what its
 snapshots hold; the kit holds the bodies. `tau_emotion.domains.common` keeps the smaller
