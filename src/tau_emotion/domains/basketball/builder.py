@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 
-from tau_emotion.domains.basketball.db import BasketballDB, Flow, PaymentMethod, Transaction
+from tau_emotion.domains.basketball.db import BasketballDB, Flow, PaymentMethod, transaction
 from tau_emotion.domains.basketball.pools import EVAL_POOLS, TRAIN_POOLS
 from tau_emotion.domains.basketball.rules import ID_WIDTH
 from tau_emotion.domains.common import PeoplePools
@@ -43,15 +43,7 @@ class Builder(GeneratorRun[BasketballDB]):
         self, customer_id: str, method_id: str, kind: Flow, amount: Decimal, ref: str, day: str
     ) -> None:
         tid = self.new_id("TX", self.db.transactions)
-        self.db.transactions[tid] = Transaction(
-            id=tid,
-            customer_id=customer_id,
-            method_id=method_id,
-            kind=kind,
-            amount=amount,
-            reference=ref,
-            date=day,
-        )
+        self.db.transactions[tid] = transaction(tid, customer_id, method_id, kind, amount, ref, day)
 
     def methods_of(self, customer_id: str) -> list[PaymentMethod]:
         return [m for m in self.db.payment_methods.values() if m.customer_id == customer_id]

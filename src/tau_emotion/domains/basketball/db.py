@@ -160,6 +160,37 @@ class Transaction(Record):
     date: str
 
 
+def registration(
+    rid: str, customer_id: str, camp_id: str, camper: str, birth: str, price: Money, method: str
+) -> CampRegistration:
+    """A paid camp registration, as the shop writes it and the generated history does."""
+    return CampRegistration(
+        id=rid,
+        customer_id=customer_id,
+        camp_id=camp_id,
+        camper_name=camper,
+        camper_birth_date=birth,
+        price_paid=price,
+        payment_method_id=method,
+        status="registered",
+    )
+
+
+def transaction(
+    tid: str, customer_id: str, method_id: str, kind: Flow, amount: Money, ref: str, day: str
+) -> Transaction:
+    """One charge or refund, as the tools book it and the generated history does."""
+    return Transaction(
+        id=tid,
+        customer_id=customer_id,
+        method_id=method_id,
+        kind=kind,
+        amount=amount,
+        reference=ref,
+        date=day,
+    )
+
+
 class BasketballDB(DomainDB):
     settings: MutableMapping[str, Settings]
     customers: MutableMapping[str, Customer]

@@ -17,13 +17,13 @@ from tau_emotion.domains.basketball.catalog import (
 )
 from tau_emotion.domains.basketball.db import (
     Camp,
-    CampRegistration,
     Game,
     MerchItem,
     MerchOrder,
     MerchStatus,
     Product,
     TicketOrder,
+    registration,
 )
 from tau_emotion.domains.basketball.pools import CHILD_NAMES
 from tau_emotion.domains.basketball.rules import (
@@ -279,15 +279,8 @@ def _register(b: Builder, camp: Camp, cid: str, name: str, sibling: bool) -> Non
     price = money(camp.price * (1 - SIBLING_DISCOUNT)) if sibling else camp.price
     method = rng.choice(b.methods_of(cid))
     rid = b.new_id("CR", b.db.camp_registrations)
-    b.db.camp_registrations[rid] = CampRegistration(
-        id=rid,
-        customer_id=cid,
-        camp_id=camp.id,
-        camper_name=name,
-        camper_birth_date=birth.isoformat(),
-        price_paid=price,
-        payment_method_id=method.id,
-        status="registered",
+    b.db.camp_registrations[rid] = registration(
+        rid, cid, camp.id, name, birth.isoformat(), price, method.id
     )
     day = min(start, TODAY) - timedelta(days=rng.randint(5, 60))
     b.charge(cid, method.id, "charge", price, rid, day.isoformat())

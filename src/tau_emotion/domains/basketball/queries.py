@@ -17,7 +17,7 @@ from tau_emotion.domains.basketball.db import (
     PaymentMethod,
     SeasonPass,
     TicketOrder,
-    Transaction,
+    transaction,
 )
 from tau_emotion.domains.basketball.rules import (
     ID_WIDTH,
@@ -63,14 +63,9 @@ class Queries:
         if amount <= 0:
             return
         tid = self.new_id(self.db.transactions, "TX")
-        self.db.transactions[tid] = Transaction(
-            id=tid,
-            customer_id=customer_id,
-            method_id=method_id,
-            kind=kind,
-            amount=amount,
-            reference=reference,
-            date=TODAY.isoformat(),
+        day = TODAY.isoformat()
+        self.db.transactions[tid] = transaction(
+            tid, customer_id, method_id, kind, amount, reference, day
         )
 
     def active_pass(self, customer_id: str) -> SeasonPass | None:

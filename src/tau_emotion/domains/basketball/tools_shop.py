@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.basketball.db import CampRegistration
+from tau_emotion.domains.basketball.db import registration
 from tau_emotion.domains.basketball.rules import (
     ID_WIDTH,
     RETURN_WINDOW_DAYS,
@@ -154,15 +154,8 @@ class ShopTools(ClubToolBase):
         method = self.q.payment_method(customer_id, payment_method_id)
         price = money(camp.price * (1 - SIBLING_DISCOUNT)) if mine else camp.price
         rid = self.q.new_id(self.q.db.camp_registrations, "CR")
-        self.q.db.camp_registrations[rid] = CampRegistration(
-            id=rid,
-            customer_id=customer_id,
-            camp_id=camp.id,
-            camper_name=name,
-            camper_birth_date=birth.isoformat(),
-            price_paid=price,
-            payment_method_id=method.id,
-            status="registered",
+        self.q.db.camp_registrations[rid] = registration(
+            rid, customer_id, camp.id, name, birth.isoformat(), price, method.id
         )
         self.q.record(customer_id, method.id, "charge", price, rid)
         return {"registration_id": rid, "camp": camp.name, "camper": name, "charged": fmt(price)}

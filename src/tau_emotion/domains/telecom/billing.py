@@ -16,10 +16,12 @@ from tau_emotion.domains.telecom.db import (
     BillItem,
     BillItemKind,
     Charge,
+    ChargeKind,
     Device,
     Payment,
     PaymentMethod,
     Plan,
+    charge,
 )
 from tau_emotion.domains.telecom.rules import (
     AUTOPAY_DISCOUNT_CENTS,
@@ -49,7 +51,7 @@ class LineCosts:
     billed_plan: Plan | None = None
     """The plan billed in past months when the line changed plan this month."""
     addon_purchases: list[tuple[Addon, date]] = field(default_factory=list)
-    pending: list[tuple[str, str, int, date]] = field(default_factory=list)
+    pending: list[tuple[ChargeKind, str, int, date]] = field(default_factory=list)
     """One-time charges for next bill: (kind, description, cents, created on)."""
 
 
@@ -173,18 +175,12 @@ class BillingHistory:
         self,
         customer_id: str,
         line_id: str,
-        kind: str,
+        kind: ChargeKind,
         description: str,
         cents: int,
         created: date,
     ) -> None:
         charge_id = f"CH-{len(self.charges) + 1:05d}"
-        self.charges[charge_id] = Charge(
-            charge_id=charge_id,
-            customer_id=customer_id,
-            line_id=line_id,
-            kind=kind,
-            description=description,
-            amount_cents=cents,
-            created_on=day(created),
+        self.charges[charge_id] = charge(
+            charge_id, customer_id, line_id, kind, description, cents, day(created)
         )

@@ -163,6 +163,21 @@ class Charge(Record):
     created_on: str
 
 
+def charge(
+    charge_id: str, customer_id: str, line_id: str, kind: ChargeKind, text: str, cents: int, on: str
+) -> Charge:
+    """A one-time charge, as the tools add it and the generated billing history does."""
+    return Charge(
+        charge_id=charge_id,
+        customer_id=customer_id,
+        line_id=line_id,
+        kind=kind,
+        description=text,
+        amount_cents=cents,
+        created_on=on,
+    )
+
+
 class Ticket(Record):
     ticket_id: str
     customer_id: str

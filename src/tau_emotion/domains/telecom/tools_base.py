@@ -14,7 +14,6 @@ from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.state import State
 from tau_emotion.domains.telecom.db import (
     Bill,
-    Charge,
     ChargeKind,
     Customer,
     Device,
@@ -22,6 +21,7 @@ from tau_emotion.domains.telecom.db import (
     PaymentMethod,
     Plan,
     TelecomDB,
+    charge,
 )
 from tau_emotion.domains.telecom.rules import (
     TODAY,
@@ -165,12 +165,6 @@ class TelecomToolBase(ToolSet):
         self, customer_id: str, line_id: str, kind: ChargeKind, description: str, cents: int
     ) -> None:
         charge_id = next_id(self.db.charges, "CH-", 5)
-        self.db.charges[charge_id] = Charge(
-            charge_id=charge_id,
-            customer_id=customer_id,
-            line_id=line_id,
-            kind=kind,
-            description=description,
-            amount_cents=cents,
-            created_on=day(TODAY),
+        self.db.charges[charge_id] = charge(
+            charge_id, customer_id, line_id, kind, description, cents, day(TODAY)
         )
