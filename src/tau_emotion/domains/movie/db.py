@@ -149,6 +149,21 @@ class Payment(Record):
     created_at: str
 
 
+def payment(
+    pid: str, customer_id: str, method_id: str, amount: Decimal, ref: str, text: str, at: str
+) -> Payment:
+    """One ledger line, as the tools book it and the generated history does."""
+    return Payment(
+        payment_id=pid,
+        customer_id=customer_id,
+        payment_method_id=method_id,
+        amount=amount,
+        reference=ref,
+        description=text,
+        created_at=at,
+    )
+
+
 class MovieDB(DomainDB):
     cinemas: MutableMapping[str, Cinema]
     movies: MutableMapping[str, Movie]

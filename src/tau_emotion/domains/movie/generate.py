@@ -27,7 +27,6 @@ from tau_emotion.domains.movie.db import (
     Movie,
     MovieDB,
     PassType,
-    Payment,
     PaymentMethod,
     Plan,
     Rating,
@@ -36,6 +35,7 @@ from tau_emotion.domains.movie.db import (
     Ticket,
     TicketType,
     parse_time,
+    payment,
 )
 from tau_emotion.domains.movie.pools import (
     EMAIL_DOMAINS,
@@ -87,14 +87,8 @@ class _Gen(SeriesRun[Series]):
         self, customer_id: str, method: str, amount: Decimal, ref: str, text: str, when: datetime
     ) -> None:
         pid = self.ident("PAY-", len(self.db.payments) + 1, 5)
-        self.db.payments[pid] = Payment(
-            payment_id=pid,
-            customer_id=customer_id,
-            payment_method_id=method,
-            amount=money(amount),
-            reference=ref,
-            description=text,
-            created_at=_stamp(when),
+        self.db.payments[pid] = payment(
+            pid, customer_id, method, money(amount), ref, text, _stamp(when)
         )
 
     # -- catalogue -----------------------------------------------------------------------

@@ -14,9 +14,9 @@ from tau_emotion.domains.movie.db import (
     Customer,
     FilmPass,
     MovieDB,
-    Payment,
     Screen,
     Showtime,
+    payment,
 )
 from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
@@ -153,14 +153,8 @@ class MovieOffice(ToolSet):
         if amount == 0:
             return
         payment_id = next_id(self.db.payments, "PAY-")
-        self.db.payments[payment_id] = Payment(
-            payment_id=payment_id,
-            customer_id=customer.customer_id,
-            payment_method_id=method_id,
-            amount=amount,
-            reference=reference,
-            description=text,
-            created_at=NOW_TEXT,
+        self.db.payments[payment_id] = payment(
+            payment_id, customer.customer_id, method_id, amount, reference, text, NOW_TEXT
         )
 
     # -- views ---------------------------------------------------------------------------
