@@ -136,6 +136,32 @@ class Transaction(Record):
     """For fee reversals: the fee transaction reversed."""
 
 
+def transaction_record(
+    txn_id: str,
+    account_id: str,
+    on: str,
+    amount: Decimal,
+    kind: TxnKind,
+    text: str,
+    *,
+    card_id: str | None = None,
+    fee_type: FeeType | None = None,
+    reverses: str | None = None,
+) -> Transaction:
+    """One posted transaction, as the tools post it and the generated history does."""
+    return Transaction(
+        txn_id=txn_id,
+        account_id=account_id,
+        posted_on=on,
+        amount=amount,
+        kind=kind,
+        description=text,
+        card_id=card_id,
+        fee_type=fee_type,
+        reverses=reverses,
+    )
+
+
 class Payee(Record):
     payee_id: str
     customer_id: str

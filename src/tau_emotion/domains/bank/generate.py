@@ -26,6 +26,7 @@ from tau_emotion.domains.bank.db import (
     Tier,
     Transaction,
     TxnKind,
+    transaction_record,
 )
 from tau_emotion.domains.bank.pools import (
     BANKS,
@@ -93,13 +94,13 @@ class _Gen(SeriesRun[Series]):
         reverses: str | None = None,
     ) -> Transaction:
         tid = self.ident("TXN-", len(self.db.transactions) + 1, 5)
-        record = Transaction(
-            txn_id=tid,
-            account_id=account.account_id,
-            posted_on=_ago(days_ago),
-            amount=money(amount),
-            kind=kind,
-            description=description,
+        record = transaction_record(
+            tid,
+            account.account_id,
+            _ago(days_ago),
+            money(amount),
+            kind,
+            description,
             card_id=card_id,
             fee_type=fee_type,
             reverses=reverses,

@@ -15,6 +15,7 @@ from tau_emotion.domains.bank.db import (
     Hold,
     Transaction,
     TxnKind,
+    transaction_record,
 )
 from tau_emotion.domains.bank.rules import today
 from tau_emotion.domains.common import money, money_text, next_id, require
@@ -100,14 +101,13 @@ class BankOffice(ToolSet):
         """Post a transaction dated today and move the account balance with it."""
         account = self.db.accounts[account.account_id]  # re-read: an earlier post may have moved it
         txn_id = next_id(self.db.transactions, "TXN-", 6)
-        txn = Transaction(
-            txn_id=txn_id,
-            account_id=account.account_id,
-            posted_on=today(),
-            amount=money(amount),
-            kind=kind,
-            description=description,
-            card_id=None,
+        txn = transaction_record(
+            txn_id,
+            account.account_id,
+            today(),
+            money(amount),
+            kind,
+            description,
             fee_type=fee_type,
             reverses=reverses,
         )
