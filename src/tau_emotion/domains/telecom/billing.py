@@ -22,6 +22,7 @@ from tau_emotion.domains.telecom.db import (
     PaymentMethod,
     Plan,
     charge,
+    payment,
 )
 from tau_emotion.domains.telecom.rules import (
     AUTOPAY_DISCOUNT_CENTS,
@@ -157,13 +158,8 @@ class BillingHistory:
         if paid_on is not None:
             method = autopay or self._manual_method(rng, methods, paid_on)
             payment_id = f"PAY-{len(self.payments) + 1:05d}"
-            self.payments[payment_id] = Payment(
-                payment_id=payment_id,
-                customer_id=customer_id,
-                method_id=method,
-                amount_cents=total,
-                paid_on=day(paid_on),
-                bill_id=bill_id,
+            self.payments[payment_id] = payment(
+                payment_id, customer_id, method, total, day(paid_on), bill_id
             )
 
     @staticmethod

@@ -151,6 +151,28 @@ class Payment(Record):
     device_id: str | None = None
 
 
+def payment(
+    payment_id: str,
+    customer_id: str,
+    method_id: str,
+    cents: int,
+    on: str,
+    bill_id: str | None = None,
+    device_id: str | None = None,
+) -> Payment:
+    """A payment of a bill or a device, as the tools take it and the generated billing history
+    does."""
+    return Payment(
+        payment_id=payment_id,
+        customer_id=customer_id,
+        method_id=method_id,
+        amount_cents=cents,
+        paid_on=on,
+        bill_id=bill_id,
+        device_id=device_id,
+    )
+
+
 class Charge(Record):
     """A one-time charge waiting for the next bill (add-ons, plan upgrade proration)."""
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from tau_emotion.domains.common import cents_text, next_id
-from tau_emotion.domains.telecom.db import Payment
+from tau_emotion.domains.telecom.db import payment
 from tau_emotion.domains.telecom.rules import (
     AUTOPAY_DISCOUNT_CENTS,
     LATE_FEE_CENTS,
@@ -35,14 +35,8 @@ class BillingTools(TelecomToolBase):
         device_id: str | None = None,
     ) -> str:
         payment_id = next_id(self.db.payments, "PAY-", 5)
-        self.db.payments[payment_id] = Payment(
-            payment_id=payment_id,
-            customer_id=customer_id,
-            method_id=method_id,
-            amount_cents=cents,
-            paid_on=day(TODAY),
-            bill_id=bill_id,
-            device_id=device_id,
+        self.db.payments[payment_id] = payment(
+            payment_id, customer_id, method_id, cents, day(TODAY), bill_id, device_id
         )
         return payment_id
 
