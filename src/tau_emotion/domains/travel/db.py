@@ -130,6 +130,40 @@ class Booking(Record):
     cancel_reason: CancelReason | None = None
 
 
+def new_booking(
+    code: str,
+    customer_id: str,
+    dep: Departure,
+    fare: Fare,
+    room: RoomType,
+    rooms: int,
+    travellers: tuple[Traveller, ...],
+    price: FloatMoney,
+    method_id: str,
+    created_at: str,
+) -> Booking:
+    """A confirmed booking charged its package price, as `book_package` writes it; the generated
+    history starts from the same record and adds the tours bought with it."""
+    return Booking(
+        code=code,
+        customer_id=customer_id,
+        package_id=dep.package_id,
+        departure_id=dep.id,
+        fare=fare,
+        room_type=room.code,
+        rooms=rooms,
+        travellers=travellers,
+        tours=(),
+        package_price=price,
+        fees=0.0,
+        amount_paid=price,
+        amount_refunded=0.0,
+        payment_method_id=method_id,
+        status="confirmed",
+        created_at=created_at,
+    )
+
+
 class InsurancePolicy(Record):
     id: str
     booking_code: str

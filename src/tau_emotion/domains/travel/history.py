@@ -16,11 +16,13 @@ from tau_emotion.domains.travel.db import (
     Claim,
     Customer,
     Departure,
+    Fare,
     InsurancePolicy,
     Package,
     TourBooking,
     TravelDB,
     Traveller,
+    new_booking,
 )
 from tau_emotion.domains.travel.pools import CHILD_NAMES, FIRST_NAMES, Market
 
@@ -84,31 +86,20 @@ def add_bookings(rng: random.Random, market: Market, db: TravelDB) -> None:
         created += timedelta(hours=rng.randrange(8, 21), minutes=rng.choice((0, 15, 30, 45)))
         if created >= rules.NOW:
             continue
-        fare = rng.choice(("saver",) * 3 + ("standard",) * 4 + ("flexible",) * 2)
+        fare: Fare = rng.choice(("saver",) * 3 + ("standard",) * 4 + ("flexible",) * 2)
         room_type = pricing.room(hotel, _room_code(rng, people, dep.start_date))
         travellers = pricing.price_travellers(dep, fare, people, "X")
         rooms = rules.rooms_needed(len(people), room_type.occupancy)
         price = pricing.package_price(travellers, room_type, rooms, package.nights)
         tours = _tours(rng, db, dep, package, travellers, tour_load)
         methods = [p for p in cust.payment_methods if p.kind == "credit_card"]
-        booking = Booking(
-            code="",
-            customer_id=cust.id,
-            package_id=package.id,
-            departure_id=dep.id,
-            fare=fare,
-            room_type=room_type.code,
-            rooms=rooms,
-            travellers=travellers,
-            tours=tours,
-            package_price=price,
-            fees=0.0,
-            amount_paid=float_money(price + sum(t.total for t in tours)),
-            amount_refunded=0.0,
-            payment_method_id=rng.choice(methods).id,
-            status="completed" if dep.end_date < rules.TODAY.isoformat() else "confirmed",
-            created_at=rules.stamp(created),
+        method, at = rng.choice(methods).id, rules.stamp(created)
+        booked = new_booking(
+            "", cust.id, dep, fare, room_type, rooms, travellers, price, method, at
         )
+        paid = float_money(price + sum(t.total for t in tours))
+        status = "completed" if dep.end_date < rules.TODAY.isoformat() else "confirmed"
+        booking = booked.model_copy(update={"tours": tours, "amount_paid": paid, "status": status})
         if rng.random() < 0.08:
             booking = _cancel(rng, booking, dep, created)
         else:

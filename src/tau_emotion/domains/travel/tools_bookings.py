@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from tau_emotion.domains.common import float_money, fmt, next_id, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
-from tau_emotion.domains.travel.db import Booking, CancelReason, Fare
+from tau_emotion.domains.travel.db import Booking, CancelReason, Fare, new_booking
 from tau_emotion.domains.travel.tools_base import TravelBase
 from tau_emotion.errors import ToolError
 
@@ -96,23 +96,9 @@ class BookingTools(TravelBase):
         rooms = rules.rooms_needed(len(booked), room.occupancy)
         price = pricing.package_price(booked, room, rooms, package.nights)
         customer = pricing.charge(customer, payment_method_id, price)
-        booking = Booking(
-            code=code,
-            customer_id=customer.id,
-            package_id=package.id,
-            departure_id=dep.id,
-            fare=fare,
-            room_type=room.code,
-            rooms=rooms,
-            travellers=booked,
-            tours=(),
-            package_price=price,
-            fees=0.0,
-            amount_paid=price,
-            amount_refunded=0.0,
-            payment_method_id=payment_method_id,
-            status="confirmed",
-            created_at=rules.stamp(rules.NOW),
+        now = rules.stamp(rules.NOW)
+        booking = new_booking(
+            code, customer.id, dep, fare, room, rooms, booked, price, payment_method_id, now
         )
         self.db.customers[customer.id] = customer
         self.db.bookings[code] = booking
