@@ -180,15 +180,41 @@ class Voucher(Record):
     appointment_id: str | None
 
 
+PaymentKind = Literal["copay", "no_show_fee", "refund"]
+
+
 class Payment(Record):
     payment_id: str
     patient_id: str
     appointment_id: str | None
-    kind: Literal["copay", "no_show_fee", "refund"]
+    kind: PaymentKind
     amount_cents: int
     method_id: str
     posted_on: str
     refund_of: str | None
+
+
+def payment(
+    pid: str,
+    patient_id: str,
+    appointment_id: str | None,
+    kind: PaymentKind,
+    cents: int,
+    method_id: str,
+    on: str,
+    refund_of: str | None = None,
+) -> Payment:
+    """A copay, no-show fee or refund, as the tools post it and the generated history does."""
+    return Payment(
+        payment_id=pid,
+        patient_id=patient_id,
+        appointment_id=appointment_id,
+        kind=kind,
+        amount_cents=cents,
+        method_id=method_id,
+        posted_on=on,
+        refund_of=refund_of,
+    )
 
 
 class Device(Record):

@@ -17,12 +17,14 @@ from tau_emotion.domains.telehealth.db import (
     InsurancePlan,
     Patient,
     Payment,
+    PaymentKind,
     Provider,
     Slot,
     TelehealthDB,
     VisitSummary,
     VisitType,
     Voucher,
+    payment,
 )
 from tau_emotion.domains.telehealth.pricing import visit_price, voucher_discount
 from tau_emotion.domains.telehealth.rules import (
@@ -230,25 +232,19 @@ class _Builder:
         self,
         patient: Patient,
         appt: Appointment,
-        kind: Literal["copay", "no_show_fee", "refund"],
+        kind: PaymentKind,
         cents: int,
         method: str,
         when: date,
         refund_of: str | None,
     ) -> Payment:
         pid = f"PAY{len(self.care.payments) + 1:06d}"
-        payment = Payment(
-            payment_id=pid,
-            patient_id=patient.patient_id,
-            appointment_id=appt.appointment_id,
-            kind=kind,
-            amount_cents=cents,
-            method_id=method,
-            posted_on=when.isoformat(),
-            refund_of=refund_of,
+        on = when.isoformat()
+        record = payment(
+            pid, patient.patient_id, appt.appointment_id, kind, cents, method, on, refund_of
         )
-        self.care.payments[pid] = payment
-        return payment
+        self.care.payments[pid] = record
+        return record
 
     # --- vouchers -----------------------------------------------------------------------
 

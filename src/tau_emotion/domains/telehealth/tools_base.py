@@ -15,6 +15,7 @@ from tau_emotion.domains.telehealth.db import (
     Provider,
     Slot,
     TelehealthDB,
+    payment,
 )
 from tau_emotion.domains.telehealth.pricing import coverage_status
 from tau_emotion.domains.telehealth.rules import TODAY
@@ -108,14 +109,14 @@ class TelehealthBase(ToolSet):
     def _refund(self, original: Payment, cents: int) -> Payment:
         """Refunds always go back to the method that paid (policy: original method only)."""
         payment_id = next_id(self.db.payments, "PAY", 6)
-        refund = Payment(
-            payment_id=payment_id,
-            patient_id=original.patient_id,
-            appointment_id=original.appointment_id,
-            kind="refund",
-            amount_cents=cents,
-            method_id=original.method_id,
-            posted_on=TODAY.isoformat(),
+        refund = payment(
+            payment_id,
+            original.patient_id,
+            original.appointment_id,
+            "refund",
+            cents,
+            original.method_id,
+            TODAY.isoformat(),
             refund_of=original.payment_id,
         )
         self.db.payments[payment_id] = refund

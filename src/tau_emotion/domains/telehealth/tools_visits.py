@@ -6,7 +6,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tau_emotion.domains.common import cents_text, next_id
-from tau_emotion.domains.telehealth.db import Appointment, Patient, Payment, Provider, VisitType
+from tau_emotion.domains.telehealth.db import (
+    Appointment,
+    Patient,
+    Payment,
+    Provider,
+    VisitType,
+    payment,
+)
 from tau_emotion.domains.telehealth.pricing import visit_price
 from tau_emotion.domains.telehealth.rules import (
     CANCEL_WINDOW,
@@ -173,15 +180,8 @@ class VisitTools(BillingTools):
             self._redeem(voucher, appointment_id)
         if method_id is not None:
             payment_id = next_id(self.db.payments, "PAY", 6)
-            self.db.payments[payment_id] = Payment(
-                payment_id=payment_id,
-                patient_id=patient_id,
-                appointment_id=appointment_id,
-                kind="copay",
-                amount_cents=due,
-                method_id=method_id,
-                posted_on=TODAY.isoformat(),
-                refund_of=None,
+            self.db.payments[payment_id] = payment(
+                payment_id, patient_id, appointment_id, "copay", due, method_id, TODAY.isoformat()
             )
         return {
             **self._appointment_view(appt),
