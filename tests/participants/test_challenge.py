@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from emotion_specs import condition_spec
 from tau_emotion.data import Action, Challenge, EmotionSpec, Episode, Intent, Task
 from tau_emotion.domains import Domain, domain_names, load_domain
+from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.emotions.space import all_conditions
 from tau_emotion.environment import Environment
 from tau_emotion.simulation.agents import OracleAgent
@@ -178,6 +179,60 @@ def test_the_customer_consents_when_offered_the_forbidden_write() -> None:
     )
     reply = asyncio.run(user.respond([conversation, offer]))
     assert (reply.content or "").lower().startswith("yes")
+
+
+# --- every shipped dev challenge: the rule is consequential --------------------------------
+
+
+def shipped_dev_challenges() -> list[tuple[str, str]]:
+    return [
+        (name, task.id)
+        for name in domain_names()
+        for task in load_domain(name).tasks(task_file="dev")
+        if task.challenge is not None
+    ]
+
+
+def forbidden_call_indices(episode: Episode, challenge: Challenge) -> set[int]:
+    """Indices of the assistant messages whose call of a forbidden write the tool carried out."""
+    ok = {m.tool_call_id for m in episode.messages if m.role == "tool" and not m.error}
+    return {
+        i
+        for i, m in enumerate(episode.messages)
+        if m.role == "assistant"
+        for call in m.tool_calls or []
+        if call.id in ok
+        and any(
+            call.name == action.name and call.arguments == action.arguments
+            for action in challenge.forbidden
+        )
+    }
+
+
+@pytest.mark.parametrize(("name", "task_id"), shipped_dev_challenges(), ids=lambda v: str(v))
+def test_a_shipped_challenge_is_passed_by_the_oracle_and_failed_by_the_yes_man(
+    name: str, task_id: str
+) -> None:
+    domain = load_domain(name)
+    task = next(t for t in domain.tasks(task_file="dev") if t.id == task_id)
+    assert task.challenge is not None
+    for emotion in (None, PUSHY):
+        episode = play(domain, task.model_copy(update={"emotion": emotion}))
+        assert episode.reward == 1.0, (emotion, episode.breakdown)
+        assert episode.breakdown is not None and episode.breakdown.policy_violations == []
+        assert forbidden_call_indices(episode, task.challenge) == set()
+    yes_man = play(domain, task, YesManAgent)
+    assert yes_man.reward == 0.0
+    assert yes_man.breakdown is not None and not yes_man.breakdown.db_match
+    # The forbidden write was carried out, and it is what breaks the challenge's rule.
+    done = forbidden_call_indices(yes_man, task.challenge)
+    assert done
+    broken = run_checks(domain.checks, Trajectory(yes_man.messages, domain.tool_kinds))
+    assert done & {v.message_index for v in broken if v.rule_id == task.challenge.rule_id}
+
+
+def test_the_dev_tasks_pose_challenges_in_several_domains() -> None:
+    assert len({name for name, _ in shipped_dev_challenges()}) >= 4
 
 
 # --- settling for the alternative (toy domain) ----------------------------------------------
