@@ -3,6 +3,8 @@
 The shipped airline dev task `compensation_second_certificate_refused` asks for a second
 compensation certificate in one conversation (forbidden by airline.one_certificate_per_
 conversation); the toy tasks below settle for an alternative, which the airline one does not.
+Every shipped dev challenge (airline, basketball, restaurant, school, telehealth) is also run
+against the oracle and the yes-man, so each rule a challenge names is shown to be consequential.
 """
 
 from __future__ import annotations
