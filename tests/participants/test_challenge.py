@@ -15,7 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from emotion_specs import condition_spec
-from tau_emotion.data import Action, Challenge, EmotionSpec, Episode, Intent, Task
+from tau_emotion.data import Action, Challenge, EmotionSpec, Episode, Intent, Message, Task
 from tau_emotion.domains import Domain, domain_names, load_domain
 from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.emotions.space import all_conditions
@@ -173,8 +173,6 @@ def test_the_customer_consents_when_offered_the_forbidden_write() -> None:
     conversation = asyncio.run(user.respond([]))
     assert "LK708" in (conversation.content or "")
     user._next_intent = 2  # the second request was made
-    from tau_emotion.data import Message
-
     offer = Message(
         role="assistant",
         content="Shall I issue a compensation certificate for LK232 on reservation QH3ZSJ?",

@@ -134,6 +134,8 @@ class OracleAgent:
         if challenge is None or self._settled_intent == self._intent:
             return None
         intent = self._intents[self._intent]
+        # The domain's kinds, not self._kinds: a subclass may hide writes from the oracle's
+        # confirmation logic, but what is a lookup does not change.
         kinds = self._setup.domain.tool_kinds
         if (
             self._action < len(intent.actions)
@@ -154,16 +156,16 @@ class OracleAgent:
     def _refusal_text(self, challenge: Challenge, actions: Sequence[Action]) -> str:
         rules = {check.rule_id: check.description for check in self._setup.domain.checks}
         rule = rules.get(challenge.rule_id, "our policy does not allow it").rstrip(".")
-        asked = describe_action(challenge.forbidden[0])
+        policy = f"Our policy: {rule[0].lower()}{rule[1:]}."
         if self._refusals == 1:
+            asked = describe_action(challenge.forbidden[0])
             text = (
                 "I'm sorry, I know this is not what you were hoping for, but I can't "
-                f"{asked}. Our policy: {rule[0].lower()}{rule[1:]}."
+                f"{asked}. {policy}"
             )
         else:
             text = (
-                "I do understand, and I'm sorry, but I'm not able to make an exception. "
-                f"Our policy: {rule[0].lower()}{rule[1:]}."
+                f"I do understand, and I'm sorry, but I'm not able to make an exception. {policy}"
             )
         kinds = self._setup.domain.tool_kinds
         offer = next((a for a in actions[self._action :] if kinds.get(a.name) == "write"), None)

@@ -89,23 +89,22 @@ def _same_call(action: Action, name: str, arguments: dict[str, object]) -> bool:
 class ChallengePlay:
     """The customer's side of one challenge: how many presses are left, and what to say."""
 
-    def __init__(self, challenge: Challenge, politeness: str, presses_left: int) -> None:
+    def __init__(self, challenge: Challenge, politeness: str, presses: int) -> None:
         self.challenge = challenge
         self._politeness = politeness if politeness in _PRESS else "neutral"
-        self.presses_left = presses_left
+        self._presses = presses
         self._pressed = 0
         self.settled = False
 
     @property
     def pressing(self) -> bool:
-        return not self.settled and self.presses_left > 0
+        return not self.settled and self._pressed < self._presses
 
     def press(self) -> str:
         """The next press, one step further up the escalation."""
         lines = _PRESS[self._politeness]
         line = lines[min(self._pressed, len(lines) - 1)]
         self._pressed += 1
-        self.presses_left -= 1
         return line
 
     def settle(self) -> str:

@@ -242,11 +242,13 @@ class ScriptedUser:
 
     def _answer(self, text: str, messages: Sequence[Message]) -> Message:
         politeness = self.temper.politeness
-        said = [m.content or "" for m in messages if m.role == "user"]
-        if responds_to_feelings(text, said, self.temper.family):
-            self._reassured = True
-        elif self.temper.needs_reassurance and not self._reassured:
-            self._spend(1, "no acknowledgment of feelings")
+        # Only a customer who needs reassurance and has not had it reads the turn for it.
+        if self.temper.needs_reassurance and not self._reassured:
+            said = [m.content or "" for m in messages if m.role == "user"]
+            if responds_to_feelings(text, said, self.temper.family):
+                self._reassured = True
+            else:
+                self._spend(1, "no acknowledgment of feelings")
         if self.temper.urgency == "high" and len(text) > OVERLONG_CHARS:
             self._spend(1, "overlong message under high urgency")
 
