@@ -83,3 +83,10 @@ def test_oracle_patience_quick_compares_the_oracle_with_a_fixed_apology() -> Non
     out = run("oracle_patience.py", "--quick")
     assert "| all | all |" in out and "success, fixed apology" in out
     assert "fixed apology:" in out and "points of success" in out
+
+
+def test_tracer_build_quick_runs_every_stage_on_a_small_build() -> None:
+    out = run("tracer_build.py", "--quick")
+    assert "selected: 4 test tasks (+ twins), 0 train tasks" in out
+    assert "wall time:" in out and "CPU time" in out
+    assert "identical to the shipped sets" not in out  # a small build is never compared
