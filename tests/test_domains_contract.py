@@ -10,7 +10,7 @@ import pytest
 
 from tau_emotion.data import TerminationReason, ToolCall
 from tau_emotion.domains import domain_names, load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import run_checks
 from tau_emotion.domains.state import DomainDB, canonical_json, db_digest
 from tau_emotion.environment import Environment
 from tau_emotion.simulation.agents import OracleAgent
@@ -65,7 +65,10 @@ def test_oracle_with_scripted_user_solves_every_seed_task_within_policy(name: st
         env = envs.setdefault(variant, Environment(domain, variant))
         setup = EpisodeSetup(task, domain, seed=0, trial=0)
         episode = asyncio.run(run_episode(setup, OracleAgent(setup), ScriptedUser(setup), env))
-        violations = run_checks(domain.checks, Trajectory(episode.messages, domain.tool_kinds))
+        violations = run_checks(
+            domain.checks,
+            domain.trajectory(episode.messages, domain.variant_of_task(episode.task_id)),
+        )
         ok_end = episode.termination in (TerminationReason.USER_STOP, TerminationReason.TRANSFER)
         if episode.reward != 1.0 or violations or not ok_end:
             reason = episode.breakdown.reason if episode.breakdown else episode.errors

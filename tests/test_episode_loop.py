@@ -14,7 +14,7 @@ from tau_emotion.data import (
     ToolCall,
 )
 from tau_emotion.domains import Domain
-from tau_emotion.domains.checks import Trajectory, is_affirmative, run_checks
+from tau_emotion.domains.checks import is_affirmative, run_checks
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ModelError
 from tau_emotion.models.scripted import ScriptedModel, tool_call
@@ -44,7 +44,7 @@ def test_oracle_with_scripted_user_succeeds_and_passes_checks(toy: Domain) -> No
     episode = play(toy, credit_task())
     assert episode.termination == TerminationReason.USER_STOP
     assert episode.reward == 1.0 and episode.breakdown is not None and episode.breakdown.db_match
-    assert run_checks(toy.checks, Trajectory(episode.messages, toy.tool_kinds)) == []
+    assert run_checks(toy.checks, toy.trajectory(episode.messages, "main")) == []
     roles = [m.role for m in episode.messages]
     assert roles[0] == "system" and roles[1] == "user"
     # the oracle asked before the write, and the user said yes

@@ -16,7 +16,7 @@ import pytest
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.domains import Domain, load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import PolicyCheck, Trajectory, run_checks
 from tau_emotion.domains.tools import to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
@@ -52,6 +52,47 @@ class Desk:
             self.env.call(name, arguments)
         assert self.env.hash() == before, f"{name} changed the state before refusing"
         return str(refusal.value)
+
+    def breaks(self, rule_id: str, name: str, /, **arguments: Any) -> str:
+        """Assert that judgement rule `rule_id` forbids this write on the state as it is now,
+        that its check flags the write in a conversation, and that the tool carries it out all
+        the same (the tools enforce integrity, not the policy). Returns the rule's reason."""
+        check = self._judged(rule_id)
+        reason = check.forbids(self.env.tools, name, arguments)
+        assert reason is not None, f"{rule_id} allows {name} {arguments}"
+        flagged = check.run(self._one_write(name, arguments))
+        assert [v.rule_id for v in flagged] == [rule_id], flagged
+        before = self.env.hash()
+        self.env.call(name, arguments)
+        assert self.env.hash() != before, f"{name} left the state as it was"
+        return reason
+
+    def allows(self, rule_id: str, name: str, /, **arguments: Any) -> None:
+        """Assert that judgement rule `rule_id` allows this write on the state as it is now,
+        and that its check finds nothing in a conversation that makes it."""
+        check = self._judged(rule_id)
+        reason = check.forbids(self.env.tools, name, arguments)
+        assert reason is None, f"{rule_id} forbids {name} {arguments}: {reason}"
+        assert check.run(self._one_write(name, arguments)) == []
+
+    def _judged(self, rule_id: str) -> PolicyCheck:
+        checks = {c.rule_id: c for c in self.domain.checks}
+        assert rule_id in checks, f"{self.domain.name} has no check {rule_id}"
+        assert checks[rule_id].judgement is not None, f"{rule_id} is not a judgement rule"
+        return checks[rule_id]
+
+    def _one_write(self, name: str, arguments: dict[str, Any]) -> Trajectory:
+        """A conversation that makes just this write (confirmed), judged from this state."""
+        state = self.env.state.fork()
+        result = self.domain.toolset(state.fork()).invoke(name, dict(arguments))
+        call = ToolCall(id="w1", name=name, arguments=arguments)
+        messages = [
+            Message(role="assistant", content="Shall I go ahead?"),
+            Message(role="user", content="Yes, please."),
+            Message(role="assistant", tool_calls=[call]),
+            Message(role="tool", tool_call_id="w1", name=name, content=to_text(result)),
+        ]
+        return Trajectory(messages, self.domain.tool_kinds, lambda: self.domain.toolset(state))
 
     def row(self, table: str, key: str) -> Any:
         """A row as this episode's state holds it now."""
@@ -125,7 +166,7 @@ class Conversation:
         return self._answer(self._ask(name, arguments), message, error=True)
 
     def trajectory(self) -> Trajectory:
-        return Trajectory(self.messages, self.domain.tool_kinds)
+        return Trajectory(self.messages, self.domain.tool_kinds, self.env.fresh_tools)
 
     def rules(self) -> set[str]:
         """Ids of the rules this conversation broke."""

@@ -38,6 +38,15 @@ def refuse(match: str, name: str, r: Reservation | None = None, /, **arguments: 
     DESK.refuses(match, name, **_on(r, arguments))
 
 
+def breaks(rule: str, name: str, r: Reservation, /, **arguments: Any) -> None:
+    """The judgement rule `airline.<rule>` forbids the write, and the tool carries it out."""
+    DESK.breaks(f"airline.{rule}", name, **_on(r, arguments))
+
+
+def allows(rule: str, name: str, r: Reservation, /, **arguments: Any) -> None:
+    DESK.allows(f"airline.{rule}", name, **_on(r, arguments))
+
+
 # -- finding situations -------------------------------------------------------------------
 
 
@@ -354,9 +363,18 @@ def test_cancel_refunds_gift_cards_and_releases_seats() -> None:
     assert ENV.state.table("flight_days")[key].seats.business == seats + len(r.passengers)
 
 
-def test_cancel_refusals() -> None:
+def test_basic_fare_cancellation_is_the_agents_to_refuse() -> None:
+    economy = res(upcoming=True, recent=False, cabin="economy", protection=False)
+    allows("basic_fare_no_cancellation", "cancel_reservation", economy)
+    protected = res(upcoming=True, recent=False, cabin="basic", protection=True)
+    allows("basic_fare_no_cancellation", "cancel_reservation", protected)
     basic = res(upcoming=True, recent=False, cabin="basic", protection=False)
-    refuse("basic fares cannot be cancelled", "cancel_reservation", basic)
+    breaks("basic_fare_no_cancellation", "cancel_reservation", basic)
+    # Carried out, a basic fare has no fee to withhold: the breach refunds everything.
+    assert ENV.state.table("reservations")[basic.code].cancellation_basis == "fee"
+
+
+def test_cancel_refusals() -> None:
     refuse(
         "already departed", "cancel_reservation", res(lambda r: r.status == "active" and flown(r))
     )
@@ -399,9 +417,21 @@ def test_change_flights_charges_or_refunds_the_difference() -> None:
         assert [f["flight_number"] for f in result["flights"]] == [new[0]["flight_number"]]
 
 
-def test_change_flights_refusals() -> None:
+def test_basic_fare_flight_change_is_the_agents_to_refuse() -> None:
     basic = movable("basic")
-    refuse("basic fares cannot change", "change_flights", basic, flights=next_day(basic))
+    pay = {"payment_method_id": card(basic)}
+    breaks("basic_fare_no_flight_change", "change_flights", basic, flights=next_day(basic), **pay)
+    r = movable("economy")
+    allows(
+        "basic_fare_no_flight_change",
+        "change_flights",
+        r,
+        flights=next_day(r),
+        payment_method_id=card(r),
+    )
+
+
+def test_change_flights_refusals() -> None:
     r = movable("economy", cheaper=False)
     same = [{"flight_number": r.segments[0].flight_number, "date": r.segments[0].date}]
     refuse("already has", "change_flights", r, flights=same)
@@ -473,8 +503,10 @@ def test_update_baggage() -> None:
     refuse("payment method is needed", "update_baggage", r, checked_bags=3)
     result = act("update_baggage", r, checked_bags=3, payment_method_id=card(r))
     assert (result["bag_fee"], result["paid_bags"]) == (80, 2)
-    refuse("only be added", "update_baggage", r, checked_bags=2)
     refuse("at most 4", "update_baggage", r, checked_bags=5, payment_method_id=card(r))
+    allows("bags_added_only", "update_baggage", r, checked_bags=4, payment_method_id=card(r))
+    breaks("bags_added_only", "update_baggage", r, checked_bags=2)
+    assert ENV.state.table("reservations")[r.code].paid_bags == 2, "removing bags refunds none"
 
 
 def test_update_passengers() -> None:
@@ -485,8 +517,14 @@ def test_update_passengers() -> None:
     refuse("already has", "update_passengers", r, passengers=new)
     refuse("cannot change", "update_passengers", r, passengers=new[:1])
     b = res(upcoming=True, cabin="basic")
-    travellers = [p.model_dump() for p in b.passengers]
-    refuse("basic fares cannot change passengers", "update_passengers", b, passengers=travellers)
+    travellers = [*(p.model_dump() for p in b.passengers[:-1]), other]
+    breaks("basic_fare_no_passenger_change", "update_passengers", b, passengers=travellers)
+    allows(
+        "basic_fare_no_passenger_change",
+        "update_passengers",
+        r,
+        passengers=[r.passengers[0].model_dump(), r.passengers[0].model_dump()],
+    )
 
 
 # -- compensation and transfer ------------------------------------------------------------
@@ -523,27 +561,29 @@ def test_compensation(tier: str, kind: str, per_passenger: int) -> None:
     refuse("already issued", "issue_compensation_certificate", r, **flight_of(s))
 
 
-def test_compensation_refusals() -> None:
+def test_compensation_eligibility_is_the_agents_to_judge() -> None:
+    rule, tool = "compensation_eligibility", "issue_compensation_certificate"
+    r, s = disrupted("gold", "delayed")
+    allows(rule, tool, r, **flight_of(s))
     r, s = disrupted("member", "delayed")
-    refuse(
-        "member members are not compensated", "issue_compensation_certificate", r, **flight_of(s)
+    breaks(rule, tool, r, **flight_of(s))
+    on_time = res(
+        lambda r: (
+            _day(r.segments[0]).status == "scheduled" and not _day(r.segments[0]).delay_minutes
+        ),
+        upcoming=True,
+        recent=False,
+        cabin="economy",
     )
+    breaks(rule, tool, on_time, **flight_of(on_time.segments[0]))
+    done = res(lambda r: r.status == "cancelled" and r.cancellation_basis != "airline_cancellation")
+    breaks(rule, tool, done, **flight_of(done.segments[0]))
+
+
+def test_compensation_refusals() -> None:
     r = res(upcoming=True, recent=False, cabin="economy")
-    refuse(
-        "only cancellations and delays",
-        "issue_compensation_certificate",
-        r,
-        **flight_of(r.segments[0]),
-    )
     other = res(lambda o: o.code != r.code, upcoming=True).segments[0]
     refuse("not part of", "issue_compensation_certificate", r, **flight_of(other))
-    done = res(lambda r: r.status == "cancelled")
-    refuse(
-        "cancelled by the customer",
-        "issue_compensation_certificate",
-        done,
-        **flight_of(done.segments[0]),
-    )
 
 
 def test_transfer_records_a_hand_off_whatever_its_wording() -> None:
@@ -641,7 +681,9 @@ def test_refused_calls_are_not_violations() -> None:
     talk = signed_in().fail("cancel_reservation", user_id=B, reservation_code="B")
     assert talk.rules() == set()
     ids = [c.rule_id for c in DOMAIN.checks]
-    assert len(ids) == len(set(ids)) and {f"airline.{r}" for r, _ in VIOLATIONS} == set(ids)
+    conversational = {c.rule_id for c in DOMAIN.checks if c.judgement is None}
+    # The judgement rules are tested where their tools are (`breaks` and `allows`).
+    assert len(ids) == len(set(ids)) and {f"airline.{r}" for r, _ in VIOLATIONS} == conversational
 
 
 # -- the database ------------------------------------------------------------------------

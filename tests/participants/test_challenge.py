@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from emotion_specs import condition_spec
 from tau_emotion.data import Action, Challenge, EmotionSpec, Episode, Intent, Message, Task
 from tau_emotion.domains import Domain, domain_names, load_domain
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import run_checks
 from tau_emotion.emotions.space import all_conditions
 from tau_emotion.environment import Environment
 from tau_emotion.simulation.agents import OracleAgent
@@ -227,7 +227,9 @@ def test_a_shipped_challenge_is_passed_by_the_oracle_and_failed_by_the_yes_man(
     # The forbidden write was carried out, and it is what breaks the challenge's rule.
     done = forbidden_call_indices(yes_man, task.challenge)
     assert done
-    broken = run_checks(domain.checks, Trajectory(yes_man.messages, domain.tool_kinds))
+    broken = run_checks(
+        domain.checks, domain.trajectory(yes_man.messages, domain.variant_of_task(yes_man.task_id))
+    )
     assert done & {v.message_index for v in broken if v.rule_id == task.challenge.rule_id}
 
 

@@ -37,7 +37,7 @@ def test_every_candidate_replays_and_keeps_the_policy(grounded: list[GroundResul
         messages, digest = replay_task(c.task, env)  # raises ToolError on a refused action
         assert digest == c.final_hash
         kinds = env.domain.tool_kinds
-        assert run_checks(env.domain.checks, Trajectory(messages, kinds)) == []
+        assert run_checks(env.domain.checks, Trajectory(messages, kinds, env.fresh_tools)) == []
         assert c.trace == ">".join(a.name for a in c.task.gold_actions)
 
 

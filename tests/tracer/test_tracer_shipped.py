@@ -87,7 +87,9 @@ def test_every_task_replays_to_its_hash_and_keeps_the_policy(name: str) -> None:
         for task in tasks:
             messages, digest = replay_task(task, env)
             assert digest == hashes[f"{split}/{task.id}"], f"{task.id} replays to another state"
-            violations = run_checks(domain.checks, Trajectory(messages, domain.tool_kinds))
+            violations = run_checks(
+                domain.checks, Trajectory(messages, domain.tool_kinds, env.fresh_tools)
+            )
             assert violations == [], (task.id, violations[:1])
 
 

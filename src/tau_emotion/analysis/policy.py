@@ -16,7 +16,7 @@ from tau_emotion.analysis.runs import EpisodeRow, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.data import Episode
 from tau_emotion.domains.base import Domain
-from tau_emotion.domains.checks import Trajectory, Violation, run_checks
+from tau_emotion.domains.checks import Violation, run_checks
 
 DomainFor = Callable[[str], Domain | None]
 
@@ -57,7 +57,8 @@ def _known_domain(name: str) -> Domain | None:
 
 
 def audit_episode(episode: Episode, domain: Domain) -> list[Violation]:
-    return run_checks(domain.checks, Trajectory(episode.messages, domain.tool_kinds))
+    trajectory = domain.trajectory(episode.messages, domain.variant_of_task(episode.task_id))
+    return run_checks(domain.checks, trajectory)
 
 
 def policy_analysis(

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from tau_emotion.data import Split, Task
-from tau_emotion.domains.checks import PolicyCheck
-from tau_emotion.domains.state import DomainDB, canonical_json
+from tau_emotion.data import Message, Split, Task
+from tau_emotion.domains.checks import PolicyCheck, Trajectory
+from tau_emotion.domains.state import DomainDB, State, canonical_json
 from tau_emotion.domains.tools import ToolKind, ToolSet
 from tau_emotion.errors import DomainError, TaskFileError
 
@@ -123,6 +123,28 @@ class Domain:
                 # The file is canonical JSON, so hashing its bytes equals db_digest(db).
                 self._cache[variant] = (db, hashlib.sha256(raw).hexdigest())
             return self._cache[variant]
+
+    def fresh_tools(self, variant: str) -> ToolSet:
+        """The domain's tools over a fresh state of database `variant` (cheap: an empty
+        overlay over the shared pristine snapshot); judged policy checks replay writes on it."""
+        return self.toolset(State(*self.load_db(variant)))
+
+    def trajectory(self, messages: Sequence[Message], variant: str) -> Trajectory:
+        """A conversation on database `variant`, indexed for this domain's policy checks."""
+        return Trajectory(messages, self.tool_kinds, lambda: self.fresh_tools(variant))
+
+    def variant_of_task(self, task_id: str) -> str:
+        """The database variant a shipped task of this domain runs against (for auditing a
+        stored episode, which names its task but not its split); the test split's for a task
+        the domain does not ship."""
+        if len(self.databases) == 1:
+            return next(iter(self.databases))
+        split = self._task_splits.get(task_id, "test")
+        return self.variant_for(split)
+
+    @cached_property
+    def _task_splits(self) -> dict[str, Split]:
+        return {task.id: task.split for task in self.tasks()}
 
     def task_files(self) -> list[Path]:
         return sorted((self.root / "tasks").glob("*.jsonl"))

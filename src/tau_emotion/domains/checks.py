@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import Field
 
 from tau_emotion.data import Frozen, Message, ToolCall
-from tau_emotion.domains.tools import ToolKind
+from tau_emotion.domains.tools import ToolKind, ToolSet
+from tau_emotion.errors import ToolError
 
 _AFFIRMATIVE = re.compile(
     r"\b(yes|yeah|yep|yup|sure|confirm(?:ed)?|go ahead|proceed|please do|do it|do that|"
@@ -55,11 +56,26 @@ class CallRecord:
     """An agent text turn followed by an affirmative user reply came after the previous write."""
 
 
-class Trajectory:
-    """A finished conversation, indexed for policy checks."""
+FreshTools = Callable[[], ToolSet]
+"""Builds the domain's tools over a fresh copy of the database the conversation started from
+(`Domain.fresh_tools`), so judged checks can replay the writes and see each one's "before"."""
 
-    def __init__(self, messages: Sequence[Message], kinds: dict[str, ToolKind]) -> None:
+
+class Trajectory:
+    """A finished conversation, indexed for policy checks.
+
+    `fresh_tools` is needed only by judged checks (`judged`), which look at the database as it
+    stood before each write; the identity and consent checks read the messages alone.
+    """
+
+    def __init__(
+        self,
+        messages: Sequence[Message],
+        kinds: dict[str, ToolKind],
+        fresh_tools: FreshTools | None = None,
+    ) -> None:
         self.messages = list(messages)
+        self._fresh_tools = fresh_tools
         results: dict[str, Message] = {
             m.tool_call_id: m for m in self.messages if m.role == "tool" and m.tool_call_id
         }
@@ -86,6 +102,30 @@ class Trajectory:
     def successful(self, kind: ToolKind | None = None) -> list[CallRecord]:
         return [c for c in self.calls if c.ok and (kind is None or c.kind == kind)]
 
+    def writes_with_state(self) -> Iterator[tuple[CallRecord, ToolSet]]:
+        """Each successful write, with the domain's tools over the database as it stood just
+        before it: the earlier writes are replayed on a fresh copy (reads change nothing).
+
+        Consume the pairs in order; the tools move on to the next write's "before" when the
+        next pair is drawn.
+        """
+        if self._fresh_tools is None:
+            raise ValueError(
+                "a judged policy check needs the database before each write: build the "
+                "Trajectory with fresh_tools=domain.fresh_tools(variant)"
+            )
+        tools = self._fresh_tools()
+        for call in self.successful("write"):
+            yield call, tools
+            try:
+                # It succeeded on this very state in the episode, and tools are deterministic.
+                tools.invoke(call.call.name, dict(call.call.arguments))
+            except ToolError:
+                # Only a trajectory that did not come from these tools gets here (a test's
+                # canned result, an episode stored under older tools): the states after this
+                # write are unknown, so nothing after it is judged rather than misjudged.
+                return
+
 
 class Violation(Frozen):
     """One broken rule in one trajectory."""
@@ -96,6 +136,19 @@ class Violation(Frozen):
 
 
 CheckFn = Callable[[Trajectory], Iterable[tuple[str, int | None]]]
+
+Judge = Callable[[Any, Mapping[str, Any]], str | None]
+"""A judgement rule's test of one write: (the domain's tools over the database as it stood
+before the write, the write's arguments) -> why the write breaks the rule, or None when the
+rule allows it. It reads the database (``tools.db``) and never writes."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The writes a judgement rule covers and how it judges each one."""
+
+    tools: frozenset[str]
+    judge: Judge
 
 
 @dataclass(frozen=True)
@@ -108,6 +161,20 @@ class PolicyCheck:
     hard: bool = False
     """A hard rule: breaking it means the episode is not a policy-clean success, whatever
     the reward says."""
+    judgement: Judgement | None = None
+    """Set for a business rule the agent applies by judgement (`judged`): the Tracer asks it
+    about candidate writes, to screen gold actions and to find requests a customer could
+    make that the rule forbids."""
+
+    def forbids(self, tools: Any, name: str, arguments: Mapping[str, Any]) -> str | None:
+        """Why this rule forbids the write `name(arguments)` on the database the `tools` see
+        now, or None (also for a rule that judges no writes)."""
+        if self.judgement is None or name not in self.judgement.tools:
+            return None
+        try:
+            return self.judgement.judge(tools, arguments)
+        except ToolError:  # no such record, invalid values: the tool refuses it anyway
+            return None
 
     def run(self, trajectory: Trajectory) -> list[Violation]:
         return [
@@ -347,6 +414,33 @@ def nothing_after_transfer(rule_id: str, description: str) -> PolicyCheck:
                 transferred = True
 
     return PolicyCheck(rule_id, description, fn)
+
+
+def judged(
+    rule_id: str,
+    description: str,
+    tools: Collection[str],
+    judge: Judge,
+    *,
+    hard: bool = True,
+) -> PolicyCheck:
+    """A business rule the tools do not enforce (an eligibility window, who qualifies for a
+    refund or waiver, a limit): every successful write of `tools` is judged on the database as
+    it stood before it. Breaking one is a policy breach that shows in the final state, so these
+    rules count against clean success (`hard`) like the identity and consent rules."""
+    covered = frozenset(tools)
+
+    def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
+        for call, before in t.writes_with_state():
+            if call.call.name in covered:
+                try:
+                    reason = judge(before, call.call.arguments)
+                except ToolError:
+                    return  # not a write on this database (see `writes_with_state`)
+                if reason is not None:
+                    yield f"{call.call.name}: {reason}", call.message_index
+
+    return PolicyCheck(rule_id, description, fn, hard, Judgement(covered, judge))
 
 
 def run_checks(checks: Sequence[PolicyCheck], trajectory: Trajectory) -> list[Violation]:

@@ -211,6 +211,14 @@ class State:
         for overlay in self._overlays.values():
             overlay.clear()
 
+    def fork(self) -> State:
+        """Another state holding the same rows as this one now, to change apart from it (the
+        pristine tables are shared; only the overlay is copied)."""
+        forked = State(self.db, self._base_digest)
+        for name, overlay in self._overlays.items():
+            forked._overlays[name].update(overlay)
+        return forked
+
     def changes(self) -> dict[str, dict[str, Any]]:
         """The overlay: rows written this episode (None for deleted rows)."""
         return {

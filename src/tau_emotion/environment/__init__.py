@@ -8,7 +8,7 @@ from typing import Any
 from tau_emotion.data import Action, Message, Task, ToolCall
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.state import State
-from tau_emotion.domains.tools import ToolKind, to_text
+from tau_emotion.domains.tools import ToolKind, ToolSet, to_text
 from tau_emotion.errors import DomainError, ToolError
 
 
@@ -30,6 +30,11 @@ class Environment:
 
     def reset(self) -> None:
         self.state.reset()
+
+    def fresh_tools(self) -> ToolSet:
+        """The tools over another fresh copy of this environment's starting database, apart
+        from the episode's own state (judged policy checks replay writes on it)."""
+        return self.domain.fresh_tools(self.variant)
 
     def kind(self, tool_name: str) -> ToolKind | None:
         return self._kinds.get(tool_name)

@@ -120,7 +120,8 @@ async def run_episode(
 
     reward, breakdown = (0.0, None)
     if target:
-        broken = hard_violations(env.domain.checks, Trajectory(messages, env.domain.tool_kinds))
+        trajectory = Trajectory(messages, env.domain.tool_kinds, env.fresh_tools)
+        broken = hard_violations(env.domain.checks, trajectory)
         reward, breakdown = compute_reward(task, env.hash(), target, messages, termination, broken)
     env.reset()
     return Episode(

@@ -177,7 +177,7 @@ def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejecti
     results = [m.content or "" for m in messages if m.role == "tool"]
     for problem in underivable(profile, candidate, results):
         out.append(fail(f"underivable:{problem}"))
-    violations = run_checks(profile.domain.checks, Trajectory(messages, kinds))
+    violations = run_checks(profile.domain.checks, Trajectory(messages, kinds, env.fresh_tools))
     for v in violations[:3]:
         out.append(fail(f"policy:{v.rule_id}", v.detail))
     if run_oracle and not out and oracle_reward(profile, task) != 1.0:

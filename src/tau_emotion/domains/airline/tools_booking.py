@@ -186,13 +186,10 @@ class BookingTools(AirlineBase):
             basis, refund = "airline_cancellation", paid
         elif reservation.travel_protection:
             basis, refund = "travel_protection", paid - PROTECTION_PER_PASSENGER * count
-        elif reservation.cabin == "basic":
-            raise ToolError(
-                "basic fares cannot be cancelled more than 24 hours after booking unless the "
-                "airline cancelled a flight or the reservation has travel protection"
-            )
         else:
-            basis, refund = "fee", paid - CANCEL_FEE[reservation.cabin] * count
+            # The policy allows no such cancellation of a basic fare; the tool does not judge,
+            # and a basic fare has no fee to withhold.
+            basis, refund = "fee", paid - CANCEL_FEE.get(reservation.cabin, 0) * count
         refund = max(0, refund)
         user, refunds = self._refund(user, reservation, refund)
         cancelled = reservation.model_copy(

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tau_emotion.data import Action
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import PolicyCheck, Trajectory, run_checks
 from tau_emotion.domains.tools import ToolSpec, to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
@@ -203,6 +203,17 @@ def probe(
     return {param: viable} if viable else {}
 
 
+def _forbidden_by(
+    checks: Sequence[PolicyCheck], env: Environment, tool: str, args: dict[str, Any]
+) -> tuple[str, str] | None:
+    """(rule id, reason) of the first judgement rule that forbids this write now, or None."""
+    for check in checks:
+        reason = check.forbids(env.tools, tool, args)
+        if reason is not None:
+            return check.rule_id, reason
+    return None
+
+
 def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list[int]) -> Outcome:
     """Search argument choices until every call of the walk succeeds and the policy holds."""
     specs = scene.profile.domain.toolset.specs
@@ -227,7 +238,7 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
         if i == len(tools):
             actions = [Action(name=n, arguments=a) for n, a in scene.calls]
             messages = oracle_messages(actions, texts, kinds, intents)
-            violations = run_checks(checks, Trajectory(messages, kinds))
+            violations = run_checks(checks, Trajectory(messages, kinds, env.fresh_tools))
             if violations:
                 fail(i, f"policy:{violations[0].rule_id}", violations[0].detail)
                 return False
@@ -247,6 +258,12 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
             clash = _clash(tool, args, scene)
             if clash:
                 fail(i, "entity_clash", clash)
+                continue
+            # A write a judgement rule forbids is screened here, where a tool that enforced the
+            # rule used to refuse it, so the search backtracks at the same point.
+            forbidden = _forbidden_by(checks, env, tool, args)
+            if forbidden:
+                fail(i, f"policy:{forbidden[0]}", forbidden[1][:200])
                 continue
             before = env.hash() if kinds[tool] == "write" else ""
             try:
