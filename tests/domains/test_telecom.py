@@ -26,6 +26,7 @@ DESK = Desk("telecom")
 DOMAIN, ENV = DESK.domain, DESK.env
 DB: TelecomDB = DESK.db
 call, refuses, now = DESK.call, DESK.refuses, DESK.row
+breaks, allows = DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 NEXT_TICKET = f"T-{len(DB.tickets) + 1:05d}"
 
@@ -173,8 +174,8 @@ def test_upgrade_applies_today_with_proration() -> None:
     assert now("lines", ln.line_id).plan_id == "unlimited"
     charges = [ch for ch in ENV.state.changes()["charges"].values() if ch.kind == "proration"]
     assert [ch.amount_cents for ch in charges] == [1900]
-    refuses(
-        "one plan change per line per month",
+    breaks(
+        "telecom.plan_change_eligibility",
         "change_plan",
         customer_id=c.customer_id,
         line_id=ln.line_id,
@@ -213,8 +214,7 @@ def test_plan_change_refusals() -> None:
         )
     )
     refuses("already on", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited")
-    refuses("legacy plan", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited_2019")
-    refuses("55 or older", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited_55")
+    refuses("already on", "change_plan", customer_id=c.customer_id, **on(ln, "unlimited"))
     refuses("no plan", "quote_plan_change", line_id=ln.line_id, new_plan_id="gold")
     refuses(
         "not on customer",
@@ -223,12 +223,38 @@ def test_plan_change_refusals() -> None:
         line_id=ln.line_id,
         new_plan_id="unlimited_max",
     )
-    changed, _ = line(lambda ln, c: ln.status == "active" and not unchanged_this_month(ln))
-    refuses(
-        "one plan change", "quote_plan_change", line_id=changed.line_id, new_plan_id="basic_5gb"
+
+
+def on(ln: Line, plan: str) -> dict[str, str]:
+    return {"line_id": ln.line_id, "new_plan_id": plan}
+
+
+def test_plan_change_eligibility_is_the_agents_to_judge() -> None:
+    rule = "telecom.plan_change_eligibility"
+    ln, c = line(
+        lambda ln, c: (
+            ln.plan_id == "unlimited"
+            and ln.status == "active"
+            and unchanged_this_month(ln)
+            and age_on(c.date_of_birth) < 55
+        )
     )
-    suspended, _ = line(lambda ln, c: ln.status == "suspended")
-    refuses("suspended", "quote_plan_change", line_id=suspended.line_id, new_plan_id="basic_5gb")
+    args = {"customer_id": c.customer_id}
+    allows(rule, "change_plan", **args, **on(ln, "unlimited_max"))
+    # The quote prices what the policy forbids; the agent must not go on to make the change.
+    assert call("quote_plan_change", **on(ln, "unlimited_2019"))["change"] == "downgrade"
+    breaks(rule, "change_plan", **args, **on(ln, "unlimited_55"))
+    assert now("lines", ln.line_id).pending_plan_id == "unlimited_55"
+    ENV.reset()
+    breaks(rule, "change_plan", **args, **on(ln, "unlimited_2019"))
+    old, oc = line(lambda ln, c: ln.status == "active" and age_on(c.date_of_birth) >= 55)
+    if old.plan_id != "unlimited_55" and unchanged_this_month(old):
+        allows(rule, "change_plan", customer_id=oc.customer_id, **on(old, "unlimited_55"))
+    changed, cc = line(lambda ln, c: ln.status == "active" and not unchanged_this_month(ln))
+    target = "basic_5gb" if changed.plan_id != "basic_5gb" else "plus_15gb"
+    breaks(rule, "change_plan", customer_id=cc.customer_id, **on(changed, target))
+    suspended, sc = line(lambda ln, c: ln.status == "suspended" and ln.plan_id != "basic_5gb")
+    breaks(rule, "change_plan", customer_id=sc.customer_id, **on(suspended, "basic_5gb"))
 
 
 # -- billing ----------------------------------------------------------------------------------------
@@ -243,13 +269,12 @@ def test_pay_bill_pays_the_full_balance_oldest_first() -> None:
     )
     method = usable_method(c)
     older, newer = [b for b in bills_of(c.customer_id) if bill_status(b) == "overdue"]
-    refuses(
-        "older bills must be paid first",
-        "pay_bill",
-        customer_id=c.customer_id,
-        bill_id=newer.bill_id,
-        payment_method_id=method,
-    )
+    rule = "telecom.bills_oldest_first"
+    pay = {"customer_id": c.customer_id, "payment_method_id": method}
+    allows(rule, "pay_bill", **pay, bill_id=older.bill_id)
+    breaks(rule, "pay_bill", **pay, bill_id=newer.bill_id)
+    assert bill_balance_cents(now("bills", newer.bill_id)) == 0
+    ENV.reset()
     paid = call(
         "pay_bill", customer_id=c.customer_id, bill_id=older.bill_id, payment_method_id=method
     )
@@ -316,7 +341,15 @@ def test_waive_late_fee_once() -> None:
     refuses("already waived", "waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
 
 
-def test_waive_late_fee_refusals() -> None:
+def test_late_fee_waiver_eligibility_is_the_agents_to_judge() -> None:
+    rule = "telecom.late_fee_waiver_eligibility"
+    ok = customer(lambda c: overdue_bill(c) and eligible_for_waiver(c))
+    allows(
+        rule,
+        "waive_late_fee",
+        customer_id=ok.customer_id,
+        bill_id=cast(Bill, overdue_bill(ok)).bill_id,
+    )
     recent = customer(
         lambda c: (
             overdue_bill(c)
@@ -324,19 +357,23 @@ def test_waive_late_fee_refusals() -> None:
             and not eligible_for_waiver(c)
         )
     )
-    refuses(
-        "one waiver per 12 months",
+    breaks(
+        rule,
         "waive_late_fee",
         customer_id=recent.customer_id,
         bill_id=cast(Bill, overdue_bill(recent)).bill_id,
     )
     new = customer(lambda c: overdue_bill(c) and parse_day(c.member_since) > days_ago(365))
-    refuses(
-        "12 months with us",
+    breaks(
+        rule,
         "waive_late_fee",
         customer_id=new.customer_id,
         bill_id=cast(Bill, overdue_bill(new)).bill_id,
     )
+    assert now("customers", new.customer_id).last_late_fee_waiver_on == TODAY.isoformat()
+
+
+def test_waive_late_fee_refusals() -> None:
     paid = next(
         b
         for b in DB.bills.values()
@@ -376,12 +413,12 @@ def test_autopay_needs_good_standing_and_a_valid_method() -> None:
             and c.autopay_method_id != usable_method(c)
         )
     )
-    refuses(
-        "overdue bills",
-        "enroll_autopay",
-        customer_id=c.customer_id,
-        payment_method_id=usable_method(c),
-    )
+    rule = "telecom.autopay_no_overdue_bills"
+    breaks(rule, "enroll_autopay", customer_id=c.customer_id, payment_method_id=usable_method(c))
+    good = customer(lambda c: usable_method(c) and in_good_standing(c.customer_id))
+    method = usable_method(good)
+    if good.autopay_method_id != method:
+        allows(rule, "enroll_autopay", customer_id=good.customer_id, payment_method_id=method)
     refuses(
         "expired", "enroll_autopay", customer_id=c.customer_id, payment_method_id=expired_method(c)
     )
@@ -430,19 +467,14 @@ def test_data_topups_up_to_two_a_month() -> None:
             active_line(ln, c) and DB.plans[ln.plan_id].data_gb is not None and not ln.addons
         )
     )
+    rule, args = "telecom.addon_eligibility", {"customer_id": c.customer_id, "line_id": ln.line_id}
     for _ in range(2):
-        result = call(
-            "purchase_addon", customer_id=c.customer_id, line_id=ln.line_id, addon_id="data_2gb"
-        )
+        allows(rule, "purchase_addon", **args, addon_id="data_2gb")
+        result = call("purchase_addon", **args, addon_id="data_2gb")
         assert result["price"] == "10.00" and result["valid_until"] == "2025-06-30"
-    refuses(
-        "2 top-ups this month",
-        "purchase_addon",
-        customer_id=c.customer_id,
-        line_id=ln.line_id,
-        addon_id="data_5gb",
-    )
     assert len(ENV.state.changes()["charges"]) == 2
+    breaks(rule, "purchase_addon", **args, addon_id="data_5gb")
+    assert len(ENV.state.changes()["charges"]) == 3
     refuses(
         "no add-on",
         "purchase_addon",
@@ -463,7 +495,9 @@ def test_data_topups_up_to_two_a_month() -> None:
 def test_travel_pass_needs_roaming_and_one_at_a_time() -> None:
     ln, c = line(lambda ln, c: active_line(ln, c) and not ln.roaming_enabled)
     args = {"customer_id": c.customer_id, "line_id": ln.line_id}
-    refuses("roaming is off", "purchase_addon", **args, addon_id="travel_7d")
+    breaks("telecom.addon_eligibility", "purchase_addon", **args, addon_id="travel_7d")
+    ENV.reset()
+    allows("telecom.roaming_eligibility", "set_international_roaming", **args, enabled=True)
     assert call("set_international_roaming", **args, enabled=True)["roaming_enabled"] is True
     refuses("already on", "set_international_roaming", **args, enabled=True)
     result = call("purchase_addon", **args, addon_id="travel_7d")
@@ -473,46 +507,28 @@ def test_travel_pass_needs_roaming_and_one_at_a_time() -> None:
         "price": "35.00",
         "valid_until": "2025-06-18",
     }
-    refuses("already has a travel pass", "purchase_addon", **args, addon_id="travel_30d")
+    breaks("telecom.addon_eligibility", "purchase_addon", **args, addon_id="travel_30d")
+    allows("telecom.roaming_eligibility", "set_international_roaming", **args, enabled=False)
     call("set_international_roaming", **args, enabled=False)
     refuses("already off", "set_international_roaming", **args, enabled=False)
 
 
-def test_addons_and_roaming_refused_on_suspended_or_overdue_accounts() -> None:
+def test_addons_and_roaming_on_suspended_or_overdue_accounts_are_the_agents_to_refuse() -> None:
     sus, sc = line(lambda ln, c: ln.status == "suspended" and not ln.roaming_enabled)
-    refuses(
-        "suspended",
-        "purchase_addon",
-        customer_id=sc.customer_id,
-        line_id=sus.line_id,
-        addon_id="data_2gb",
-    )
-    refuses(
-        "suspended",
-        "set_international_roaming",
-        customer_id=sc.customer_id,
-        line_id=sus.line_id,
-        enabled=True,
-    )
+    on_sus = {"customer_id": sc.customer_id, "line_id": sus.line_id}
+    breaks("telecom.addon_eligibility", "purchase_addon", **on_sus, addon_id="data_2gb")
+    breaks("telecom.roaming_eligibility", "set_international_roaming", **on_sus, enabled=True)
     late, lc = line(
         lambda ln, c: (
-            ln.status == "active" and not ln.roaming_enabled and not in_good_standing(c.customer_id)
+            ln.status == "active"
+            and not ln.roaming_enabled
+            and not in_good_standing(c.customer_id)
+            and DB.plans[ln.plan_id].data_gb is not None
         )
     )
-    refuses(
-        "overdue bills",
-        "purchase_addon",
-        customer_id=lc.customer_id,
-        line_id=late.line_id,
-        addon_id="data_2gb",
-    )
-    refuses(
-        "overdue bills",
-        "set_international_roaming",
-        customer_id=lc.customer_id,
-        line_id=late.line_id,
-        enabled=True,
-    )
+    on_late = {"customer_id": lc.customer_id, "line_id": late.line_id}
+    breaks("telecom.addon_eligibility", "purchase_addon", **on_late, addon_id="data_2gb")
+    breaks("telecom.roaming_eligibility", "set_international_roaming", **on_late, enabled=True)
 
 
 # -- suspension and reactivation -----------------------------------------------------------------------
@@ -548,28 +564,40 @@ def test_temporary_hold_rules() -> None:
     args = {"customer_id": c.customer_id, "line_id": ln.line_id}
     assert call("suspend_line", **args, reason="temporary_hold")["hold_ends_on"] == "2025-09-10"
     assert call("reactivate_line", **args)["status"] == "active"
-    refuses("one per 12 months", "suspend_line", **args, reason="temporary_hold")
     refuses("not suspended", "reactivate_line", **args)
+    rule = "telecom.temporary_hold_eligibility"
+    allows(rule, "suspend_line", **args, reason="lost_device")
+    breaks(rule, "suspend_line", **args, reason="temporary_hold")
     fin, fc = line(lambda ln, c: ln.status == "active" and financed(DB.devices[ln.device_id]))
-    refuses(
-        "financed device",
-        "suspend_line",
-        customer_id=fc.customer_id,
-        line_id=fin.line_id,
-        reason="temporary_hold",
+    on_fin = {"customer_id": fc.customer_id, "line_id": fin.line_id}
+    breaks(rule, "suspend_line", **on_fin, reason="temporary_hold")
+    assert now("lines", fin.line_id).suspension_reason == "temporary_hold"
+
+
+def test_temporary_hold_allowed() -> None:
+    ln, c = line(
+        lambda ln, c: (
+            ln.status == "active"
+            and ln.last_hold_on is None
+            and not financed(DB.devices[ln.device_id])
+        )
     )
+    on_ln = {"customer_id": c.customer_id, "line_id": ln.line_id}
+    allows("telecom.temporary_hold_eligibility", "suspend_line", **on_ln, reason="temporary_hold")
 
 
 def test_reactivation_by_reason() -> None:
+    rule = "telecom.reactivation_eligibility"
     lost, lc = line(lambda ln, c: ln.suspension_reason == "lost_device")
+    allows(rule, "reactivate_line", customer_id=lc.customer_id, line_id=lost.line_id)
     call("reactivate_line", customer_id=lc.customer_id, line_id=lost.line_id)
     assert now("devices", lost.device_id).status == "active"
     stolen, sc = line(lambda ln, c: ln.suspension_reason == "stolen_device")
-    refuses(
-        "replacement device", "reactivate_line", customer_id=sc.customer_id, line_id=stolen.line_id
-    )
+    breaks(rule, "reactivate_line", customer_id=sc.customer_id, line_id=stolen.line_id)
+    assert now("devices", stolen.device_id).status == "stolen", "a stolen phone stays blocked"
     cut, cc = line(lambda ln, c: ln.suspension_reason == "nonpayment" and usable_method(c))
-    refuses("overdue bills", "reactivate_line", customer_id=cc.customer_id, line_id=cut.line_id)
+    breaks(rule, "reactivate_line", customer_id=cc.customer_id, line_id=cut.line_id)
+    ENV.reset()
     for bill in bills_of(cc.customer_id):
         if bill_status(bill) == "overdue":
             call(
@@ -578,6 +606,7 @@ def test_reactivation_by_reason() -> None:
                 bill_id=bill.bill_id,
                 payment_method_id=usable_method(cc),
             )
+    allows(rule, "reactivate_line", customer_id=cc.customer_id, line_id=cut.line_id)
     call("reactivate_line", customer_id=cc.customer_id, line_id=cut.line_id)
     assert now("lines", cut.line_id).status == "active"
 
@@ -625,6 +654,7 @@ def test_ticket_description_stays_out_of_the_state_hash() -> None:
 
 
 def test_unlock_device_rules() -> None:
+    rule = "telecom.unlock_eligibility"
     dev, c = device(
         lambda d, c: (
             not d.unlocked
@@ -634,16 +664,16 @@ def test_unlock_device_rules() -> None:
             and in_good_standing(c.customer_id)
         )
     )
+    allows(rule, "unlock_device", customer_id=c.customer_id, device_id=dev.device_id)
     assert call("unlock_device", customer_id=c.customer_id, device_id=dev.device_id)["unlocked"]
     refuses("already unlocked", "unlock_device", customer_id=c.customer_id, device_id=dev.device_id)
-    owing, oc = device(lambda d, c: financed(d) and d.status == "active")
     refuses(
-        "must be paid off", "unlock_device", customer_id=oc.customer_id, device_id=owing.device_id
+        "not on customer", "unlock_device", customer_id=other_customer(c), device_id=dev.device_id
     )
+    owing, oc = device(lambda d, c: financed(d) and d.status == "active" and not d.unlocked)
+    breaks(rule, "unlock_device", customer_id=oc.customer_id, device_id=owing.device_id)
     lost, lc = device(lambda d, c: d.status != "active" and not d.unlocked)
-    refuses(
-        "cannot be unlocked", "unlock_device", customer_id=lc.customer_id, device_id=lost.device_id
-    )
+    breaks(rule, "unlock_device", customer_id=lc.customer_id, device_id=lost.device_id)
     fresh_dev, fc = device(
         lambda d, c: (
             not d.unlocked
@@ -652,9 +682,7 @@ def test_unlock_device_rules() -> None:
             and parse_day(d.purchased_on) > days_ago(60)
         )
     )
-    refuses(
-        "after 60 days", "unlock_device", customer_id=fc.customer_id, device_id=fresh_dev.device_id
-    )
+    breaks(rule, "unlock_device", customer_id=fc.customer_id, device_id=fresh_dev.device_id)
     late, lc2 = device(
         lambda d, c: (
             not d.unlocked
@@ -664,7 +692,7 @@ def test_unlock_device_rules() -> None:
             and not in_good_standing(c.customer_id)
         )
     )
-    refuses("overdue bills", "unlock_device", customer_id=lc2.customer_id, device_id=late.device_id)
+    breaks(rule, "unlock_device", customer_id=lc2.customer_id, device_id=late.device_id)
 
 
 def test_transfer_is_recorded_without_its_free_text() -> None:

@@ -1,4 +1,11 @@
-"""Policy rules audited over a finished conversation (the rules no single tool can enforce)."""
+"""Policy rules audited over a finished conversation.
+
+The tools enforce integrity: records exist and are on the caller's account, a payment method is
+saved and unexpired, a write changes something. Who qualifies for a waiver, a plan, an add-on,
+a hold, a reactivation or an unlock is the agent's to apply, as a human agent would; the
+judged checks in `judged.py` audit those on the account as it stood before each write. The
+checks here audit what only the conversation shows.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,7 @@ from tau_emotion.domains.checks import (
     result_field,
     session_checks,
 )
+from tau_emotion.domains.telecom.judged import JUDGED
 
 AUTH_TOOLS = ("find_customer_by_phone", "find_customer_by_email", "find_customer_by_name_and_dob")
 # Tools that reveal nothing about an account, so they need no authentication.
@@ -78,4 +86,5 @@ CHECKS: list[PolicyCheck] = [
         "Reset the line's network settings in the conversation before opening a network ticket.",
         _reset_before_network_ticket,
     ),
+    *JUDGED,
 ]

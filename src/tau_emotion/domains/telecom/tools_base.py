@@ -2,8 +2,9 @@
 
 Every write tool takes the customer_id it acts for and refuses an entity (line, bill, device,
 payment method) that is not on that customer's account, so a call can never reach across
-accounts. The rules that several tools share (good standing, valid payment method, plan
-change eligibility) live here once.
+accounts. The tools enforce integrity only (records exist, a payment method is saved and
+unexpired, a write changes something); who qualifies for what is the policy's, judged in
+checks.py, which reads the account through the helpers here (`_overdue_bills`).
 """
 
 from __future__ import annotations
@@ -25,10 +26,8 @@ from tau_emotion.domains.telecom.db import (
 )
 from tau_emotion.domains.telecom.rules import (
     TODAY,
-    age_on,
     bill_status,
     card_expired,
-    current_month,
     day,
     method_label,
     next_month_start,
@@ -114,39 +113,17 @@ class TelecomToolBase(ToolSet):
             raise ToolError(f"{method_label(method)} expired in {method.expires}")
         return method
 
-    def _require_good_standing(self, customer_id: str, action: str) -> None:
-        """Refuse an action while any bill of the account is overdue."""
-        overdue = [b.bill_id for b in self._bills_of(customer_id) if bill_status(b) == "overdue"]
-        if overdue:
-            raise ToolError(
-                f"cannot {action}: the account has overdue bills ({', '.join(overdue)}); "
-                "they must be paid first"
-            )
+    def _overdue_bills(self, customer_id: str) -> list[str]:
+        """Ids of the account's overdue bills (the policy's test of good standing)."""
+        return [b.bill_id for b in self._bills_of(customer_id) if bill_status(b) == "overdue"]
 
     def _plan_change(self, line: Line, new_plan_id: str) -> PlanChange:
-        """Check a plan change against the policy and work out its effect and cost."""
+        """Work out a plan change's effect and cost. Whether the line may make it (suspended,
+        legacy plan, once a month, 55+) is the policy's: telecom.plan_change_eligibility."""
         new = self._plan(new_plan_id)
         current = self._plan(line.plan_id)
-        if line.status != "active":
-            raise ToolError(
-                f"line {line.line_id} is suspended; plans cannot change while suspended"
-            )
         if new.plan_id == current.plan_id:
             raise ToolError(f"line {line.line_id} is already on {current.name}")
-        if not new.available:
-            raise ToolError(f"{new.name} is a legacy plan and is no longer offered")
-        if line.last_plan_change_on is not None and line.last_plan_change_on[:7] == current_month():
-            raise ToolError(
-                f"line {line.line_id} already changed plan on {line.last_plan_change_on}; "
-                f"one plan change per line per month, next possible on "
-                f"{day(next_month_start(TODAY))}"
-            )
-        if new.min_age is not None:
-            holder = self._customer(line.customer_id)
-            if age_on(holder.date_of_birth) < new.min_age:
-                raise ToolError(
-                    f"{new.name} requires the account holder to be {new.min_age} or older"
-                )
         upgrade = new.monthly_cents > current.monthly_cents
         return PlanChange(
             line=line,

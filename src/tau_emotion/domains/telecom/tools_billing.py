@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from tau_emotion.domains.common import cents_text, next_id
@@ -11,14 +10,11 @@ from tau_emotion.domains.telecom.rules import (
     AUTOPAY_DISCOUNT_CENTS,
     LATE_FEE_CENTS,
     TODAY,
-    WAIVER_INTERVAL_DAYS,
-    WAIVER_MIN_TENURE_DAYS,
     bill_balance_cents,
     bill_status,
     day,
     has_late_fee,
     method_label,
-    parse_day,
 )
 from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.tools import tool
@@ -42,8 +38,8 @@ class BillingTools(TelecomToolBase):
 
     @tool("write")
     def pay_bill(self, customer_id: str, bill_id: str, payment_method_id: str) -> dict[str, Any]:
-        """Pay the full remaining balance of one bill with a saved payment method. Bills are paid
-        oldest first.
+        """Pay the full remaining balance of one bill with a saved payment method. The policy
+        says bills are paid oldest first.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -55,13 +51,7 @@ class BillingTools(TelecomToolBase):
         balance = bill_balance_cents(bill)
         if balance == 0:
             raise ToolError(f"bill {bill_id} has no balance to pay")
-        older = [
-            b.bill_id
-            for b in self._bills_of(customer_id)
-            if b.period < bill.period and bill_balance_cents(b) > 0
-        ]
-        if older:
-            raise ToolError(f"older bills must be paid first: {', '.join(older)}")
+        # Oldest first is the policy's (telecom.bills_oldest_first); any bill can be paid.
         method = self._usable_method(customer, payment_method_id)
         payment_id = self._record_payment(customer_id, method.method_id, balance, bill_id=bill_id)
         self.db.bills[bill_id] = bill.model_copy(update={"paid_cents": bill.paid_cents + balance})
@@ -82,7 +72,7 @@ class BillingTools(TelecomToolBase):
 
     @tool("write")
     def waive_late_fee(self, customer_id: str, bill_id: str) -> dict[str, Any]:
-        """Waive the unpaid late fee on one bill, for a customer who qualifies under the policy.
+        """Waive the unpaid late fee on one bill. The policy says which customers qualify.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -96,15 +86,7 @@ class BillingTools(TelecomToolBase):
             raise ToolError(f"the late fee on {bill_id} was already waived")
         if bill_balance_cents(bill) == 0:
             raise ToolError(f"bill {bill_id} is paid in full; paid late fees are not refunded")
-        tenure_start = TODAY - timedelta(days=WAIVER_MIN_TENURE_DAYS)
-        if parse_day(customer.member_since) > tenure_start:
-            raise ToolError(
-                f"customer since {customer.member_since}: waivers need 12 months with us "
-                f"(a start on or before {day(tenure_start)})"
-            )
-        last = customer.last_late_fee_waiver_on
-        if last is not None and parse_day(last) > TODAY - timedelta(days=WAIVER_INTERVAL_DAYS):
-            raise ToolError(f"a late fee was already waived on {last}; one waiver per 12 months")
+        # Tenure and one waiver a year are the policy's (telecom.late_fee_waiver_eligibility).
         waived = bill.model_copy(update={"late_fee_waived_on": day(TODAY)})
         self.db.bills[bill_id] = waived
         self.db.customers[customer_id] = customer.model_copy(
@@ -120,7 +102,8 @@ class BillingTools(TelecomToolBase):
     @tool("write")
     def enroll_autopay(self, customer_id: str, payment_method_id: str) -> dict[str, Any]:
         """Turn on autopay (or move it to another saved method). Each bill is then paid on its
-        due date, and each line gets the autopay discount from the next bill.
+        due date, and each line gets the autopay discount from the next bill. The policy says
+        when an account may enroll.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -130,7 +113,7 @@ class BillingTools(TelecomToolBase):
         method = self._usable_method(customer, payment_method_id)
         if customer.autopay_method_id == method.method_id:
             raise ToolError(f"autopay already uses {method_label(method)}")
-        self._require_good_standing(customer_id, "enroll in autopay")
+        # Overdue bills first is the policy's (telecom.autopay_no_overdue_bills).
         self.db.customers[customer_id] = customer.model_copy(
             update={"autopay_method_id": method.method_id}
         )

@@ -127,9 +127,9 @@ class ReadTools(TelecomToolBase):
 
     @tool("read")
     def quote_plan_change(self, line_id: str, new_plan_id: str) -> dict[str, Any]:
-        """Check whether a line can move to another plan and what it would cost, without
-        changing anything. Upgrades apply today with a prorated charge; downgrades apply on the
-        1st of next month.
+        """Work out what moving a line to another plan would cost and when it would take
+        effect, without changing anything. Upgrades apply today with a prorated charge;
+        downgrades apply on the 1st of next month. The policy says which changes are allowed.
 
         Args:
             line_id: The line to change.

@@ -10,15 +10,10 @@ from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
 from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory
 from tau_emotion.domains.telecom.rules import (
-    HOLD_INTERVAL_DAYS,
     HOLD_MAX_DAYS,
-    MAX_TOPUPS_PER_MONTH,
     TODAY,
-    UNLOCK_MIN_DAYS,
-    current_month,
     day,
     end_of_month,
-    parse_day,
 )
 from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.tools import tool
@@ -41,7 +36,8 @@ class ServiceTools(TelecomToolBase):
     @tool("write")
     def change_plan(self, customer_id: str, line_id: str, new_plan_id: str) -> dict[str, Any]:
         """Move a line to another plan. An upgrade applies today and adds a prorated charge to
-        the next bill; a downgrade is scheduled for the 1st of next month.
+        the next bill; a downgrade is scheduled for the 1st of next month. The policy says
+        which plan changes a line may make.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -74,7 +70,7 @@ class ServiceTools(TelecomToolBase):
     @tool("write")
     def purchase_addon(self, customer_id: str, line_id: str, addon_id: str) -> dict[str, Any]:
         """Buy an add-on for a line; its price is added to the next bill. Data top-ups last to the
-        end of this month; travel passes start today.
+        end of this month; travel passes start today. The policy says when a line may buy one.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -85,36 +81,14 @@ class ServiceTools(TelecomToolBase):
         addon = self.db.addons.get(addon_id)
         if addon is None:
             raise ToolError(f"no add-on with id {addon_id!r}; list_addons shows the catalog")
-        if line.status != "active":
-            raise ToolError(f"line {line_id} is suspended; add-ons need an active line")
-        self._require_good_standing(customer_id, "buy add-ons")
+        # An active line, good standing, two top-ups a month, roaming on and one travel pass at
+        # a time are the policy's (telecom.addon_eligibility); data cannot top up unlimited data.
         if addon.kind == "data_topup":
             plan = self._plan(line.plan_id)
             if plan.data_gb is None:
                 raise ToolError(f"{plan.name} has unlimited data; top-ups do not apply")
-            this_month = [
-                a
-                for a in line.addons
-                if self.db.addons[a.addon_id].kind == "data_topup"
-                and a.purchased_on[:7] == current_month()
-            ]
-            if len(this_month) >= MAX_TOPUPS_PER_MONTH:
-                raise ToolError(
-                    f"line {line_id} already has {MAX_TOPUPS_PER_MONTH} top-ups this month"
-                )
             ends = end_of_month(TODAY)
         else:
-            if not line.roaming_enabled:
-                raise ToolError(f"international roaming is off on line {line_id}; enable it first")
-            active = [
-                a
-                for a in line.addons
-                if self.db.addons[a.addon_id].kind == "travel_pass" and a.ends_on >= day(TODAY)
-            ]
-            if active:
-                raise ToolError(
-                    f"line {line_id} already has a travel pass until {active[0].ends_on}"
-                )
             ends = TODAY + timedelta(days=(addon.days or 1) - 1)
         bought = LineAddon(addon_id=addon_id, purchased_on=day(TODAY), ends_on=day(ends))
         self.db.lines[line_id] = line.model_copy(update={"addons": (*line.addons, bought)})
@@ -131,7 +105,8 @@ class ServiceTools(TelecomToolBase):
     def set_international_roaming(
         self, customer_id: str, line_id: str, enabled: bool
     ) -> dict[str, Any]:
-        """Turn international roaming on or off for a line.
+        """Turn international roaming on or off for a line. The policy says when it may be
+        turned on.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -141,17 +116,14 @@ class ServiceTools(TelecomToolBase):
         line = self._owned_line(customer_id, line_id)
         if line.roaming_enabled == enabled:
             raise ToolError(f"roaming is already {'on' if enabled else 'off'} on line {line_id}")
-        if enabled:
-            if line.status != "active":
-                raise ToolError(f"line {line_id} is suspended; roaming needs an active line")
-            self._require_good_standing(customer_id, "enable roaming")
+        # An active line in good standing is the policy's (telecom.roaming_eligibility).
         self.db.lines[line_id] = line.model_copy(update={"roaming_enabled": enabled})
         return {"customer_id": customer_id, "line_id": line_id, "roaming_enabled": enabled}
 
     @tool("write")
     def suspend_line(self, customer_id: str, line_id: str, reason: SuspendReason) -> dict[str, Any]:
         """Suspend a line. For a lost or stolen phone this also blocks the device; a temporary
-        hold pauses service for up to 90 days.
+        hold pauses service for up to 90 days. The policy says which lines may take a hold.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -164,16 +136,8 @@ class ServiceTools(TelecomToolBase):
         device = self._device(line.device_id)
         result: dict[str, Any] = {"customer_id": customer_id, "line_id": line_id, "reason": reason}
         if reason == "temporary_hold":
-            if device.financing is not None and device.financing.remaining_cents > 0:
-                raise ToolError(
-                    f"line {line_id} has a financed device ({device.model}) with a balance; "
-                    "temporary holds are not available until it is paid off"
-                )
-            last = line.last_hold_on
-            if last is not None and parse_day(last) > TODAY - timedelta(days=HOLD_INTERVAL_DAYS):
-                raise ToolError(
-                    f"line {line_id} had a temporary hold from {last}; one per 12 months"
-                )
+            # A paid-off device and one hold a year are the policy's
+            # (telecom.temporary_hold_eligibility).
             result["hold_ends_on"] = day(TODAY + timedelta(days=HOLD_MAX_DAYS))
         else:
             status = "lost" if reason == "lost_device" else "stolen"
@@ -191,8 +155,8 @@ class ServiceTools(TelecomToolBase):
 
     @tool("write")
     def reactivate_line(self, customer_id: str, line_id: str) -> dict[str, Any]:
-        """Lift a line's suspension: a temporary hold, a lost phone that was found, or a
-        nonpayment suspension once no bill is overdue. Stolen phones cannot be reactivated here.
+        """Lift a line's suspension; a phone reported lost is unblocked with it. The policy says
+        which suspensions may be lifted (stolen phones, nonpayment).
 
         Args:
             customer_id: The authenticated customer's id.
@@ -201,13 +165,8 @@ class ServiceTools(TelecomToolBase):
         line = self._owned_line(customer_id, line_id)
         if line.status != "suspended":
             raise ToolError(f"line {line_id} is not suspended")
-        if line.suspension_reason == "stolen_device":
-            raise ToolError(
-                "a phone reported stolen stays blocked; the line needs a replacement device, "
-                "which only a human agent can arrange"
-            )
-        if line.suspension_reason == "nonpayment":
-            self._require_good_standing(customer_id, "reactivate the line")
+        # Stolen phones and unpaid bills are the policy's (telecom.reactivation_eligibility); a
+        # phone reported stolen stays blocked whatever the line's status.
         if line.suspension_reason == "lost_device":
             device = self._device(line.device_id)
             self.db.devices[device.device_id] = device.model_copy(update={"status": "active"})
@@ -281,7 +240,8 @@ class ServiceTools(TelecomToolBase):
 
     @tool("write")
     def unlock_device(self, customer_id: str, device_id: str) -> dict[str, Any]:
-        """Unlock a device so it works with other carriers' SIM cards.
+        """Unlock a device so it works with other carriers' SIM cards. The policy says which
+        devices may be unlocked.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -290,20 +250,8 @@ class ServiceTools(TelecomToolBase):
         device = self._owned_device(customer_id, device_id)
         if device.unlocked:
             raise ToolError(f"{device.model} ({device_id}) is already unlocked")
-        if device.status != "active":
-            raise ToolError(f"{device.model} is reported {device.status}; it cannot be unlocked")
-        if device.financing is not None and device.financing.remaining_cents > 0:
-            raise ToolError(
-                f"{device.model} has an installment balance of "
-                f"{cents_text(device.financing.remaining_cents)}; it must be paid off first"
-            )
-        active_since = parse_day(device.purchased_on)
-        if active_since > TODAY - timedelta(days=UNLOCK_MIN_DAYS):
-            raise ToolError(
-                f"{device.model} was bought on {device.purchased_on}; devices unlock after "
-                f"{UNLOCK_MIN_DAYS} days"
-            )
-        self._require_good_standing(customer_id, "unlock a device")
+        # Paid off, not lost or stolen, 60 days old, good standing: the policy's
+        # (telecom.unlock_eligibility).
         self.db.devices[device_id] = device.model_copy(update={"unlocked": True})
         return {"customer_id": customer_id, "device_id": device_id, "unlocked": True}
 
