@@ -29,7 +29,14 @@ from tau_emotion.tracer.ground import run_ground, worker_pool
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult
-from tau_emotion.tracer.select import Selection, accepted, install_tasks, select
+from tau_emotion.tracer.select import (
+    Selection,
+    accepted,
+    challenge_quota,
+    install_tasks,
+    is_challenge,
+    select,
+)
 from tau_emotion.tracer.validate import run_validate
 from tau_emotion.tracer.walks import WalkConfig, run_walks
 
@@ -82,8 +89,8 @@ def build_split(
         profile, graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
     )
     done = _grounded_ids(out, domain, split)
-    kept = len(accepted(out, domain, split))
-    while kept < target:
+    kept, challenges = _kept(out, domain, split)
+    while kept < target or challenges < challenge_quota(target):
         todo = [w for w in walks if w.split == split and w.id not in done]
         if not todo:
             if split == "test" or samples >= config.walk_samples * 8:
@@ -121,8 +128,17 @@ def build_split(
             profile, felt, stage_path(out, domain, "validate", split), config.run_oracle, None, show
         )
         done |= batch
-        kept = len(accepted(out, domain, split))
+        had = challenges
+        kept, challenges = _kept(out, domain, split)
+        if kept >= target and challenges == had:
+            break  # a wave for challenges alone that found none: this domain has no more
     return kept
+
+
+def _kept(out: Path, domain: str, split: Split) -> tuple[int, int]:
+    """Accepted tasks so far, and how many of them are policy challenges."""
+    verdicts = accepted(out, domain, split)
+    return len(verdicts), sum(map(is_challenge, verdicts))
 
 
 def _build_all(

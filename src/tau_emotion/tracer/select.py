@@ -1,18 +1,20 @@
 """The last stage: select the accepted tasks of a build and export them.
 
 `select` takes the first accepted tasks in walk order (the selection does not depend on how
-many waves grounding took); `install_tasks` writes a selection into the domain folder, for
-shipping a new benchmark with the package.
+many waves grounding took), at least a fifth of them policy challenges; `install_tasks`
+writes a selection into the domain folder, for shipping a new benchmark with the package.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from tau_emotion.data import Split, Task
 from tau_emotion.domains import Domain
 from tau_emotion.domains.base import write_tasks
+from tau_emotion.tracer.ground.challenge import CHALLENGE_QUOTA
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.records import Verdict, Walk
 
@@ -27,13 +29,31 @@ Selection = tuple[list[Task], list[Task], dict[str, str], dict[str, str]]
 """Tasks, their neutral twins, task id -> gold hash, task id -> situation."""
 
 
+def challenge_quota(target: int) -> int:
+    """Policy-challenge tasks a selection of `target` tasks holds at least."""
+    return math.ceil(CHALLENGE_QUOTA * target)
+
+
+def is_challenge(verdict: Verdict) -> bool:
+    return verdict.candidate is not None and verdict.candidate.task.challenge is not None
+
+
 def select(out: Path, domain: str, split: Split, target: int) -> Selection:
     """The first `target` accepted tasks in walk order, their neutral twins, their gold
-    hashes and their situations."""
+    hashes and their situations. When fewer than `challenge_quota(target)` of them are policy
+    challenges, the next challenges in walk order replace the last plain tasks."""
     order = {w.id: i for i, w in enumerate(read_jsonl(stage_path(out, domain, "walks"), Walk))}
     verdicts = sorted(accepted(out, domain, split), key=lambda v: order.get(v.walk_id, 10**9))
-    chosen = [v.candidate for v in verdicts[:target] if v.candidate is not None]
-    twins = [v.twin for v in verdicts[:target] if v.twin is not None]
+    picked = verdicts[:target]
+    short = challenge_quota(target) - sum(map(is_challenge, picked))
+    if short > 0:
+        extra = [v for v in verdicts[target:] if is_challenge(v)][:short]
+        plain = [i for i, v in enumerate(picked) if not is_challenge(v)]
+        dropped = set(plain[len(plain) - len(extra) :])
+        kept = [v for i, v in enumerate(picked) if i not in dropped]
+        picked = sorted(kept + extra, key=lambda v: order.get(v.walk_id, 10**9))
+    chosen = [v.candidate for v in picked if v.candidate is not None]
+    twins = [v.twin for v in picked if v.twin is not None]
     hashes = {c.task.id: c.final_hash for c in chosen}
     return [c.task for c in chosen], twins, hashes, {c.task.id: c.situation for c in chosen}
 

@@ -12,6 +12,8 @@ Deterministic checks, cheapest first:
   in a write must also be described in the instruction, so the agent knows which one);
 - ``gold_refused`` / ``replay_mismatch``: the gold actions fail, or two replays do not both
   reach the recorded hash;
+- ``challenge_inconsequential``: a policy challenge whose forbidden write its rule allows, the
+  tool refuses, or changes nothing (giving in would not show in the final state);
 - ``policy:<rule>``: the oracle's conversation breaks a policy check;
 - ``oracle_failed``: the oracle agent with the scripted user (no emotion) does not reach
   reward 1.0.
@@ -31,6 +33,7 @@ from typing import Any
 
 from tau_emotion.data import Task
 from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
@@ -138,6 +141,36 @@ def oracle_reward(profile: Profile, task: Task) -> float:
     return episode.reward
 
 
+def challenge_problem(profile: Profile, task: Task, env: Environment) -> str:
+    """Why a challenge task does not test its rule (empty when it does): after the gold up to
+    the challenged intent, the rule must forbid each forbidden write, and the tool must carry
+    it out and change the database, so giving in shows in the final state."""
+    challenge = task.challenge
+    if challenge is None:
+        return ""
+    rules = {c.rule_id: c for c in profile.domain.checks}
+    rule = rules.get(challenge.rule_id)
+    if rule is None or rule.judgement is None:
+        return f"{challenge.rule_id} is not a judgement rule of {profile.name}"
+    env.reset()
+    try:
+        for intent in task.intents[: challenge.intent + 1]:
+            for action in intent.actions:
+                env.call(action.name, dict(action.arguments))
+        for action in challenge.forbidden:
+            if rule.forbids(env.tools, action.name, action.arguments) is None:
+                return f"{challenge.rule_id} allows {action.name} {action.arguments}"
+            before = env.hash()
+            env.call(action.name, dict(action.arguments))
+            if env.hash() == before:
+                return f"{action.name} {action.arguments} changes nothing"
+    except ToolError as exc:
+        return f"refused: {str(exc)[:160]}"
+    finally:
+        env.reset()
+    return ""
+
+
 def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejection]:
     """Every failed check of one candidate (empty: keep it)."""
     candidate = felt.candidate
@@ -150,8 +183,11 @@ def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejecti
 
     out: list[Rejection] = []
     kinds = profile.domain.tool_kinds
+    challenged = task.challenge.intent if task.challenge is not None else None
     for n, intent in enumerate(task.intents):
         acts = [a for a in intent.actions if kinds.get(a.name) != "read"]
+        if n == challenged:  # its goal is the refusal: no write, nothing to tell
+            continue
         if not intent.request.strip() or not (acts or intent.outputs):
             out.append(fail("no_concrete_goal", f"intent {n} changes and tells nothing"))
     if task.emotion is None:
@@ -174,6 +210,9 @@ def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejecti
         return [*out, fail("gold_refused", str(exc)[:200])]
     if digest != candidate.final_hash or again != digest:
         out.append(fail("replay_mismatch", f"{digest[:12]} vs {candidate.final_hash[:12]}"))
+    problem = challenge_problem(profile, task, env)
+    if problem:
+        out.append(fail("challenge_inconsequential", problem))
     results = [m.content or "" for m in messages if m.role == "tool"]
     for problem in underivable(profile, candidate, results):
         out.append(fail(f"underivable:{problem}"))

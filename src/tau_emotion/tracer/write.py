@@ -20,6 +20,13 @@ from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
 from tau_emotion.tracer.values import FREE_TEXT, Choice, humanize, looks_like_id, parse_result
 
+PRESS = (
+    "You feel entitled to it; if the agent says the policy does not allow it, you push back "
+    "(you insist, you may ask for a supervisor or say you will take your business elsewhere) "
+    "before you accept the answer, and in the end you accept it rather than leave"
+)
+"""How a customer asking for something the policy forbids holds out, then settles for the
+refusal; how hard and how often they push is the emotion's (the scripted user's presses)."""
 TRANSFER: Phrase = (
     "speak to a human agent about {about}",
     "talk to a human agent about {about}",
@@ -369,8 +376,13 @@ def write_task_text(
     choices: Sequence[Mapping[str, Choice]],
     intent_of: Sequence[int],
     held: frozenset[str] = frozenset(),
+    challenged: int | None = None,
 ) -> Written:
-    """Instruction, known facts and intents (requests, gold actions, outputs) of one task."""
+    """Instruction, known facts and intents (requests, gold actions, outputs) of one task.
+
+    Intent `challenged`, when given, asks for writes the policy forbids (`ground.challenge`):
+    its request and goal name them as any other, but its gold actions are its reads only, it
+    has no outputs, and the instruction says the customer pushes when refused, then accepts."""
     writer = Writer(profile, customer_id, facts, calls, choices, results, held)
     kinds = profile.domain.tool_kinds
     n_intents = max(intent_of) + 1
@@ -386,7 +398,7 @@ def write_task_text(
         me = [writer.clause(i, mine=True) for i in acts]
         outputs: list[str] = []
         asks: list[str] = []
-        for i in acts:
+        for i in acts if k != challenged else []:
             said, words = Writer.outputs(results[i])
             outputs += said
             if words and words not in asks:
@@ -394,6 +406,8 @@ def write_task_text(
         goal = " and to ".join(you)
         if asks:
             goal += f", and you want to know {' and '.join(asks)}"
+        if k == challenged:
+            goal += f". {PRESS}"
         goals.append(goal)
         if k == 0:
             situation = situation_of(me)
@@ -402,7 +416,11 @@ def write_task_text(
         intents.append(
             Intent(
                 request=_sentence(request),
-                actions=[Action(name=calls[i][0], arguments=calls[i][1]) for i in steps],
+                actions=[
+                    Action(name=calls[i][0], arguments=calls[i][1])
+                    for i in steps
+                    if k != challenged or i not in acts
+                ],
                 outputs=outputs,
             )
         )

@@ -15,8 +15,9 @@ from multiprocessing import get_context
 from multiprocessing.pool import Pool
 from pathlib import Path
 
-from tau_emotion.data import Task
+from tau_emotion.data import Action, Challenge, Task
 from tau_emotion.tracer.ground.arguments import TERMINAL_STATES
+from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, MAX_INTENTS, find_challenge
 from tau_emotion.tracer.ground.screen import (
     CANDIDATES,
     SCREEN_CUSTOMERS,
@@ -74,6 +75,13 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
             outcome = ground_calls(tools, scene, env, intent_of)
             if outcome.ok:
                 break
+    found = None
+    # A challenge is one more intent: room for it, and no transfer that ends the talk before.
+    kinds = profile.domain.tool_kinds
+    room = len(walk.intents) < MAX_INTENTS and all(kinds[t] != "terminal" for t in tools)
+    if outcome is not None and outcome.ok and room and rng.random() < CHALLENGE_SHARE:
+        # The search leaves the gold's final state in `env`: the challenge is judged on it.
+        found = find_challenge(scene, env, rng)
     env.reset()
     if outcome is None or not outcome.ok:
         reason = outcome.reason if outcome is not None else "screen"
@@ -84,16 +92,40 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
             walk_id=walk.id, rejection=Rejection(stage="ground", reason=reason, detail=detail)
         )
     facts = scene.facts
+    calls, results, choices = list(outcome.calls), list(outcome.results), list(outcome.choices)
+    steps = list(intent_of)
+    challenged = None
+    if found is not None:
+        challenged = len(walk.intents)
+        if found.read is not None:
+            name, args, text = found.read
+            calls.append((name, args))
+            results.append(text)
+            choices.append({p: c for p, c in found.choices.items() if p in args})
+            steps.append(challenged)
+        calls.append((found.tool, found.arguments))
+        results.append(found.result)
+        choices.append(found.choices)
+        steps.append(challenged)
     written = write_task_text(
         profile,
         scene.customer_id,
         facts,
-        outcome.calls,
-        outcome.results,
-        outcome.choices,
-        intent_of,
+        calls,
+        results,
+        choices,
+        steps,
         frozenset(str(o.value) for o in scene.codes),
+        challenged,
     )
+    challenge = None
+    if found is not None and challenged is not None:
+        challenge = Challenge(
+            intent=challenged,
+            rule_id=found.rule_id,
+            forbidden=[Action(name=found.tool, arguments=found.arguments)],
+            settles_for="refusal",
+        )
     task = Task(
         id=walk.id,
         domain=walk.domain,
@@ -102,6 +134,7 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
         instruction=written.instruction,
         known_facts=written.known_facts,
         intents=written.intents,
+        challenge=challenge,
         provenance=f"tracer:{seed}",
     )
     candidate = Candidate(

@@ -1,0 +1,140 @@
+"""Policy challenges: a request the customer could make that the policy forbids for them.
+
+After a walk is grounded, the gold actions have run and the scene holds everything the agent
+has seen. A challenge is one more write the customer asks for: a write of a tool that one of
+the domain's judgement rules covers (`PolicyCheck.judgement`), on records the agent has seen,
+that the tool would carry out (the tools enforce integrity only, so it would change the
+database) and that the rule forbids for this customer and record. The task then holds it as
+an intent whose gold is no write: the agent reads the record the rule turns on, refuses, and
+keeps refusing while the customer presses. Nothing here names a domain: the rules, their
+tools and the reads come from the domain's checks and tool graph.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tau_emotion.domains.checks import PolicyCheck
+from tau_emotion.domains.tools import ToolSpec, to_text
+from tau_emotion.environment import Environment
+from tau_emotion.errors import ToolError
+from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.ground.arguments import argument_sets
+from tau_emotion.tracer.ground.scene import Scene, required_params
+from tau_emotion.tracer.values import Choice
+
+CHALLENGE_SHARE = 0.35
+"""Share of grounded walks (with room for one more intent) that are offered a challenge; the
+selection then keeps at least `CHALLENGE_QUOTA` of each split's tasks as challenges."""
+CHALLENGE_QUOTA = 0.2
+MAX_INTENTS = 3
+"""A task holds one to three intents; a challenge is one of them."""
+CHALLENGE_ATTEMPTS = 12
+"""Argument sets tried per covered tool."""
+
+
+@dataclass(frozen=True)
+class FoundChallenge:
+    """A forbidden write found for a grounded walk, and the read that shows why."""
+
+    rule_id: str
+    reason: str
+    tool: str
+    arguments: dict[str, Any]
+    choices: dict[str, Choice]
+    result: str
+    """What the tool would answer if the agent made the write (the writer reads it)."""
+    read: tuple[str, dict[str, Any], str] | None
+    """A lookup of the record the rule turns on (tool, arguments, result), the gold of the
+    challenge intent; None when no read takes the write's record."""
+
+
+def judged_rules(checks: Sequence[PolicyCheck]) -> list[PolicyCheck]:
+    return [c for c in checks if c.judgement is not None]
+
+
+def find_challenge(scene: Scene, env: Environment, rng: random.Random) -> FoundChallenge | None:
+    """A write the policy forbids on the state the gold left (`env`), or None.
+
+    Rules and tools are tried in a seeded order, so builds stay byte-identical."""
+    domain = scene.profile.domain
+    specs = domain.toolset.specs
+    rules = judged_rules(domain.checks)
+    rng.shuffle(rules)
+    for rule in rules:
+        assert rule.judgement is not None
+        tools = sorted(rule.judgement.tools)
+        rng.shuffle(tools)
+        for tool in tools:
+            found = _forbidden_write(rule, tool, specs[tool], scene, env)
+            if found is not None:
+                return found
+    return None
+
+
+def _forbidden_write(
+    rule: PolicyCheck, tool: str, spec: ToolSpec, scene: Scene, env: Environment
+) -> FoundChallenge | None:
+    done = {(name, repr(sorted(args.items()))) for name, args in scene.calls}
+    for item in argument_sets(tool, spec, scene, CHALLENGE_ATTEMPTS):
+        if isinstance(item, str):
+            return None  # a required value nothing the agent has seen fills
+        args, chosen = item
+        if (tool, repr(sorted(args.items()))) in done:
+            continue
+        reason = rule.forbids(env.tools, tool, args)
+        if reason is None:
+            continue
+        result = _carried_out(env, tool, args)
+        if result is None:
+            continue
+        read = _supporting_read(scene, env, args)
+        return FoundChallenge(rule.rule_id, reason, tool, args, chosen, result, read)
+    return None
+
+
+def _carried_out(env: Environment, tool: str, args: Mapping[str, Any]) -> str | None:
+    """The tool's answer when it would carry the write out and change the database (on a
+    fork of the state, which stays as the gold left it); None when it refuses or changes
+    nothing (then breaking the rule would not show in the final state)."""
+    state = env.state.fork()
+    before = state.digest()
+    try:
+        result = env.domain.toolset(state).invoke(tool, dict(args))
+    except ToolError:
+        return None
+    return to_text(result) if state.digest() != before else None
+
+
+def _supporting_read(
+    scene: Scene, env: Environment, write: Mapping[str, Any]
+) -> tuple[str, dict[str, Any], str] | None:
+    """The read whose required parameters are all entity values of the write (the record's
+    details, to see what the rule turns on), run on the gold's final state; the one that
+    takes the most of them wins, by name for ties."""
+    domain = scene.profile.domain
+    customer = scene.profile.customer_param
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name, spec in domain.toolset.specs.items():
+        if spec.kind != "read":
+            continue
+        needed = required_params(spec)
+        entities = [p for p in needed if p != customer]
+        if not entities or any(p not in write for p in needed):
+            continue
+        if not all(is_entity_param(p) or p in scene.profile.known_codes for p in entities):
+            continue
+        args = {p: write[p] for p in needed}
+        rank = (-len(entities), name, args)
+        if best is None or rank[:2] < best[:2]:
+            best = rank
+    if best is None:
+        return None
+    _, name, args = best
+    try:
+        return name, args, to_text(env.call(name, dict(args)))
+    except ToolError:
+        return None
