@@ -65,9 +65,7 @@ def test_the_customer_side_names_no_tool_and_no_internal_id(
         assert task.known_facts["full_name"] in task.instruction
         challenged = task.challenge.intent if task.challenge else None
         # A policy challenge's gold may be no call at all: the refusal.
-        assert all(
-            i.request and (i.actions or n == challenged) for n, i in enumerate(task.intents)
-        )
+        assert all(i.request and (i.actions or n == challenged) for n, i in enumerate(task.intents))
 
 
 def test_an_impossible_walk_is_rejected_not_forced() -> None:
