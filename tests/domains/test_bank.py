@@ -15,6 +15,7 @@ DESK = Desk("bank", "eval")
 DOMAIN, ENV = DESK.domain, DESK.env
 DB: BankDB = DESK.db
 call, refuses, now, put = DESK.call, DESK.refuses, DESK.row, DESK.put
+breaks, allows = DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 
 
@@ -149,10 +150,16 @@ def test_freeze_and_unfreeze() -> None:
     refuses("already frozen", "freeze_card", reason="lost", **args)
     assert call("unfreeze_card", **args)["status"] == "active"
     refuses("is not frozen", "unfreeze_card", **args)
-    stolen = card(lambda k: k.frozen_reason == "stolen")
-    refuses(
-        "must be replaced", "unfreeze_card", customer_id=stolen.customer_id, card_id=stolen.card_id
+    call("freeze_card", reason="customer_request", **args)
+    allows("bank.stolen_card_not_unfrozen", "unfreeze_card", **args)
+    stolen = card(lambda k: k.frozen_reason == "stolen" and k.status == "frozen")
+    breaks(
+        "bank.stolen_card_not_unfrozen",
+        "unfreeze_card",
+        customer_id=stolen.customer_id,
+        card_id=stolen.card_id,
     )
+    assert now("cards", stolen.card_id).status == "active", "the tool does not judge the freeze"
     closed = card(lambda k: k.status == "closed")
     refuses(
         "is closed",
@@ -250,15 +257,21 @@ def test_set_card_limit() -> None:
     k = card(lambda k: k.status == "active" and owner(k).tier == "standard")
     args = {"customer_id": k.customer_id, "card_id": k.card_id}
     assert call("set_card_limit", limit_type="atm", amount=450, **args)["atm_limit"] == "450.00"
-    refuses(
-        "caps the daily atm limit at 500.00", "set_card_limit", limit_type="atm", amount=600, **args
-    )
     refuses("already 450.00", "set_card_limit", limit_type="atm", amount=450.0, **args)
     refuses("must be positive", "set_card_limit", limit_type="purchase", amount=-5, **args)
     refuses("dollars and cents", "set_card_limit", limit_type="purchase", amount=10.555, **args)
     assert call("set_card_limit", limit_type="purchase", amount=3000, **args)["purchase_limit"] == (
         "3000.00"
     )
+
+
+def test_card_limit_tier_cap_is_the_agents_to_apply() -> None:
+    k = card(lambda k: k.status == "active" and owner(k).tier == "standard")
+    args = {"customer_id": k.customer_id, "card_id": k.card_id, "limit_type": "atm"}
+    allows("bank.card_limit_tier_cap", "set_card_limit", amount=400, **args)
+    reason = breaks("bank.card_limit_tier_cap", "set_card_limit", amount=600, **args)
+    assert "500.00" in reason
+    assert now("cards", k.card_id).atm_limit == Decimal("600.00")
 
 
 # -- transfers -----------------------------------------------------------------------------
@@ -347,8 +360,17 @@ def test_transfer_respects_holds_frozen_accounts_and_savings_limit() -> None:
         )
     )
     checking = next(x for x in accounts_of(busy.customer_id) if x.kind == "checking")
-    refuses(
-        "6 withdrawals",
+    rule = "bank.savings_monthly_withdrawals"
+    allows(
+        rule,
+        "transfer_funds",
+        customer_id=busy.customer_id,
+        from_account_id=checking.account_id,
+        amount=1,
+        to_account_id=busy.account_id,
+    )
+    breaks(
+        rule,
         "transfer_funds",
         customer_id=busy.customer_id,
         from_account_id=busy.account_id,
@@ -374,19 +396,16 @@ def test_external_transfer_limits() -> None:
 
     c, a, payee = payee_case(recent=False)
     args = {"customer_id": c.customer_id, "from_account_id": a.account_id, "payee_id": payee}
+    daily = "bank.external_daily_limit"
+    allows(daily, "transfer_funds", amount=2000, **args)
     out = call("transfer_funds", amount=2000, **args)
     assert now("transactions", out["txn_id"]).kind == "external_transfer_out"
-    refuses("500.00 is left today", "transfer_funds", amount=600, **args)
-    call("transfer_funds", amount=500, **args)
+    allows(daily, "transfer_funds", amount=500, **args)
+    assert "500.00 was left today" in breaks(daily, "transfer_funds", amount=600, **args)
     c, a, payee = payee_case(recent=True)
-    refuses(
-        "at most 500.00",
-        "transfer_funds",
-        customer_id=c.customer_id,
-        from_account_id=a.account_id,
-        payee_id=payee,
-        amount=500.01,
-    )
+    args = {"customer_id": c.customer_id, "from_account_id": a.account_id, "payee_id": payee}
+    allows("bank.new_payee_cap", "transfer_funds", amount=500, **args)
+    breaks("bank.new_payee_cap", "transfer_funds", amount=500.01, **args)
 
 
 # -- disputes, fees, holds -----------------------------------------------------------------
@@ -437,8 +456,8 @@ def test_dispute_refusals() -> None:
         reason="not_received",
     )
     old = txn(lambda t: t.kind == "card_purchase" and t.posted_on < days_ago(60))
-    refuses(
-        "within 60 days",
+    breaks(
+        "bank.dispute_window",
         "file_dispute",
         customer_id=owner(old).customer_id,
         txn_id=old.txn_id,
@@ -452,20 +471,15 @@ def test_dispute_refusals() -> None:
             and DB.cards[t.card_id or ""].status == "active"
         )
     )
-    refuses(
-        "freeze or replace the card first",
-        "file_dispute",
-        customer_id=owner(live).customer_id,
-        txn_id=live.txn_id,
-        reason="unauthorized",
-    )
+    secured = "bank.unauthorized_card_secured_first"
+    dispute = {"customer_id": owner(live).customer_id, "txn_id": live.txn_id}
+    allows("bank.dispute_window", "file_dispute", reason="unauthorized", **dispute)
+    allows(secured, "file_dispute", reason="not_received", **dispute)
+    breaks(secured, "file_dispute", reason="unauthorized", **dispute)
+    ENV.reset()
     call("freeze_card", customer_id=owner(live).customer_id, card_id=live.card_id, reason="stolen")
-    call(
-        "file_dispute",
-        customer_id=owner(live).customer_id,
-        txn_id=live.txn_id,
-        reason="unauthorized",
-    )
+    allows(secured, "file_dispute", reason="unauthorized", **dispute)
+    call("file_dispute", reason="unauthorized", **dispute)
     single = txn(
         lambda t: (
             t.kind == "card_purchase"
@@ -478,13 +492,6 @@ def test_dispute_refusals() -> None:
             )
             == 1
         )
-    )
-    refuses(
-        "second of two identical charges",
-        "file_dispute",
-        customer_id=owner(single).customer_id,
-        txn_id=single.txn_id,
-        reason="duplicate",
     )
     other = next(c for c in DB.customers.values() if c.customer_id != owner(single).customer_id)
     refuses(
@@ -513,10 +520,11 @@ def test_duplicate_dispute_is_filed_on_the_second_charge() -> None:
     ]
     first, second = pairs[0]
     who = owner(first).customer_id
-    refuses(
-        "second of two", "file_dispute", customer_id=who, txn_id=first.txn_id, reason="duplicate"
-    )
+    rule = "bank.duplicate_second_charge"
+    allows(rule, "file_dispute", customer_id=who, txn_id=second.txn_id, reason="duplicate")
     assert call("file_dispute", customer_id=who, txn_id=second.txn_id, reason="duplicate")
+    allows(rule, "file_dispute", customer_id=who, txn_id=first.txn_id, reason="not_received")
+    breaks(rule, "file_dispute", customer_id=who, txn_id=first.txn_id, reason="duplicate")
 
 
 def _fee(fee_type: str, pred: Callable[[Customer], bool]) -> Transaction:
@@ -534,23 +542,36 @@ def _fee(fee_type: str, pred: Callable[[Customer], bool]) -> Transaction:
 def test_reverse_fee_and_allowance() -> None:
     fee = _fee("overdraft", lambda c: c.tier == "standard" and reversals(c.customer_id) == 0)
     c = owner(fee)
+    allows("bank.courtesy_allowance", "reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
+    allows("bank.reversible_fees_only", "reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
     out = call("reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
     assert out["amount"] == "35.00"
     assert now("transactions", out["txn_id"]).reverses == fee.txn_id
     refuses("already reversed", "reverse_fee", customer_id=c.customer_id, txn_id=fee.txn_id)
     used = _fee("overdraft", lambda c: c.tier == "standard" and reversals(c.customer_id) >= 1)
-    refuses("none is left", "reverse_fee", customer_id=owner(used).customer_id, txn_id=used.txn_id)
+    breaks(
+        "bank.courtesy_allowance",
+        "reverse_fee",
+        customer_id=owner(used).customer_id,
+        txn_id=used.txn_id,
+    )
 
 
 def test_reverse_fee_refusals() -> None:
+    rule = "bank.reversible_fees_only"
     wire = txn(lambda t: t.fee_type == "wire")
-    refuses(
-        "not reversible", "reverse_fee", customer_id=owner(wire).customer_id, txn_id=wire.txn_id
+    assert "wire fee" in breaks(
+        rule, "reverse_fee", customer_id=owner(wire).customer_id, txn_id=wire.txn_id
     )
-    old = txn(
+    # The old fees of the database were all reversed long ago: an unreversed copy of one.
+    seen = txn(
         lambda t: t.kind == "fee" and t.fee_type == "overdraft" and t.posted_on < days_ago(90)
     )
-    refuses("last 90 days", "reverse_fee", customer_id=owner(old).customer_id, txn_id=old.txn_id)
+    old = seen.model_copy(update={"txn_id": "TXN-699999"})
+    put("transactions", old.txn_id, old)
+    assert "days ago" in breaks(
+        rule, "reverse_fee", customer_id=owner(old).customer_id, txn_id=old.txn_id
+    )
     buy = txn(lambda t: t.kind == "card_purchase")
     refuses("is not a fee", "reverse_fee", customer_id=owner(buy).customer_id, txn_id=buy.txn_id)
 
@@ -578,6 +599,8 @@ def test_release_hold_and_refusals() -> None:
         )
     )
     c = owner(ok)
+    rule = "bank.early_release_eligibility"
+    allows(rule, "release_hold", customer_id=c.customer_id, hold_id=ok.hold_id)
     out = call("release_hold", customer_id=c.customer_id, hold_id=ok.hold_id)
     assert out["available_balance"] == str(DB.accounts[ok.account_id].balance)
     refuses("no longer active", "release_hold", customer_id=c.customer_id, hold_id=ok.hold_id)
@@ -591,8 +614,8 @@ def test_release_hold_and_refusals() -> None:
     )
     ENV.reset()
     big = _hold(lambda h, a: h.reason == "check_deposit" and h.amount > 2000)
-    refuses(
-        "2000.00 or less", "release_hold", customer_id=owner(big).customer_id, hold_id=big.hold_id
+    assert "over 2000.00" in breaks(
+        rule, "release_hold", customer_id=owner(big).customer_id, hold_id=big.hold_id
     )
     auth = _hold(lambda h, a: h.reason == "card_authorization")
     refuses(
@@ -606,21 +629,15 @@ def test_release_hold_and_refusals() -> None:
             h.reason == "check_deposit" and h.amount <= 2000 and a.opened_on > days_ago(365)
         )
     )
-    refuses(
-        "at least 12 months",
-        "release_hold",
-        customer_id=owner(young).customer_id,
-        hold_id=young.hold_id,
+    assert "under 12 months" in breaks(
+        rule, "release_hold", customer_id=owner(young).customer_id, hold_id=young.hold_id
     )
     refuses("has no hold", "release_hold", customer_id=c.customer_id, hold_id=second.hold_id)
     past = next(h for h in DB.holds.values() if h.released_early_on is not None)
     fresh_hold = second.model_copy(update={"hold_id": "HLD-69999", "account_id": past.account_id})
     put("holds", "HLD-69999", fresh_hold)
-    refuses(
-        "already had a hold released early",
-        "release_hold",
-        customer_id=owner(past).customer_id,
-        hold_id="HLD-69999",
+    assert "already released early" in breaks(
+        rule, "release_hold", customer_id=owner(past).customer_id, hold_id="HLD-69999"
     )
 
 

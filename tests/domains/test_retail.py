@@ -15,7 +15,7 @@ from tau_emotion.domains.retail.rules import TODAY, days_between
 DESK = Desk("retail")
 DOMAIN, ENV = DESK.domain, DESK.env
 DB: RetailDB = DESK.db
-call, refuses = DESK.call, DESK.refuses
+call, refuses, breaks, allows = DESK.call, DESK.refuses, DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 
 
@@ -412,13 +412,6 @@ def test_request_return_refusals() -> None:
     method = RETURNABLE.transactions[0].method_id
     item = RETURNABLE.lines[0].item_id
     refuses(
-        "only a return|can no longer|days after delivery",
-        "request_return",
-        order_number=TOO_OLD.id,
-        item_ids=[TOO_OLD.lines[0].item_id],
-        refund_method_id=method,
-    )
-    refuses(
         "can no longer",
         "request_return",
         order_number=SHIPPED.id,
@@ -462,17 +455,58 @@ def test_request_return_refusals() -> None:
         None,
     )
     assert other is not None, "the test needs a customer with another payment method"
-    refuses(
-        "original payment method",
-        "request_return",
-        order_number=RETURNABLE.id,
-        item_ids=[item],
-        refund_method_id=other.id,
-    )
     credit = next(m for m in c.payment_methods if m.kind == "store_credit")
     assert call(
         "request_return", order_number=RETURNABLE.id, item_ids=[item], refund_method_id=credit.id
     )
+
+
+def test_return_window_is_the_agents_to_apply() -> None:
+    rule, item = "retail.return_window", RETURNABLE.lines[0].item_id
+    method = RETURNABLE.transactions[0].method_id
+    args = {"item_ids": [item], "refund_method_id": method}
+    allows(rule, "request_return", order_number=RETURNABLE.id, **args)
+    old = TOO_OLD.transactions[0].method_id
+    reason = breaks(
+        rule,
+        "request_return",
+        order_number=TOO_OLD.id,
+        item_ids=[TOO_OLD.lines[0].item_id],
+        refund_method_id=old,
+    )
+    assert "days after delivery" in reason
+    assert current(TOO_OLD.id).status == "return_requested"
+    late = next(
+        (o, pair)
+        for o in DB.orders.values()
+        if o.status == "delivered"
+        and o.id != TOO_OLD.id
+        and o.delivered_on is not None
+        and days_between(o.delivered_on, TODAY) > 30
+        and method_kind(o) == "card"
+        and (pair := variant_pair(o, lambda diff: True)) is not None
+    )
+    order, (old_item, new_item) = late
+    breaks(
+        rule,
+        "request_exchange",
+        order_number=order.id,
+        item_ids=[old_item],
+        new_item_ids=[new_item],
+        payment_method_id=order.transactions[0].method_id,
+    )
+
+
+def test_refund_destination_is_the_agents_to_apply() -> None:
+    rule, item = "retail.refund_to_original_or_store_credit", RETURNABLE.lines[0].item_id
+    c = customer_of(RETURNABLE)
+    args = {"order_number": RETURNABLE.id, "item_ids": [item]}
+    allows(rule, "request_return", **args, refund_method_id=RETURNABLE.transactions[0].method_id)
+    allows(rule, "request_return", **args, refund_method_id=store_credit(c))
+    paid = RETURNABLE.transactions[0].method_id
+    other = next(m for m in c.payment_methods if m.kind != "store_credit" and m.id != paid)
+    breaks(rule, "request_return", **args, refund_method_id=other.id)
+    assert DESK.row("returns", current(RETURNABLE.id).return_id).refund_method_id == other.id
 
 
 def exchangeable(wanted: Callable[[int], bool]) -> tuple[Order, str, str]:
@@ -521,8 +555,12 @@ def test_exchange_downgrade_refunds_to_original_or_store_credit() -> None:
     paid_with = order.transactions[0].method_id
     other = [m.id for m in c.payment_methods if m.kind != "store_credit" and m.id != paid_with]
     assert other, "the test needs a customer with another payment method"
-    refuses("original payment method", "request_exchange", **args, payment_method_id=other[0])
+    rule = "retail.refund_to_original_or_store_credit"
+    allows(rule, "request_exchange", **args, payment_method_id=paid_with)
+    breaks(rule, "request_exchange", **args, payment_method_id=other[0])
+    ENV.reset()
     credit = store_credit(c)
+    allows(rule, "request_exchange", **args, payment_method_id=credit)
     before = balance(c.id, credit) or 0
     call("request_exchange", **args, payment_method_id=credit)
     assert balance(c.id, credit) == before - price_change((old, new))
@@ -540,12 +578,6 @@ def test_exchange_refusals() -> None:
         "request_exchange",
         order_number=order.id,
         item_ids=["SKU-1"],
-        new_item_ids=[new],
-    )
-    refuses(
-        "days after delivery",
-        "request_exchange",
-        **{**args, "order_number": TOO_OLD.id},
         new_item_ids=[new],
     )
     refuses(
@@ -591,8 +623,14 @@ def test_late_delivery_credit() -> None:
     assert balance(c.id, credit.id) == (credit.balance_cents or 0) + expected
     refuses("already received", "issue_late_delivery_credit", order_number=LATE.id)
     refuses("already received", "issue_late_delivery_credit", order_number=CREDITED.id)
-    refuses("on time", "issue_late_delivery_credit", order_number=ON_TIME.id)
-    refuses("has not been delivered", "issue_late_delivery_credit", order_number=SHIPPED.id)
+
+
+def test_late_credit_eligibility_is_the_agents_to_apply() -> None:
+    rule = "retail.late_credit_eligibility"
+    allows(rule, "issue_late_delivery_credit", order_number=LATE.id)
+    assert "on time" in breaks(rule, "issue_late_delivery_credit", order_number=ON_TIME.id)
+    reason = breaks(rule, "issue_late_delivery_credit", order_number=SHIPPED.id)
+    assert "not been delivered" in reason
 
 
 def test_gold_late_credit_is_capped() -> None:
@@ -726,7 +764,8 @@ def test_each_check_catches_its_violation(rule: str, steps: tuple[Step, ...]) ->
 
 
 def test_every_check_is_exercised() -> None:
-    assert {c.rule_id for c in DOMAIN.checks} == {
+    # The judgement rules are tested where their tools are (`breaks` and `allows`).
+    assert {c.rule_id for c in DOMAIN.checks if c.judgement is None} == {
         "retail.confirm_before_write",
         "retail.authenticate_first",
         "retail.one_customer",

@@ -1,18 +1,47 @@
-"""Policy checks of the bank domain: the rules no single tool call can enforce."""
+"""Policy checks of the bank domain.
+
+The tools enforce integrity (records exist and are the customer's, money moved is available,
+nothing happens twice). The limits, windows and allowances of policy.md are the agent's to
+apply, as a human agent would: the judged checks audit each write on the database as it stood
+before it. The others audit what only the conversation shows: who was authenticated and
+verified, what the customer agreed to, which transactions the agent looked at.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
 
+from tau_emotion.domains.bank.rules import (
+    CARD_CAPS,
+    COURTESY_PERIOD_DAYS,
+    COURTESY_REVERSALS,
+    DISPUTE_WINDOW_DAYS,
+    EARLY_RELEASE_MAX,
+    EARLY_RELEASE_MIN_ACCOUNT_DAYS,
+    EXTERNAL_DAILY_LIMIT,
+    FEE_REVERSAL_WINDOW_DAYS,
+    NEW_PAYEE_DAYS,
+    NEW_PAYEE_MAX,
+    REVERSIBLE_FEES,
+    SAVINGS_MONTHLY_WITHDRAWALS,
+    days_ago,
+    month_start,
+    today,
+)
+from tau_emotion.domains.bank.tools import BankTools
 from tau_emotion.domains.checks import (
     CallRecord,
     PolicyCheck,
     Trajectory,
     act_as_authenticated,
+    judged,
     result_json,
     session_checks,
     writes_and,
 )
+from tau_emotion.domains.common import money, money_text
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_zip")
 PROTECTED_READS = frozenset(
@@ -66,6 +95,237 @@ def _transactions_read_first(t: Trajectory) -> Iterable[tuple[str, int | None]]:
                 )
 
 
+# -- judged rules: each judge reads the database as it stood before the write ---------------
+
+OUTGOING = ("internal_transfer_out", "external_transfer_out", "atm_withdrawal")
+"""What counts against a savings account's monthly withdrawals."""
+
+
+def _stolen_unfrozen(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    card = tools.card(args["customer_id"], args["card_id"])
+    if card.status == "frozen" and card.frozen_reason in ("stolen", "suspected_fraud"):
+        return f"{card.card_id} was frozen as {card.frozen_reason}; it must be replaced instead"
+    return None
+
+
+def _over_tier_cap(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    customer = tools.customer(args["customer_id"])
+    cap = CARD_CAPS[customer.tier][args["limit_type"]]
+    if Decimal(str(args["amount"])) > cap:
+        return (
+            f"the {customer.tier} tier caps the daily {args['limit_type']} limit at "
+            f"{money_text(cap)}"
+        )
+    return None
+
+
+def _savings_withdrawals(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    source = tools.account(args["customer_id"], args["from_account_id"])
+    if source.kind != "savings":
+        return None
+    used = sum(
+        1
+        for t in tools.account_transactions(source.account_id)
+        if t.kind in OUTGOING and t.posted_on >= month_start()
+    )
+    if used >= SAVINGS_MONTHLY_WITHDRAWALS:
+        return (
+            f"savings account {source.account_id} already made {used} withdrawals and "
+            f"transfers out this month; {SAVINGS_MONTHLY_WITHDRAWALS} are allowed"
+        )
+    return None
+
+
+def _new_payee_cap(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    if args.get("payee_id") is None:
+        return None
+    payee = tools.payee(args["customer_id"], args["payee_id"])
+    amount = Decimal(str(args["amount"]))
+    if payee.added_on > days_ago(NEW_PAYEE_DAYS) and amount > NEW_PAYEE_MAX:
+        return (
+            f"payee {payee.payee_id} was added on {payee.added_on}; payees added in the last "
+            f"{NEW_PAYEE_DAYS} days receive at most {money_text(NEW_PAYEE_MAX)} per transfer"
+        )
+    return None
+
+
+def _external_daily_limit(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    if args.get("payee_id") is None:
+        return None
+    customer = tools.customer(args["customer_id"])
+    mine = {a.account_id for a in tools.customer_accounts(customer.customer_id)}
+    sent = sum(
+        (
+            -t.amount
+            for t in tools.db.transactions.values()
+            if t.account_id in mine and t.kind == "external_transfer_out" and t.posted_on == today()
+        ),
+        Decimal(0),
+    )
+    limit = EXTERNAL_DAILY_LIMIT[customer.tier]
+    if sent + Decimal(str(args["amount"])) > limit:
+        return (
+            f"external transfers are limited to {money_text(limit)} a day for {customer.tier} "
+            f"customers; {money_text(money(limit - sent))} was left today"
+        )
+    return None
+
+
+def _dispute_window(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    txn = tools.transaction(args["customer_id"], args["txn_id"])
+    if txn.posted_on < days_ago(DISPUTE_WINDOW_DAYS):
+        return f"{txn.txn_id} posted on {txn.posted_on}, over {DISPUTE_WINDOW_DAYS} days ago"
+    return None
+
+
+def _card_still_active(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    if args["reason"] != "unauthorized":
+        return None
+    txn = tools.transaction(args["customer_id"], args["txn_id"])
+    card = tools.db.cards.get(txn.card_id or "")
+    if card is not None and card.status == "active":
+        return f"card {card.card_id} was still active when its charge was disputed as unauthorized"
+    return None
+
+
+def _no_twin(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    if args["reason"] != "duplicate":
+        return None
+    txn = tools.transaction(args["customer_id"], args["txn_id"])
+    if not tools._has_twin(txn.txn_id):
+        return (
+            f"no identical charge posted in the 3 days before {txn.txn_id}; a duplicate is "
+            "disputed on the second of two identical charges"
+        )
+    return None
+
+
+def _unreversible_fee(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    fee = tools.transaction(args["customer_id"], args["txn_id"])
+    if fee.kind != "fee":
+        return None  # the tool refuses it
+    if fee.fee_type not in REVERSIBLE_FEES:
+        return f"{fee.txn_id} is a {fee.fee_type} fee, which is never reversed"
+    if fee.posted_on < days_ago(FEE_REVERSAL_WINDOW_DAYS):
+        return f"{fee.txn_id} posted on {fee.posted_on}, over {FEE_REVERSAL_WINDOW_DAYS} days ago"
+    return None
+
+
+def _courtesy_used_up(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    customer = tools.customer(args["customer_id"])
+    mine = {a.account_id for a in tools.customer_accounts(customer.customer_id)}
+    since = days_ago(COURTESY_PERIOD_DAYS)
+    used = sum(
+        1
+        for t in tools.db.transactions.values()
+        if t.account_id in mine and t.kind == "fee_reversal" and t.posted_on >= since
+    )
+    allowance = COURTESY_REVERSALS[customer.tier]
+    if used >= allowance:
+        return (
+            f"{customer.customer_id} already had {used} fee reversal(s) in 12 months; the "
+            f"{customer.tier} tier allows {allowance}"
+        )
+    return None
+
+
+def _early_release(tools: BankTools, args: Mapping[str, Any]) -> str | None:
+    hold = tools.hold(args["customer_id"], args["hold_id"])
+    if hold.reason != "check_deposit":
+        return None  # the tool refuses it: the merchant releases those
+    account = tools.db.accounts[hold.account_id]
+    if hold.amount > EARLY_RELEASE_MAX:
+        most = money_text(EARLY_RELEASE_MAX)
+        return f"hold {hold.hold_id} is {money_text(hold.amount)}, over {most}"
+    if account.opened_on > days_ago(EARLY_RELEASE_MIN_ACCOUNT_DAYS):
+        return f"account {account.account_id} opened on {account.opened_on}, under 12 months ago"
+    mine = {a.account_id for a in tools.customer_accounts(account.customer_id)}
+    since = days_ago(COURTESY_PERIOD_DAYS)
+    for other in tools.db.holds.values():
+        if other.account_id in mine and (other.released_early_on or "") >= since:
+            return (
+                f"hold {other.hold_id} was already released early on {other.released_early_on}, "
+                "within 12 months"
+            )
+    return None
+
+
+# The limits, windows and allowances of policy.md; the tools carry such writes out.
+JUDGED: list[PolicyCheck] = [
+    judged(
+        "bank.stolen_card_not_unfrozen",
+        "Unfreeze only a card frozen as lost or on the customer's request; a card frozen as "
+        "stolen or for suspected fraud is replaced instead.",
+        ["unfreeze_card"],
+        _stolen_unfrozen,
+    ),
+    judged(
+        "bank.card_limit_tier_cap",
+        "Set a daily card limit no higher than the customer's tier cap (standard 3,000.00 "
+        "purchases and 500.00 ATM; premier 10,000.00 and 1,500.00).",
+        ["set_card_limit"],
+        _over_tier_cap,
+    ),
+    judged(
+        "bank.savings_monthly_withdrawals",
+        "A savings account makes at most 6 withdrawals and transfers out per calendar month.",
+        ["transfer_funds"],
+        _savings_withdrawals,
+    ),
+    judged(
+        "bank.new_payee_cap",
+        "A payee added in the last 3 days receives at most 500.00 per transfer.",
+        ["transfer_funds"],
+        _new_payee_cap,
+    ),
+    judged(
+        "bank.external_daily_limit",
+        "External transfers total at most 2,500.00 a day for standard customers and 10,000.00 "
+        "for premier customers.",
+        ["transfer_funds"],
+        _external_daily_limit,
+    ),
+    judged(
+        "bank.dispute_window",
+        "Dispute only purchases posted within the last 60 days.",
+        ["file_dispute"],
+        _dispute_window,
+    ),
+    judged(
+        "bank.unauthorized_card_secured_first",
+        "Freeze or replace the card before disputing a charge on it as unauthorized.",
+        ["file_dispute"],
+        _card_still_active,
+    ),
+    judged(
+        "bank.duplicate_second_charge",
+        "Dispute a charge as a duplicate only when an identical charge posted within the 3 "
+        "days before it.",
+        ["file_dispute"],
+        _no_twin,
+    ),
+    judged(
+        "bank.reversible_fees_only",
+        "Reverse only overdraft, monthly maintenance and out-of-network ATM fees posted in the "
+        "last 90 days.",
+        ["reverse_fee"],
+        _unreversible_fee,
+    ),
+    judged(
+        "bank.courtesy_allowance",
+        "Reverse at most 1 fee per 12 months for a standard customer, 3 for a premier one.",
+        ["reverse_fee"],
+        _courtesy_used_up,
+    ),
+    judged(
+        "bank.early_release_eligibility",
+        "Release a check-deposit hold early only when it is 2,000.00 or less, the account has "
+        "been open 12 months, and no hold of the customer's was released early in 12 months.",
+        ["release_hold"],
+        _early_release,
+    ),
+]
+
 CHECKS: list[PolicyCheck] = [
     *session_checks("bank", AUTH_TOOLS, writes_and(PROTECTED_READS)),
     act_as_authenticated(
@@ -85,4 +345,5 @@ CHECKS: list[PolicyCheck] = [
         "Read a transaction with get_account_transactions before disputing or reversing it.",
         _transactions_read_first,
     ),
+    *JUDGED,
 ]

@@ -1,7 +1,9 @@
-"""Write and terminal tools of the bank domain. Every refusal names the rule it applies.
+"""Write and terminal tools of the bank domain.
 
-Strong verification before writes is not a tool's business (tools see one call at a time);
-the `bank.strong_verification_first` policy check audits it.
+The tools enforce integrity only: the records exist and are the customer's, a closed card or
+a fraud-frozen account cannot act, money moved must be available, a state cannot be entered
+twice. The limits, windows and allowances of policy.md are the agent's to apply; the judged
+checks in `checks.py` audit them, as `bank.strong_verification_first` audits verification.
 """
 
 from __future__ import annotations
@@ -22,25 +24,11 @@ from tau_emotion.domains.bank.db import (
     day,
 )
 from tau_emotion.domains.bank.rules import (
-    CARD_CAPS,
     CARD_YEARS,
-    COURTESY_PERIOD_DAYS,
-    COURTESY_REVERSALS,
-    DISPUTE_WINDOW_DAYS,
     DUPLICATE_WINDOW_DAYS,
-    EARLY_RELEASE_MAX,
-    EARLY_RELEASE_MIN_ACCOUNT_DAYS,
     EXPEDITE_FEE,
-    EXTERNAL_DAILY_LIMIT,
-    FEE_REVERSAL_WINDOW_DAYS,
-    NEW_PAYEE_DAYS,
-    NEW_PAYEE_MAX,
     PROVISIONAL_CREDIT_MAX,
-    REVERSIBLE_FEES,
-    SAVINGS_MONTHLY_WITHDRAWALS,
     clean_words,
-    days_ago,
-    month_start,
     today,
 )
 from tau_emotion.domains.bank.tools_read import BankReadTools
@@ -48,8 +36,6 @@ from tau_emotion.domains.common import money, money_text, next_id
 from tau_emotion.domains.kit.handoff import CUSTOMER_CARE, CUSTOMER_CARE_DOC
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
-
-OUTGOING = ("internal_transfer_out", "external_transfer_out", "atm_withdrawal")
 
 
 def _amount(value: float) -> Decimal:
@@ -90,7 +76,7 @@ class BankTools(BankReadTools):
 
     @tool("write")
     def unfreeze_card(self, customer_id: str, card_id: str) -> dict[str, Any]:
-        """Unfreeze a frozen debit card (not one frozen as stolen or for suspected fraud).
+        """Unfreeze a frozen debit card. The policy says which freezes may be lifted.
 
         Args:
             customer_id: The strongly verified customer's id.
@@ -99,11 +85,6 @@ class BankTools(BankReadTools):
         card = self._usable_card(customer_id, card_id)
         if card.status != "frozen":
             raise ToolError(f"card {card_id} is not frozen")
-        if card.frozen_reason in ("stolen", "suspected_fraud"):
-            raise ToolError(
-                f"card {card_id} was frozen as {card.frozen_reason}; it must be replaced, "
-                "not unfrozen"
-            )
         active = card.model_copy(update={"status": "active", "frozen_reason": None})
         self.db.cards[card_id] = active
         return self.card_view(active)
@@ -163,7 +144,8 @@ class BankTools(BankReadTools):
     def set_card_limit(
         self, customer_id: str, card_id: str, limit_type: LimitType, amount: float
     ) -> dict[str, Any]:
-        """Change a debit card's daily purchase or ATM withdrawal limit, up to the tier cap.
+        """Change a debit card's daily purchase or ATM withdrawal limit. The policy sets the
+        highest limit each tier may have.
 
         Args:
             customer_id: The strongly verified customer's id.
@@ -171,14 +153,8 @@ class BankTools(BankReadTools):
             limit_type: 'purchase' or 'atm'.
             amount: The new daily limit in dollars, e.g. 1000.
         """
-        customer = self.customer(customer_id)
         card = self._usable_card(customer_id, card_id)
         value = _amount(amount)
-        cap = CARD_CAPS[customer.tier][limit_type]
-        if value > cap:
-            raise ToolError(
-                f"the {customer.tier} tier caps the daily {limit_type} limit at {money_text(cap)}"
-            )
         field = f"{limit_type}_limit"
         if getattr(card, field) == value:
             raise ToolError(f"the {limit_type} limit is already {money_text(value)}")
@@ -198,7 +174,8 @@ class BankTools(BankReadTools):
         payee_id: str | None = None,
     ) -> dict[str, Any]:
         """Move money now: to another of the customer's accounts (to_account_id) or to a
-        saved payee at another bank (payee_id). Give exactly one of the two.
+        saved payee at another bank (payee_id). Give exactly one of the two. The policy sets
+        the transfer limits.
 
         Args:
             customer_id: The strongly verified customer's id.
@@ -207,7 +184,7 @@ class BankTools(BankReadTools):
             to_account_id: Another account of the same customer, for an internal transfer.
             payee_id: A saved payee, for an external transfer.
         """
-        customer = self.customer(customer_id)
+        self.customer(customer_id)
         if (to_account_id is None) == (payee_id is None):
             raise ToolError("give exactly one of to_account_id and payee_id")
         value = _amount(amount)
@@ -217,17 +194,6 @@ class BankTools(BankReadTools):
                 f"available balance of {from_account_id} is {money_text(self.available(source))}; "
                 "transfers cannot overdraw an account"
             )
-        if source.kind == "savings":
-            used = sum(
-                1
-                for t in self.account_transactions(source.account_id)
-                if t.kind in OUTGOING and t.posted_on >= month_start()
-            )
-            if used >= SAVINGS_MONTHLY_WITHDRAWALS:
-                raise ToolError(
-                    f"savings accounts allow {SAVINGS_MONTHLY_WITHDRAWALS} withdrawals and "
-                    "transfers out per calendar month; this month's are used up"
-                )
         if to_account_id is not None:
             target = self.open_account(customer_id, to_account_id)
             if target.account_id == source.account_id:
@@ -245,31 +211,7 @@ class BankTools(BankReadTools):
                 f"Transfer from {source.nickname} {source.number_last4}",
             )
         else:
-            payee = self.db.payees.get(payee_id or "")
-            if payee is None or payee.customer_id != customer_id:
-                raise ToolError(f"customer {customer_id} has no saved payee {payee_id}")
-            if payee.added_on > days_ago(NEW_PAYEE_DAYS) and value > NEW_PAYEE_MAX:
-                raise ToolError(
-                    f"payees added in the last {NEW_PAYEE_DAYS} days can receive at most "
-                    f"{money_text(NEW_PAYEE_MAX)} per transfer"
-                )
-            mine = {a.account_id for a in self.customer_accounts(customer_id)}
-            sent = sum(
-                (
-                    -t.amount
-                    for t in self.db.transactions.values()
-                    if t.account_id in mine
-                    and t.kind == "external_transfer_out"
-                    and t.posted_on == today()
-                ),
-                Decimal(0),
-            )
-            limit = EXTERNAL_DAILY_LIMIT[customer.tier]
-            if sent + value > limit:
-                raise ToolError(
-                    f"external transfers are limited to {money_text(limit)} a day; "
-                    f"{money_text(limit - sent)} is left today"
-                )
+            payee = self.payee(customer_id, payee_id or "")
             out = self.post(
                 source,
                 -value,
@@ -286,6 +228,7 @@ class BankTools(BankReadTools):
     def file_dispute(self, customer_id: str, txn_id: str, reason: DisputeReason) -> dict[str, str]:
         """Dispute a debit card purchase. Disputes of 100.00 or less get a provisional credit
         at once; larger ones are credited only if the investigation finds for the customer.
+        The policy says which purchases may be disputed, and for which reason.
 
         Args:
             customer_id: The strongly verified customer's id.
@@ -295,21 +238,8 @@ class BankTools(BankReadTools):
         txn = self.transaction(customer_id, txn_id)
         if txn.kind != "card_purchase":
             raise ToolError("only debit card purchases can be disputed")
-        if txn.posted_on < days_ago(DISPUTE_WINDOW_DAYS):
-            raise ToolError(f"purchases can be disputed within {DISPUTE_WINDOW_DAYS} days only")
         if any(d.txn_id == txn_id for d in self.db.disputes.values()):
             raise ToolError(f"transaction {txn_id} is already disputed")
-        if reason == "unauthorized":
-            card = self.db.cards.get(txn.card_id or "")
-            if card is not None and card.status == "active":
-                raise ToolError(
-                    "freeze or replace the card first: it may still be in someone else's hands"
-                )
-        if reason == "duplicate" and not self._has_twin(txn_id):
-            raise ToolError(
-                "no identical charge posted in the 3 days before this one; a duplicate dispute "
-                "is filed on the second of two identical charges"
-            )
         amount = money(-txn.amount)
         credit = amount if amount <= PROVISIONAL_CREDIT_MAX else money(0)
         dispute_id = next_id(self.db.disputes, "DSP-", 4)
@@ -349,37 +279,18 @@ class BankTools(BankReadTools):
 
     @tool("write")
     def reverse_fee(self, customer_id: str, txn_id: str) -> dict[str, str]:
-        """Refund a fee as a courtesy, within the customer's yearly courtesy allowance.
+        """Refund a fee as a courtesy. The policy says which fees may be reversed and how
+        many reversals a customer's tier allows in 12 months.
 
         Args:
             customer_id: The strongly verified customer's id.
             txn_id: The fee transaction, from get_account_transactions.
         """
-        customer = self.customer(customer_id)
         fee = self.transaction(customer_id, txn_id)
         if fee.kind != "fee":
             raise ToolError(f"transaction {txn_id} is not a fee")
-        if fee.fee_type not in REVERSIBLE_FEES:
-            raise ToolError(f"{fee.fee_type} fees are not reversible")
-        if fee.posted_on < days_ago(FEE_REVERSAL_WINDOW_DAYS):
-            raise ToolError(
-                f"only fees from the last {FEE_REVERSAL_WINDOW_DAYS} days can be reversed"
-            )
         if any(t.reverses == txn_id for t in self.db.transactions.values()):
             raise ToolError(f"fee {txn_id} was already reversed")
-        mine = {a.account_id for a in self.customer_accounts(customer_id)}
-        since = days_ago(COURTESY_PERIOD_DAYS)
-        used = sum(
-            1
-            for t in self.db.transactions.values()
-            if t.account_id in mine and t.kind == "fee_reversal" and t.posted_on >= since
-        )
-        allowance = COURTESY_REVERSALS[customer.tier]
-        if used >= allowance:
-            raise ToolError(
-                f"the {customer.tier} tier allows {allowance} fee reversal(s) per 12 months; "
-                "none is left"
-            )
         account = self.db.accounts[fee.account_id]
         credit = self.post(
             account,
@@ -396,34 +307,19 @@ class BankTools(BankReadTools):
 
     @tool("write")
     def release_hold(self, customer_id: str, hold_id: str) -> dict[str, Any]:
-        """Release a check-deposit hold before its release date, when the customer qualifies.
+        """Release a check-deposit hold before its release date. The policy says which holds
+        qualify.
 
         Args:
             customer_id: The strongly verified customer's id.
             hold_id: The hold, from get_customer_overview.
         """
-        self.customer(customer_id)
-        hold = self.db.holds.get(hold_id)
-        account = self.db.accounts.get(hold.account_id) if hold else None
-        if hold is None or account is None or account.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no hold {hold_id}")
+        hold = self.hold(customer_id, hold_id)
+        account = self.db.accounts[hold.account_id]
         if hold.released_early_on is not None or hold.releases_on <= today():
             raise ToolError(f"hold {hold_id} is no longer active")
         if hold.reason != "check_deposit":
             raise ToolError("card authorization holds are released by the merchant, not the bank")
-        if hold.amount > EARLY_RELEASE_MAX:
-            raise ToolError(
-                f"only holds of {money_text(EARLY_RELEASE_MAX)} or less can be released early"
-            )
-        if account.opened_on > days_ago(EARLY_RELEASE_MIN_ACCOUNT_DAYS):
-            raise ToolError("the account must have been open for at least 12 months")
-        mine = {a.account_id for a in self.customer_accounts(customer_id)}
-        since = days_ago(COURTESY_PERIOD_DAYS)
-        for other in self.db.holds.values():
-            if other.account_id in mine and (other.released_early_on or "") >= since:
-                raise ToolError(
-                    "the customer already had a hold released early in the last 12 months"
-                )
         self.db.holds[hold_id] = hold.model_copy(update={"released_early_on": today()})
         return {
             "hold_id": hold_id,

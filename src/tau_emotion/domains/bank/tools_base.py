@@ -13,6 +13,7 @@ from tau_emotion.domains.bank.db import (
     Customer,
     FeeType,
     Hold,
+    Payee,
     Transaction,
     TxnKind,
     transaction_record,
@@ -65,6 +66,21 @@ class BankOffice(ToolSet):
         owner = self.db.accounts.get(record.account_id) if record else None
         if record is None or owner is None or owner.customer_id != customer_id:
             raise ToolError(f"customer {customer_id} has no transaction {txn_id}")
+        return record
+
+    def payee(self, customer_id: str, payee_id: str) -> Payee:
+        self.customer(customer_id)
+        record = self.db.payees.get(payee_id)
+        if record is None or record.customer_id != customer_id:
+            raise ToolError(f"customer {customer_id} has no saved payee {payee_id}")
+        return record
+
+    def hold(self, customer_id: str, hold_id: str) -> Hold:
+        self.customer(customer_id)
+        record = self.db.holds.get(hold_id)
+        account = self.db.accounts.get(record.account_id) if record else None
+        if record is None or account is None or account.customer_id != customer_id:
+            raise ToolError(f"customer {customer_id} has no hold {hold_id}")
         return record
 
     def customer_accounts(self, customer_id: str) -> list[Account]:

@@ -1,8 +1,16 @@
-"""Policy checks of the retail domain: the rules of policy.md that no tool can enforce."""
+"""Policy checks of the retail domain.
+
+The tools enforce integrity (records exist, an order changes only in a status that allows it,
+balances cover payments). The return window, where refunds may go and who earns the
+late-delivery credit are the agent's to apply: the judged checks audit each write on the
+database as it stood before it. The others audit what only the conversation shows: who was
+authenticated, what the customer agreed to, which orders the agent read.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from tau_emotion.domains.checks import (
     CallRecord,
@@ -10,12 +18,21 @@ from tau_emotion.domains.checks import (
     Trajectory,
     authentication_before,
     confirmation_before_writes,
+    judged,
     nothing_after_transfer,
     read_before_change,
     result_field,
     writes_and,
 )
-from tau_emotion.domains.retail.rules import normalize_order_number
+from tau_emotion.domains.retail.db import Order
+from tau_emotion.domains.retail.rules import (
+    RETURN_WINDOW_DAYS,
+    TODAY,
+    days_between,
+    normalize_order_number,
+)
+from tau_emotion.domains.retail.tools import RetailTools
+from tau_emotion.errors import ToolError
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_zip")
 ACCOUNT_READS = ("get_customer", "get_order")
@@ -52,6 +69,96 @@ def _one_customer(t: Trajectory) -> Iterable[tuple[str, int | None]]:
                 )
 
 
+# -- judged rules: each judge reads the database as it stood before the write ---------------
+
+
+def _outside_window(tools: RetailTools, args: Mapping[str, Any]) -> str | None:
+    order = tools.order(args["order_number"])
+    if order.status != "delivered" or order.delivered_on is None:
+        return None  # the tool refuses it: only a delivered order is returned or exchanged
+    age = days_between(order.delivered_on, TODAY)
+    if age > RETURN_WINDOW_DAYS:
+        return (
+            f"order {order.id} was delivered on {order.delivered_on}, {age} days ago; returns "
+            f"and exchanges close {RETURN_WINDOW_DAYS} days after delivery"
+        )
+    return None
+
+
+def _foreign_refund(tools: RetailTools, order: Order, method_id: str) -> str | None:
+    """Why a refund of `order` must not go to `method_id`: neither a method the order was
+    charged to nor store credit."""
+    method = tools.method(tools.customer(order.customer_id), method_id)
+    charged = {t.method_id for t in order.transactions if t.kind == "charge"}
+    if method.id not in charged and method.kind != "store_credit":
+        return (
+            f"the refund of order {order.id} went to {method.label}, neither a method the "
+            "order was paid with nor store credit"
+        )
+    return None
+
+
+def _exchange_difference(tools: RetailTools, order: Order, args: Mapping[str, Any]) -> int:
+    """New items minus old, in cents, as `request_exchange` prices the swap."""
+    old_ids = tools._unique(list(args["item_ids"]))
+    if len(old_ids) != len(args["new_item_ids"]):
+        raise ToolError("give exactly one new item id for each item id being exchanged")
+    lines = [order.lines[tools._line_index(order, i)] for i in old_ids]
+    new_items = [
+        tools._replacement(line.product_id, line.item_id, new_id)
+        for line, new_id in zip(lines, args["new_item_ids"], strict=True)
+    ]
+    return sum(i.price_cents for i in new_items) - sum(line.price_cents for line in lines)
+
+
+def _refund_destination(tools: RetailTools, args: Mapping[str, Any]) -> str | None:
+    order = tools.order(args["order_number"])
+    if "refund_method_id" in args:  # request_return
+        return _foreign_refund(tools, order, str(args["refund_method_id"]))
+    method_id = args.get("payment_method_id")
+    if method_id is None or _exchange_difference(tools, order, args) >= 0:
+        return None  # nothing is refunded: the customer pays the difference, or none
+    return _foreign_refund(tools, order, str(method_id))
+
+
+def _not_late(tools: RetailTools, args: Mapping[str, Any]) -> str | None:
+    order = tools.order(args["order_number"])
+    if order.late_credit_cents:
+        return None  # the tool refuses a second credit
+    if order.delivered_on is None:
+        return f"order {order.id} has not been delivered, so it cannot have arrived late"
+    if order.delivered_on <= order.promised_by:
+        return (
+            f"order {order.id} was delivered on {order.delivered_on}, on time for its promised "
+            f"date {order.promised_by}"
+        )
+    return None
+
+
+# The return window, refund destinations and late-credit eligibility of policy.md; the tools
+# carry such writes out.
+JUDGED: list[PolicyCheck] = [
+    judged(
+        "retail.return_window",
+        "Accept a return or exchange only up to 30 days after delivery.",
+        ["request_return", "request_exchange"],
+        _outside_window,
+    ),
+    judged(
+        "retail.refund_to_original_or_store_credit",
+        "Refund a return or an exchange's price difference only to a method the order was "
+        "paid with or to store credit.",
+        ["request_return", "request_exchange"],
+        _refund_destination,
+    ),
+    judged(
+        "retail.late_credit_eligibility",
+        "Give the late-delivery credit only for an order delivered after its promised date.",
+        ["issue_late_delivery_credit"],
+        _not_late,
+    ),
+]
+
 CHECKS: list[PolicyCheck] = [
     confirmation_before_writes("retail.confirm_before_write"),
     authentication_before("retail.authenticate_first", AUTH_TOOLS, writes_and(ACCOUNT_READS)),
@@ -71,4 +178,5 @@ CHECKS: list[PolicyCheck] = [
         "retail.transfer_is_last",
         "A transfer to a human agent ends the conversation: no tool calls after it.",
     ),
+    *JUDGED,
 ]

@@ -1,4 +1,11 @@
-"""Write tools and the hand-off: every refusal here is a rule of policy.md."""
+"""Write tools and the hand-off.
+
+The tools enforce integrity: the records exist, an order changes only in the status that
+allows the change (pending for changes, delivered for one return or exchange), items swap for
+an in-stock variant of the same product, balances cover what they pay. The return window, where
+refunds may go and who earns the late-delivery credit are the agent's to apply; the judged
+checks in `checks.py` audit them.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +15,12 @@ from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.retail import views
 from tau_emotion.domains.retail.db import (
     CancelReason,
-    Customer,
     ExchangeRequest,
     Item,
     Order,
     ReturnRequest,
 )
-from tau_emotion.domains.retail.rules import (
-    RETURN_WINDOW_DAYS,
-    TODAY,
-    days_between,
-    late_credit_cents,
-)
+from tau_emotion.domains.retail.rules import TODAY, late_credit_cents
 from tau_emotion.domains.retail.tools_base import FROZEN_REASONS, build_address
 from tau_emotion.domains.retail.tools_read import RetailReads
 from tau_emotion.domains.tools import tool
@@ -185,13 +186,13 @@ class RetailTools(RetailReads):
         Args:
             order_number: The order number, e.g. 'ORD-482913'.
             item_ids: Item ids of the order to send back, e.g. ['SKU-204817'].
-            refund_method_id: Where the refund goes: a payment method the order was paid with,
-                or the customer's store credit.
+            refund_method_id: Where the refund goes: a payment method on the customer's account
+                (the policy says which ones may receive it).
         """
         order = self._returnable(order_number)
         lines = [order.lines[self._line_index(order, i)] for i in self._unique(item_ids)]
         customer = self.customer(order.customer_id)
-        method = self._refund_target(order, customer, refund_method_id)
+        method = self.method(customer, refund_method_id).id
         refund = sum(line.price_cents for line in lines)
         return_id = self.next_id(self.db.returns, "RMA-")
         self.db.returns[return_id] = ReturnRequest(
@@ -252,11 +253,10 @@ class RetailTools(RetailReads):
                     f"the price difference is {cents_text(diff)}; "
                     "a payment method is needed to settle it"
                 )
+            method_id = self.method(customer, payment_method_id).id
             if diff > 0:
-                method_id = self.method(customer, payment_method_id).id
                 self.move_money(customer.id, method_id, diff, "charge")
             else:
-                method_id = self._refund_target(order, customer, payment_method_id)
                 self.move_money(customer.id, method_id, -diff, "refund")
             order = self.record(
                 order,
@@ -290,23 +290,14 @@ class RetailTools(RetailReads):
 
     @tool("write")
     def issue_late_delivery_credit(self, order_number: str) -> views.View:
-        """Give the late-delivery credit for an order that arrived after its promised date:
-        a share of the item subtotal set by the loyalty tier, paid into store credit, once.
+        """Give an order's late-delivery credit: a share of the item subtotal set by the
+        loyalty tier, paid into store credit, once per order. The policy says which orders
+        qualify.
 
         Args:
             order_number: The order number, e.g. 'ORD-482913'.
         """
         order = self.order(order_number)
-        if order.delivered_on is None:
-            raise ToolError(
-                f"order {order.id} has not been delivered; "
-                "the credit only applies after a late delivery"
-            )
-        if order.delivered_on <= order.promised_by:
-            raise ToolError(
-                f"order {order.id} was delivered on {order.delivered_on}, on time for its promised "
-                f"date {order.promised_by}; no late-delivery credit applies"
-            )
         if order.late_credit_cents:
             raise ToolError(f"order {order.id} already received a late-delivery credit")
         customer = self.customer(order.customer_id)
@@ -353,17 +344,11 @@ class RetailTools(RetailReads):
     # ---- helpers --------------------------------------------------------------------------
 
     def _returnable(self, order_number: str) -> Order:
-        """A delivered order still inside the return window, with no request yet."""
+        """A delivered order with no request yet (the return window is the policy's to
+        apply: `retail.return_window`)."""
         order = self.order(order_number)
         if order.status != "delivered":
             raise ToolError(f"order {order.id} {FROZEN_REASONS[order.status]}")
-        assert order.delivered_on is not None
-        age = days_between(order.delivered_on, TODAY)
-        if age > RETURN_WINDOW_DAYS:
-            raise ToolError(
-                f"order {order.id} was delivered on {order.delivered_on}, {age} days ago; returns "
-                f"and exchanges close {RETURN_WINDOW_DAYS} days after delivery"
-            )
         return order
 
     @staticmethod
@@ -395,14 +380,3 @@ class RetailTools(RetailReads):
         if not new.available:
             raise ToolError(f"item {new.id} is out of stock")
         return new
-
-    def _refund_target(self, order: Order, customer: Customer, method_id: str) -> str:
-        """Refunds go back to a method the order was charged to, or to store credit."""
-        method = self.method(customer, method_id)
-        charged = {t.method_id for t in order.transactions if t.kind == "charge"}
-        if method.id not in charged and method.kind != "store_credit":
-            raise ToolError(
-                "refunds go to the original payment method or to store credit, "
-                f"not to {method.label}"
-            )
-        return method.id
