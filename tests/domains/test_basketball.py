@@ -21,7 +21,7 @@ assert isinstance(DB, BasketballDB)
 TOOLS = ENV.tools
 assert isinstance(TOOLS, ClubTools)
 Q = TOOLS.q
-call, refuses = DESK.call, DESK.refuses
+call, refuses, breaks, allows = DESK.call, DESK.refuses, DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 
 
@@ -180,15 +180,12 @@ def test_buy_tickets_refusals() -> None:
     postponed = games("postponed")[0]
     refuses("not on sale", "buy_tickets", game_id=postponed.id, zone="upper", quantity=1, **args)
     refuses("no home game", "buy_tickets", game_id="GM0", zone="upper", quantity=1, **args)
-    refuses("between 1 and 8", "buy_tickets", game_id=game.id, zone="upper", quantity=9, **args)
-    refuses("between 1 and 8", "buy_tickets", game_id=game.id, zone="upper", quantity=0, **args)
+    refuses("at least 1", "buy_tickets", game_id=game.id, zone="upper", quantity=0, **args)
     refuses("invalid arguments", "buy_tickets", game_id=game.id, zone="suite", quantity=1, **args)
     premium = games("scheduled", premium=True)[0]
     refuses(
         "only 0 courtside", "buy_tickets", game_id=premium.id, zone="courtside", quantity=1, **args
     )
-    call("buy_tickets", game_id=game.id, zone="upper", quantity=6, **args)
-    refuses("at most 8 tickets", "buy_tickets", game_id=game.id, zone="upper", quantity=3, **args)
     foreign = next(m.id for m in DB.payment_methods.values() if m.customer_id != cid)
     refuses(
         "does not belong",
@@ -211,6 +208,20 @@ def test_buy_tickets_refusals() -> None:
     )
 
 
+def test_ticket_limit_is_the_agents_to_apply() -> None:
+    cid, method = plain_customer()
+    game = later_game()
+    args = {"customer_id": cid, "game_id": game.id, "zone": "upper", "payment_method_id": method}
+    allows("basketball.ticket_limit", "buy_tickets", quantity=8, **args)
+    breaks("basketball.ticket_limit", "buy_tickets", quantity=9, **args)
+    ENV.reset()
+    call("buy_tickets", quantity=6, **args)
+    allows("basketball.ticket_limit", "buy_tickets", quantity=2, **args)
+    breaks("basketball.ticket_limit", "buy_tickets", quantity=3, **args)
+    held = [o for o in Q.db.ticket_orders.values() if o.customer_id == cid and o.status == "active"]
+    assert sum(len(o.seats) for o in held if o.game_id == game.id) == 9
+
+
 def test_exchange_charges_fee_and_increase() -> None:
     order = active_order(later_game())
     method = valid_method(order.customer_id)
@@ -230,14 +241,13 @@ def test_exchange_charges_fee_and_increase() -> None:
     assert Q.db.ticket_orders[order.id].status == "exchanged"
     new = Q.db.ticket_orders[out["new_order_id"]]
     assert new.exchanged_from == order.id and new.game_id == target.id and new.zone == order.zone
-    refuses(
-        "already exchanged once",
-        "exchange_tickets",
-        customer_id=order.customer_id,
-        order_id=new.id,
-        new_game_id=order.game_id,
-        payment_method_id=method,
-    )
+    again_args = {
+        "customer_id": order.customer_id,
+        "new_game_id": order.game_id,
+        "payment_method_id": method,
+    }
+    breaks("basketball.exchange_once", "exchange_tickets", order_id=new.id, **again_args)
+    assert Q.db.ticket_orders[new.id].status == "exchanged"
     refuses(
         "is exchanged",
         "exchange_tickets",
@@ -287,21 +297,13 @@ def test_exchange_free_for_holder_when_not_dearer() -> None:
 def test_exchange_refusals() -> None:
     tomorrow = games("scheduled")[0]
     assert tomorrow.start.startswith("2025-02-15")
-    soon = active_order(tomorrow)
     target = later_game()
+    played = active_order(games("played")[0], fresh=False)
     refuses(
-        "48 hours",
+        "already played",
         "exchange_tickets",
-        customer_id=soon.customer_id,
-        order_id=soon.id,
-        new_game_id=target.id,
-    )
-    cancelled = active_order(games("cancelled")[0])
-    refuses(
-        "refund the order instead",
-        "exchange_tickets",
-        customer_id=cancelled.customer_id,
-        order_id=cancelled.id,
+        customer_id=played.customer_id,
+        order_id=played.id,
         new_game_id=target.id,
     )
     order = active_order(target)
@@ -361,11 +363,55 @@ def test_exchange_refusals() -> None:
     )
 
 
+def test_exchange_notice_is_the_agents_to_apply() -> None:
+    rule, target = "basketball.exchange_notice", later_game()
+    fresh = active_order(target)
+    move = {
+        "customer_id": fresh.customer_id,
+        "order_id": fresh.id,
+        "new_game_id": next(
+            g.id
+            for g in games("scheduled", premium=False)
+            if g.id != fresh.game_id and g.start > "2025-02-22"
+        ),
+        "payment_method_id": valid_method(fresh.customer_id),
+    }
+    allows(rule, "exchange_tickets", **move)
+    allows("basketball.exchange_once", "exchange_tickets", **move)
+    tomorrow = games("scheduled")[0]
+    assert tomorrow.start.startswith("2025-02-15")
+    for game in (tomorrow, games("cancelled")[0]):
+        order = next(
+            o
+            for o in DB.ticket_orders.values()
+            if o.game_id == game.id
+            and o.status == "active"
+            and o.exchanged_from is None
+            and valid_method(o.customer_id)
+        )
+        breaks(
+            rule,
+            "exchange_tickets",
+            customer_id=order.customer_id,
+            order_id=order.id,
+            new_game_id=target.id,
+            payment_method_id=valid_method(order.customer_id),
+        )
+        assert Q.db.ticket_orders[order.id].status == "exchanged"
+
+
 def test_refunds_for_cancelled_and_postponed_games() -> None:
     cancelled = active_order(games("cancelled")[0])
+    postponed = active_order(games("postponed")[0])
+    for o in (cancelled, postponed):
+        allows(
+            "basketball.refund_eligibility",
+            "refund_tickets",
+            customer_id=o.customer_id,
+            order_id=o.id,
+        )
     out = call("refund_tickets", customer_id=cancelled.customer_id, order_id=cancelled.id)
     assert out["refunded"] == f"{cancelled.total:.2f}"
-    postponed = active_order(games("postponed")[0])
     out = call("refund_tickets", customer_id=postponed.customer_id, order_id=postponed.id)
     assert out["refunded"] == f"{postponed.total - postponed.service_fees:.2f}"
     refunds = [
@@ -377,12 +423,16 @@ def test_refunds_for_cancelled_and_postponed_games() -> None:
     )
 
 
-def test_refund_refused_for_scheduled_and_played_games() -> None:
+def test_refund_for_scheduled_and_played_games_is_the_agents_to_refuse() -> None:
     for game in (later_game(), games("played")[0]):
         order = active_order(game, fresh=False)
-        refuses(
-            "offer an exchange", "refund_tickets", customer_id=order.customer_id, order_id=order.id
+        rule = "basketball.refund_eligibility"
+        breaks(rule, "refund_tickets", customer_id=order.customer_id, order_id=order.id)
+        # Carried out, only a cancelled game's service fees come back.
+        refund = next(
+            t for t in Q.db.transactions.values() if t.reference == order.id and t.kind == "refund"
         )
+        assert refund.amount == order.total - order.service_fees
 
 
 # -- season passes -------------------------------------------------------------------------
@@ -399,6 +449,13 @@ def _pass_holder(zone: str) -> tuple[str, str]:
 def test_upgrade_pass_charges_remaining_games() -> None:
     cid, method = _pass_holder("upper")
     remaining = len(Q.upcoming())
+    allows(
+        "basketball.pass_upgrade_only",
+        "upgrade_season_pass",
+        customer_id=cid,
+        zone="lower",
+        payment_method_id=method,
+    )
     out = call("upgrade_season_pass", customer_id=cid, zone="lower", payment_method_id=method)
     assert (
         out["charged"] == f"{Decimal('30.00') * remaining:.2f}" and out["games_left"] == remaining
@@ -417,14 +474,7 @@ def test_upgrade_pass_charges_remaining_games() -> None:
 def test_upgrade_pass_refusals() -> None:
     cid, method = _pass_holder("lower")
     refuses(
-        "not an upgrade",
-        "upgrade_season_pass",
-        customer_id=cid,
-        zone="upper",
-        payment_method_id=method,
-    )
-    refuses(
-        "not an upgrade",
+        "already in the lower zone",
         "upgrade_season_pass",
         customer_id=cid,
         zone="lower",
@@ -462,6 +512,18 @@ def test_upgrade_pass_refusals() -> None:
             zone="upper",
             payment_method_id=expired,
         )
+    breaks(
+        "basketball.pass_upgrade_only",
+        "upgrade_season_pass",
+        customer_id=cid,
+        zone="upper",
+        payment_method_id=method,
+    )
+    moved = Q.active_pass(cid)
+    assert moved is not None and moved.zone == "upper"
+    assert not any(
+        t.reference == moved.id and t.date == TODAY.isoformat() for t in Q.db.transactions.values()
+    )
 
 
 def test_auto_renew_toggle() -> None:
@@ -507,13 +569,11 @@ def test_return_items_refunds_item_prices_only() -> None:
     order = _recent_delivered(personalized=True)
     plain = [i for i in order.items if i.personalization is None and i.status == "ordered"]
     custom = next(i for i in order.items if i.personalization)
-    refuses(
-        "final sale",
-        "return_merch_items",
-        customer_id=order.customer_id,
-        order_id=order.id,
-        item_ids=[custom.item_id],
-    )
+    mine = {"customer_id": order.customer_id, "order_id": order.id}
+    rule = "basketball.personalized_final_sale"
+    allows(rule, "return_merch_items", item_ids=[i.item_id for i in plain], **mine)
+    allows("basketball.return_window", "return_merch_items", item_ids=[custom.item_id], **mine)
+    breaks(rule, "return_merch_items", item_ids=[custom.item_id], **mine)
     out = call(
         "return_merch_items",
         customer_id=order.customer_id,
@@ -521,6 +581,7 @@ def test_return_items_refunds_item_prices_only() -> None:
         item_ids=[i.item_id for i in plain],
     )
     assert out["refunded"] == f"{sum(i.price for i in plain):.2f}"
+    assert Q.db.merch_orders[order.id].items[order.items.index(custom)].status == "returned"
     refuses(
         "already returned",
         "return_merch_items",
@@ -544,8 +605,8 @@ def test_return_refusals() -> None:
         and o.delivered
         and (TODAY - date.fromisoformat(o.delivered)).days > 30
     )
-    refuses(
-        "return window",
+    breaks(
+        "basketball.return_window",
         "return_merch_items",
         customer_id=old.customer_id,
         order_id=old.id,
@@ -591,20 +652,24 @@ def test_register_two_children_with_sibling_discount() -> None:
 def test_register_refusals() -> None:
     cid, method = plain_customer()
     base = {"customer_id": cid, "payment_method_id": method, "camper_name": "Cy Park"}
-    refuses(
-        "already started",
-        "register_camper",
-        camp_id=_camp("Holiday Camp").id,
-        camper_birth_date="2014-01-01",
-        **base,
-    )
     spring = _camp("Spring Break Skills Camp").id
-    refuses("ages 8-14", "register_camper", camp_id=spring, camper_birth_date="2019-01-01", **base)
-    refuses("ages 8-14", "register_camper", camp_id=spring, camper_birth_date="2009-01-01", **base)
     refuses("YYYY-MM-DD", "register_camper", camp_id=spring, camper_birth_date="May 1 2014", **base)
     refuses("no camp", "register_camper", camp_id="CA0", camper_birth_date="2014-01-01", **base)
     full = _camp("Youth Hoops Clinic").id
     refuses("is full", "register_camper", camp_id=full, camper_birth_date="2014-01-01", **base)
+
+
+def test_camp_eligibility_is_the_agents_to_apply() -> None:
+    cid, method = plain_customer()
+    base = {"customer_id": cid, "payment_method_id": method, "camper_name": "Cy Park"}
+    spring = _camp("Spring Break Skills Camp").id
+    started, age = "basketball.camp_not_started", "basketball.camper_age_range"
+    allows(started, "register_camper", camp_id=spring, camper_birth_date="2014-01-01", **base)
+    allows(age, "register_camper", camp_id=spring, camper_birth_date="2014-01-01", **base)
+    holiday = _camp("Holiday Camp").id
+    breaks(started, "register_camper", camp_id=holiday, camper_birth_date="2014-01-01", **base)
+    breaks(age, "register_camper", camp_id=spring, camper_birth_date="2019-01-01", **base)
+    breaks(age, "register_camper", camp_id=spring, camper_birth_date="2009-01-01", **base)
 
 
 def test_cancel_camp_refund_tiers() -> None:
@@ -620,7 +685,10 @@ def test_cancel_camp_refund_tiers() -> None:
             for r in DB.camp_registrations.values()
             if r.camp_id == camp.id and r.status == "registered"
         )
-        out = call("cancel_camp_registration", customer_id=reg.customer_id, registration_id=reg.id)
+        mine = {"customer_id": reg.customer_id, "registration_id": reg.id}
+        if share:
+            allows("basketball.camp_not_started", "cancel_camp_registration", **mine)
+        out = call("cancel_camp_registration", **mine)
         assert out["refunded"] == f"{(reg.price_paid * share).quantize(Decimal('0.01')):.2f}", name
         refuses(
             "already cancelled",
@@ -632,12 +700,6 @@ def test_cancel_camp_refund_tiers() -> None:
 
 def test_cancel_camp_refusals() -> None:
     past = next(r for r in DB.camp_registrations.values() if r.camp_id == _camp("Holiday Camp").id)
-    refuses(
-        "already started",
-        "cancel_camp_registration",
-        customer_id=past.customer_id,
-        registration_id=past.id,
-    )
     other = next(c for c in DB.customers if c != past.customer_id)
     refuses(
         "no camp registration",
@@ -645,6 +707,10 @@ def test_cancel_camp_refusals() -> None:
         customer_id=other,
         registration_id=past.id,
     )
+    mine = {"customer_id": past.customer_id, "registration_id": past.id}
+    breaks("basketball.camp_not_started", "cancel_camp_registration", **mine)
+    assert Q.db.camp_registrations[past.id].status == "cancelled"
+    assert not any(t.reference == past.id for t in Q.db.transactions.values() if t.kind == "refund")
 
 
 def test_transfer_records_hand_off_with_stable_hash() -> None:

@@ -2,8 +2,10 @@
 
 Lookups and reads live here; ticketing writes in `tools_tickets.py`, merchandise, camps and the
 hand-off in `tools_shop.py`. Every tool that touches an account takes the authenticated
-``customer_id`` and refuses records of other customers; the rules a single call cannot see
-(confirmation, authentication order, one customer) are audited in `checks.py`.
+``customer_id`` and refuses records of other customers. The tools refuse only what cannot
+happen; the policy's judgement rules (ticket limits, exchange and refund eligibility, return
+windows, camp eligibility) and the rules a single call cannot see (confirmation,
+authentication order, one customer) are audited in `checks.py`.
 """
 
 from __future__ import annotations

@@ -8,9 +8,6 @@ from typing import Any
 from tau_emotion.domains.basketball.db import TicketOrder
 from tau_emotion.domains.basketball.rules import (
     EXCHANGE_FEE,
-    EXCHANGE_NOTICE,
-    MAX_TICKETS_PER_GAME,
-    NOW,
     SERVICE_FEE,
     TODAY,
     ZONES,
@@ -23,7 +20,9 @@ from tau_emotion.errors import ToolError
 
 
 class TicketTools(ClubToolBase):
-    """Every ticketing rule of the policy that a single call can check is enforced here."""
+    """The ticketing writes. They refuse what cannot happen (an unknown or finished record, a
+    game not on sale, a sold-out zone, an unusable card); who may exchange or be refunded and
+    how many tickets one fan may hold are the policy's, judged in `checks.py`."""
 
     def _new_order(
         self,
@@ -60,31 +59,24 @@ class TicketTools(ClubToolBase):
     ) -> dict[str, Any]:
         """Buy tickets for a scheduled home game in one seating zone; the lowest free seat
         numbers of the zone are assigned. Season-pass holders get 10% off the ticket price;
-        every ticket carries a 3.50 service fee.
+        every ticket carries a 3.50 service fee. The policy says how many tickets one order
+        and one customer may have.
 
         Args:
             customer_id: The authenticated customer's id.
             game_id: The game id from list_home_games.
             zone: Seating zone: family, upper, lower or courtside.
-            quantity: Number of tickets, 1 to 8.
+            quantity: Number of tickets, at least 1.
             payment_method_id: One of the customer's payment methods.
         """
         self.q.customer(customer_id)
         game = self.q.game(game_id)
         if game.status != "scheduled":
             raise ToolError(f"game {game_id} is {game.status}; tickets are not on sale")
-        if not 1 <= quantity <= MAX_TICKETS_PER_GAME:
-            raise ToolError(f"buy between 1 and {MAX_TICKETS_PER_GAME} tickets")
-        held = sum(
-            len(o.seats)
-            for o in self.q.db.ticket_orders.values()
-            if o.customer_id == customer_id and o.game_id == game_id and o.status == "active"
-        )
-        if held + quantity > MAX_TICKETS_PER_GAME:
-            raise ToolError(
-                f"a customer may hold at most {MAX_TICKETS_PER_GAME} tickets per game; this "
-                f"customer already has {held}"
-            )
+        # The 8-ticket limits are the policy's (basketball.ticket_limit); a zone's seats are
+        # the only physical bound.
+        if quantity < 1:
+            raise ToolError(f"quantity must be at least 1, not {quantity}")
         method = self.q.payment_method(customer_id, payment_method_id)
         seats = self.q.free_seats(zone, [game], quantity)
         if len(seats) < quantity:
@@ -106,10 +98,10 @@ class TicketTools(ClubToolBase):
     def exchange_tickets(
         self, customer_id: str, order_id: str, new_game_id: str, payment_method_id: str = ""
     ) -> dict[str, Any]:
-        """Move all tickets of an order to another scheduled home game, same zone, at least
-        48 hours before the original game. The customer pays any price increase plus a 10.00
-        per-ticket exchange fee (waived for season-pass holders); a cheaper game is not
-        refunded. An order can be exchanged only once.
+        """Move all tickets of an order to another scheduled home game, same zone. The
+        customer pays any price increase plus a 10.00 per-ticket exchange fee (waived for
+        season-pass holders); a cheaper game is not refunded. The policy says which orders
+        may be exchanged and until when.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -120,13 +112,12 @@ class TicketTools(ClubToolBase):
         order = self.q.own_order(customer_id, order_id)
         if order.status != "active":
             raise ToolError(f"order {order_id} is {order.status}")
-        if order.exchanged_from is not None:
-            raise ToolError("these tickets were already exchanged once and cannot be again")
         game = self.q.db.games[order.game_id]
-        if game.status == "cancelled":
-            raise ToolError("that game was cancelled; refund the order instead of exchanging it")
-        if game.status == "played" or self.q.starts(game) - NOW < EXCHANGE_NOTICE:
-            raise ToolError("tickets can be exchanged only up to 48 hours before the game")
+        # A played game's tickets were used. An exchange once before, too close to the game,
+        # or away from a cancelled game is the policy's to refuse (basketball.exchange_once,
+        # basketball.exchange_notice).
+        if game.status == "played":
+            raise ToolError(f"game {game.id} was already played; its tickets were used")
         new_game = self.q.game(new_game_id)
         if new_game.status != "scheduled" or new_game.id == game.id:
             raise ToolError(f"game {new_game_id} is not another scheduled home game")
@@ -159,8 +150,9 @@ class TicketTools(ClubToolBase):
 
     @tool("write")
     def refund_tickets(self, customer_id: str, order_id: str) -> dict[str, Any]:
-        """Refund a whole ticket order to the payment method it was paid with. Only for a
-        cancelled game (price and service fees) or a postponed one (ticket price only).
+        """Refund a whole ticket order to the payment method it was paid with: price and
+        service fees for a cancelled game, the ticket price only for any other game. The
+        policy says which orders are refundable.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -170,14 +162,10 @@ class TicketTools(ClubToolBase):
         if order.status != "active":
             raise ToolError(f"order {order_id} is {order.status}")
         game = self.q.db.games[order.game_id]
-        if game.status == "cancelled":
-            amount = order.total
-        elif game.status == "postponed" and self.q.starts(game) > NOW:
-            amount = order.total - order.service_fees
-        else:
-            raise ToolError(
-                "tickets are refundable only for a cancelled or postponed game; offer an exchange"
-            )
+        # Which games are refundable is the policy's (basketball.refund_eligibility). Service
+        # fees come back only for a cancelled game, so any other refund returns the price.
+        fees = order.service_fees if game.status != "cancelled" else Decimal("0.00")
+        amount = order.total - fees
         self.q.db.ticket_orders[order.id] = order.model_copy(update={"status": "refunded"})
         self.q.record(customer_id, order.payment_method_id, "refund", amount, order.id)
         return {
@@ -190,26 +178,29 @@ class TicketTools(ClubToolBase):
     def upgrade_season_pass(
         self, customer_id: str, zone: Zone, payment_method_id: str
     ) -> dict[str, Any]:
-        """Move a season pass to a better zone for the rest of the season. The customer pays
-        the difference in per-game pass price for every home game still to be played.
+        """Move a season pass to another zone for the rest of the season. For a better zone
+        the customer pays the difference in per-game pass price for every home game still to
+        be played; the policy says which moves this desk may make.
 
         Args:
             customer_id: The authenticated customer's id.
-            zone: The better zone: upper, lower or courtside.
+            zone: The new zone: family, upper, lower or courtside.
             payment_method_id: One of the customer's payment methods.
         """
         season_pass = self.q.active_pass(customer_id)
         if season_pass is None:
             raise ToolError("this customer has no active season pass")
         old, new = ZONES[season_pass.zone], ZONES[zone]
-        if new.rank <= old.rank:
-            raise ToolError(f"{zone} is not an upgrade from {season_pass.zone}")
+        if zone == season_pass.zone:
+            raise ToolError(f"the season pass is already in the {zone} zone")
         games = self.q.upcoming()
         seats = self.q.free_seats(zone, games, 1)
         if not seats:
             raise ToolError(f"no {zone} seat is free for all remaining games")
         method = self.q.payment_method(customer_id, payment_method_id)
-        cost = (new.pass_per_game - old.pass_per_game) * len(games)
+        # Downgrades are the ticket office's (basketball.pass_upgrade_only); carried out, a
+        # downgrade refunds nothing here, as the office settles the money.
+        cost = max(new.pass_per_game - old.pass_per_game, Decimal("0.00")) * len(games)
         updated = season_pass.model_copy(
             update={"zone": zone, "seat": seats[0], "price_paid": season_pass.price_paid + cost}
         )

@@ -32,6 +32,7 @@ from tau_emotion.domains.school.db import (
 from tau_emotion.domains.school.rules import (
     CURRENT_TERM,
     ID_WIDTH,
+    MAX_WAITLISTS_PER_TERM,
     NOW,
     OPEN_TERM,
     SPRING_START,
@@ -225,10 +226,16 @@ def add_summer(db: SchoolDB, rng: random.Random) -> SchoolDB:
         wanted = 2 if rng.random() < 0.2 else 1
         for section in rng.choices(summer, weights=weights, k=5):
             args = {"caller_id": caller, "student_id": student.id, "section_id": section.id}
+            # The tools leave eligibility and the waitlist limit to the policy; the school's
+            # own history keeps them.
+            if tools.q.ineligibility(student, section) is not None:
+                continue
             try:
                 tools.invoke("enroll_in_section", args)
             except ToolError as exc:
                 if "full" not in str(exc) or rng.random() < 0.6:
+                    continue
+                if _waitlists(tools, student) >= MAX_WAITLISTS_PER_TERM:
                     continue
                 try:
                     tools.invoke("join_waitlist", args)
@@ -241,6 +248,10 @@ def add_summer(db: SchoolDB, rng: random.Random) -> SchoolDB:
     return db.model_copy(
         update={name: {**getattr(db, name), **rows} for name, rows in changes.items()}
     )
+
+
+def _waitlists(tools: SchoolTools, student: Student) -> int:
+    return sum(e.status == "waitlisted" for e in tools.q.student_enrollments(student.id, OPEN_TERM))
 
 
 def _decider(student: Student) -> str | None:

@@ -146,20 +146,25 @@ class Queries:
             for e in self.student_enrollments(student.id, COMPLETED_TERM)
         )
 
-    def check_registration(self, student: Student, section: Section) -> None:
-        """Every registration rule except seats; raises with the first rule broken."""
+    def ineligibility(self, student: Student, section: Section) -> str | None:
+        """Why the policy does not let the student take the section's course (grade level,
+        the course already passed, prerequisites), or None. The judged check
+        school.enrollment_eligibility asks it; the tools do not."""
         course = self.db.courses[section.course_id]
         if student.grade_level < course.min_grade:
-            raise ToolError(f"{course.title} is open to grade {course.min_grade} and up")
+            return f"{course.title} is open to grade {course.min_grade} and up"
         if self.passed(student, course.id):
-            raise ToolError(f"the student has already passed {course.title} with C or better")
+            return f"the student has already passed {course.title} with C or better"
         missing = [
             self.db.courses[p].title for p in course.prerequisites if not self.passed(student, p)
         ]
         if missing:
-            raise ToolError(
-                f"{course.title} needs {', '.join(missing)} passed with C or better first"
-            )
+            return f"{course.title} needs {', '.join(missing)} passed with C or better first"
+        return None
+
+    def check_registration(self, student: Student, section: Section) -> None:
+        """The schedule's integrity: one row per course, one enrolled section per period."""
+        course = self.db.courses[section.course_id]
         for e in self.student_enrollments(student.id, section.term):
             other = self.db.sections[e.section_id]
             if other.course_id == course.id:

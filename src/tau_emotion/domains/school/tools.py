@@ -1,9 +1,10 @@
 """The tools of the school's family-services desk.
 
 Reads take the authenticated ``caller_id`` (a guardian or an adult student) and check the
-disclosure rules in `Queries.authorize`; writes do too, and enforce every other policy rule
-they can. The rules the tools cannot see (confirmation, authentication order, one caller per
-conversation) are audited in `checks.py`.
+disclosure rules in `Queries.authorize`; writes do too, and refuse only what cannot happen.
+The policy's judgement rules (eligibility, waitlist and plan limits, absence windows, whom a
+meeting is with) and the rules a single call cannot see (confirmation, authentication order,
+one caller per conversation) are audited in `checks.py`.
 """
 
 from __future__ import annotations

@@ -11,11 +11,7 @@ from tau_emotion.domains.school.db import (
     Payment,
     PaymentPlan,
 )
-from tau_emotion.domains.school.queries import parse_date
 from tau_emotion.domains.school.rules import (
-    PLAN_INSTALLMENTS,
-    PLAN_MAX_DAYS_PAST_DUE,
-    PLAN_MIN_TOTAL,
     TODAY,
     installment_dates,
     split_installments,
@@ -26,7 +22,9 @@ from tau_emotion.errors import ToolError
 
 
 class BillingTools(SchoolToolBase):
-    """Payments and plans; the plan rules of the policy are enforced here."""
+    """Payments and plans. The tools refuse what cannot happen (a fee not owed, more than the
+    balance, a plan of nothing); who qualifies for a plan is the policy's, judged in
+    `checks.py`."""
 
     # -- money --------------------------------------------------------------------------
 
@@ -78,35 +76,25 @@ class BillingTools(SchoolToolBase):
         self, caller_id: str, student_id: str, installments: int, payment_method_id: str
     ) -> dict[str, Any]:
         """Combine all of a student's open fees into a monthly payment plan charged to one of
-        the caller's payment methods; installments fall on the 1st, starting 2025-04-01.
+        the caller's payment methods; installments fall on the 1st, starting 2025-04-01. The
+        policy says who qualifies for a plan and how many installments it may have.
 
         Args:
             caller_id: The authenticated caller's id.
             student_id: The student's id.
-            installments: Number of monthly installments: 2, 3 or 4.
+            installments: Number of monthly installments, at least 1.
             payment_method_id: A payment method of the caller for the automatic charges.
         """
         student = self.q.authorize(caller_id, student_id, "view")
-        if installments not in PLAN_INSTALLMENTS:
-            raise ToolError("a plan has 2, 3 or 4 installments")
-        if self.q.active_plan(student.id) is not None:
-            raise ToolError("the student already has an active payment plan")
+        if installments < 1:
+            raise ToolError(f"a plan has at least 1 installment, not {installments}")
+        # The number of installments, one plan at a time, the 500.00 minimum and no fee long
+        # past due are the policy's (school.payment_plan_eligibility); a second plan takes the
+        # open fees the first one does not hold.
         fees = [f for f in self.q.student_fees(student.id) if f.status == "open"]
         if not fees:
             raise ToolError("the student has no open fees")
-        overdue = [
-            f.id for f in fees if (TODAY - parse_date(f.due_date)).days > PLAN_MAX_DAYS_PAST_DUE
-        ]
-        if overdue:
-            raise ToolError(
-                f"fees more than {PLAN_MAX_DAYS_PAST_DUE} days past due ({', '.join(overdue)}) "
-                "must be paid before a plan can be set up"
-            )
         total = sum((f.amount - f.paid for f in fees), Decimal("0.00"))
-        if total < PLAN_MIN_TOTAL:
-            raise ToolError(
-                f"plans need open fees of at least {fmt(PLAN_MIN_TOTAL)}; this is {fmt(total)}"
-            )
         method = self.q.payment_method(caller_id, payment_method_id)
         parts = [
             Installment(due_date=d, amount=a)

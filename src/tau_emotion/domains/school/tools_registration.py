@@ -14,7 +14,6 @@ from tau_emotion.domains.school.db import (
     Student,
 )
 from tau_emotion.domains.school.rules import (
-    MAX_WAITLISTS_PER_TERM,
     OPEN_TERM,
     SUMMER_FEE_DUE,
     TODAY,
@@ -25,7 +24,9 @@ from tau_emotion.errors import ToolError
 
 
 class RegistrationTools(SchoolToolBase):
-    """Changes to summer-school registrations; every eligibility rule is enforced here."""
+    """Changes to summer-school registrations. The tools keep a schedule possible (the open
+    term, one row per course, no period clash, seats); who is eligible and how many waitlists
+    a student may join are the policy's, judged in `checks.py`."""
 
     # -- registration -------------------------------------------------------------------
 
@@ -62,7 +63,7 @@ class RegistrationTools(SchoolToolBase):
     @tool("write")
     def enroll_in_section(self, caller_id: str, student_id: str, section_id: str) -> dict[str, Any]:
         """Enroll a student in a summer-school section that has a free seat, and bill its
-        tuition (due 2025-05-30).
+        tuition (due 2025-05-30). The policy says which students are eligible.
 
         Args:
             caller_id: The authenticated caller's id.
@@ -92,7 +93,8 @@ class RegistrationTools(SchoolToolBase):
     @tool("write")
     def join_waitlist(self, caller_id: str, student_id: str, section_id: str) -> dict[str, Any]:
         """Put a student on the waitlist of a full summer-school section. Tuition is billed
-        only if a seat opens and the student is moved in.
+        only if a seat opens and the student is moved in. The policy says which students are
+        eligible and how many waitlists one may join.
 
         Args:
             caller_id: The authenticated caller's id.
@@ -105,13 +107,7 @@ class RegistrationTools(SchoolToolBase):
         enrolled, waitlist = self.q.section_roster(section.id)
         if len(enrolled) < section.capacity:
             raise ToolError(f"section {section.id} has free seats; enroll the student instead")
-        mine = [
-            e for e in self.q.student_enrollments(student.id, OPEN_TERM) if e.status == "waitlisted"
-        ]
-        if len(mine) >= MAX_WAITLISTS_PER_TERM:
-            raise ToolError(
-                f"a student can be on at most {MAX_WAITLISTS_PER_TERM} waitlists a term"
-            )
+        # The 2-waitlist limit is the policy's (school.waitlist_limit).
         eid = self.q.new_id(self.q.db.enrollments, "E")
         self.q.db.enrollments[eid] = Enrollment(
             id=eid,

@@ -10,10 +10,6 @@ from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.school.db import Absence, Appointment, Topic
 from tau_emotion.domains.school.queries import parse_date
 from tau_emotion.domains.school.rules import (
-    ABSENCE_LOOKAHEAD_DAYS,
-    ABSENCE_LOOKBACK_DAYS,
-    CANCEL_NOTICE,
-    CURRENT_TERM,
     ID_WIDTH,
     NOW,
     TODAY,
@@ -44,8 +40,9 @@ class ServiceTools(SchoolToolBase):
     def report_absence(
         self, caller_id: str, student_id: str, date: str, reason: AbsenceReason
     ) -> dict[str, Any]:
-        """Report a student's absence for a school day from today up to 14 days ahead, or
-        excuse an absence already recorded as unexcused in the last 7 days.
+        """Report a student's absence for a school day from today on, or excuse an absence
+        already recorded as unexcused on an earlier day. The policy says how far ahead and how
+        far back this desk may go.
 
         Args:
             caller_id: The authenticated caller's id.
@@ -65,12 +62,8 @@ class ServiceTools(SchoolToolBase):
             ),
             None,
         )
+        # How far ahead and back is the policy's (school.absence_window).
         if day < TODAY:
-            if (TODAY - day).days > ABSENCE_LOOKBACK_DAYS:
-                raise ToolError(
-                    f"absences older than {ABSENCE_LOOKBACK_DAYS} days can only be excused by the "
-                    "attendance office (transfer to a human agent)"
-                )
             if recorded is None:
                 raise ToolError(f"no absence is recorded on {day}; nothing to excuse")
             if recorded.excused:
@@ -78,8 +71,6 @@ class ServiceTools(SchoolToolBase):
             update = {"excused": True, "reason": reason, "reported_by": caller_id}
             self.q.db.absences[recorded.id] = recorded.model_copy(update=update)
             return {"absence_id": recorded.id, "date": recorded.date, "excused": True}
-        if (day - TODAY).days > ABSENCE_LOOKAHEAD_DAYS:
-            raise ToolError(f"absences can be reported at most {ABSENCE_LOOKAHEAD_DAYS} days ahead")
         if recorded is not None:
             raise ToolError(f"an absence on {day} is already on the record")
         aid = self.q.new_id(self.q.db.absences, "AB")
@@ -97,8 +88,8 @@ class ServiceTools(SchoolToolBase):
     def book_appointment(
         self, caller_id: str, student_id: str, staff_id: str, start: str, topic: Topic
     ) -> dict[str, Any]:
-        """Book a meeting about a student with their counselor or one of their current
-        teachers, in one of the staff member's open slots.
+        """Book a meeting about a student with a staff member, in one of their open slots.
+        The policy says with whom and how many meetings may be booked.
 
         Args:
             caller_id: The authenticated caller's id.
@@ -109,25 +100,12 @@ class ServiceTools(SchoolToolBase):
         """
         student = self.q.authorize(caller_id, student_id, "act")
         staff = self.q.staff_member(staff_id)
-        teachers = {
-            self.q.db.sections[e.section_id].teacher_id
-            for e in self.q.student_enrollments(student.id, CURRENT_TERM)
-        }
-        if staff.id != student.counselor_id and staff.id not in teachers:
-            raise ToolError(
-                f"{self.q.full_name(staff)} is neither the student's counselor nor one of their "
-                "current teachers"
-            )
+        # Whom a meeting may be with, and one at a time with each, are the policy's
+        # (school.meeting_staff, school.one_meeting_per_staff).
         if start not in staff.office_hours or datetime.fromisoformat(start) <= NOW:
             raise ToolError(f"{start} is not one of {self.q.full_name(staff)}'s upcoming slots")
         if start in self.q.booked_starts(staff.id):
             raise ToolError(f"the {start} slot is already taken")
-        for a in self.q.db.appointments.values():
-            if a.student_id == student.id and a.staff_id == staff.id and a.status == "scheduled":
-                raise ToolError(
-                    f"a meeting with {self.q.full_name(staff)} about this student is already "
-                    f"booked for {a.start} ({a.id})"
-                )
         aid = self.q.new_id(self.q.db.appointments, "AP")
         appointment = Appointment(
             id=aid,
@@ -143,7 +121,7 @@ class ServiceTools(SchoolToolBase):
 
     @tool("write")
     def cancel_appointment(self, caller_id: str, appointment_id: str) -> dict[str, Any]:
-        """Cancel a scheduled meeting at least 24 hours before it starts.
+        """Cancel a scheduled meeting. The policy says until when this desk may cancel one.
 
         Args:
             caller_id: The authenticated caller's id.
@@ -155,11 +133,7 @@ class ServiceTools(SchoolToolBase):
         self.q.authorize(caller_id, appointment.student_id, "act")
         if appointment.status != "scheduled":
             raise ToolError(f"appointment {appointment_id} is already {appointment.status}")
-        if datetime.fromisoformat(appointment.start) - NOW < CANCEL_NOTICE:
-            raise ToolError(
-                "the meeting is less than 24 hours away; it can no longer be cancelled here, the "
-                "caller should contact the staff member directly"
-            )
+        # The 24-hour notice is the policy's (school.meeting_cancel_notice).
         self.q.db.appointments[appointment.id] = appointment.model_copy(
             update={"status": "cancelled"}
         )
