@@ -81,6 +81,15 @@ def bookable() -> tuple[Patient, str]:
     raise AssertionError("no bookable patient")
 
 
+def breaks(rule: str, name: str, /, **arguments: Any) -> str:
+    """The judgement rule `telehealth.<rule>` forbids the write, and the tool carries it out."""
+    return DESK.breaks(f"telehealth.{rule}", name, **arguments)
+
+
+def allows(rule: str, name: str, /, **arguments: Any) -> None:
+    DESK.allows(f"telehealth.{rule}", name, **arguments)
+
+
 def copays(appointment_id: str) -> list[Any]:
     return [
         p
@@ -177,15 +186,28 @@ def test_update_contact_details_refusals() -> None:
         zip_code="981",
     )
     refuses(
-        "outside WA",
+        "not in a state the clinic serves",
         "update_contact_details",
         patient_id="P0002",
         street="1 Elm St",
-        city="Portland",
-        zip_code="97205",
+        city="New York",
+        zip_code="10001",
     )
     refuses("nothing to change", "update_contact_details", patient_id="P0002")
     refuses("nothing to change", "update_contact_details", patient_id="P0002", email=p.email)
+
+
+def test_a_move_to_another_state_is_the_agents_to_refuse() -> None:
+    address = {"patient_id": "P0002", "street": "1 Elm St"}
+    allows(
+        "address_in_state", "update_contact_details", city="Seattle", zip_code="98109", **address
+    )
+    allows("address_in_state", "update_contact_details", patient_id="P0002", email="a@b.org")
+    breaks(
+        "address_in_state", "update_contact_details", city="Portland", zip_code="97205", **address
+    )
+    # Carried out, the address follows its ZIP into Oregon rather than mix two states.
+    assert row("patients", "P0002").address.state == "OR"
 
 
 def test_update_insurance_and_its_refusals() -> None:
@@ -200,14 +222,14 @@ def test_update_insurance_and_its_refusals() -> None:
     )
     refuses("no insurance plan", "update_insurance", patient_id="P0034", plan_id="X", member_id="A")
     refuses(
-        "out of network",
-        "update_insurance",
-        patient_id="P0034",
-        plan_id="PLN-PDE",
-        member_id="BHG123456789",
-    )
-    refuses(
         "3 letters", "update_insurance", patient_id="P0034", plan_id="PLN-EVG", member_id="12345"
+    )
+    rule, card = "in_network_insurance_only", {"patient_id": "P0034", "member_id": "BHG123456789"}
+    allows(rule, "update_insurance", plan_id="PLN-EVG", **card)
+    breaks(rule, "update_insurance", plan_id="PLN-PDE", **card)
+    # Carried out, the plan is on file and prices visits at self-pay rates.
+    assert call("get_patient_details", patient_id="P0034")["insurance"]["status_today"] == (
+        "out_of_network"
     )
 
 
@@ -256,11 +278,11 @@ def test_book_appointment_refusals() -> None:
     base = {"patient_id": p.patient_id, "visit_type": "video", "payment_method_id": method}
     booked = first(DB.slots.values(), lambda s: s.status == "booked").slot_id
     blocked = first(DB.slots.values(), lambda s: s.status == "blocked").slot_id
-    soon = first(DB.slots.values(), lambda s: s.status == "open" and hours_until(s.start) < 2)
+    passed = first(DB.slots.values(), lambda s: s.status == "open" and hours_until(s.start) <= 0)
     refuses("no slot", "book_appointment", slot_id="SL-X", **base)
     refuses("not available", "book_appointment", slot_id=booked, **base)
     refuses("not available", "book_appointment", slot_id=blocked, **base)
-    refuses("too soon", "book_appointment", slot_id=soon.slot_id, **base)
+    refuses("has passed", "book_appointment", slot_id=passed.slot_id, **base)
     refuses(
         "an amount is due",
         "book_appointment",
@@ -280,32 +302,6 @@ def test_book_appointment_refusals() -> None:
         "book_appointment",
         **{**base, "visit_type": "phone"},
         slot_id=open_slot(derm.provider_id),
-    )
-    # A provider not licensed in the patient's state.
-    far = first(DB.providers.values(), lambda d: p.address.state not in d.licensed_states)
-    refuses("not licensed", "book_appointment", slot_id=open_slot(far.provider_id), **base)
-    # In person needs a recent completed visit with the same provider.
-    seen = {a.provider_id for a in DB.appointments.values() if a.patient_id == p.patient_id}
-    stranger = first(
-        DB.providers.values(),
-        lambda d: "in_person_follow_up" in d.visit_types and d.provider_id not in seen,
-    )
-    refuses(
-        "completed visit",
-        "book_appointment",
-        **{**base, "visit_type": "in_person_follow_up"},
-        slot_id=open_slot(stranger.provider_id),
-    )
-    # One upcoming appointment per provider.
-    a = upcoming(lambda a: a.visit_type == "video")
-    other = open_slot(a.provider_id, after=a.start[:10] + "T23")
-    refuses(
-        "already has an upcoming",
-        "book_appointment",
-        patient_id=a.patient_id,
-        slot_id=other,
-        visit_type="video",
-        payment_method_id="pm_x",
     )
     # An expired card.
     q = first(
@@ -328,6 +324,73 @@ def test_book_appointment_refusals() -> None:
     )
 
 
+def test_booking_rules_are_the_agents_to_apply() -> None:
+    p, slot_id = bookable()
+    base = {"patient_id": p.patient_id, "visit_type": "video", "payment_method_id": valid_method(p)}
+    for rule in (
+        "booking_lead_time",
+        "provider_licensed_in_state",
+        "follow_up_needs_recent_visit",
+        "one_upcoming_per_provider",
+    ):
+        allows(rule, "book_appointment", slot_id=slot_id, **base)
+    # A provider not licensed in the patient's state.
+    far = first(
+        DB.providers.values(),
+        lambda d: p.address.state not in d.licensed_states and "video" in d.visit_types,
+    )
+    breaks(
+        "provider_licensed_in_state", "book_appointment", slot_id=open_slot(far.provider_id), **base
+    )
+
+
+def test_a_slot_under_two_hours_away_is_the_agents_to_refuse() -> None:
+    p, _ = bookable()
+    base = {"patient_id": p.patient_id, "payment_method_id": valid_method(p)}
+    soon = first(
+        DB.slots.values(),
+        lambda s: (
+            s.status == "open"
+            and 0 < hours_until(s.start) < 2
+            and not has_upcoming_with(p.patient_id, s.provider_id)
+        ),
+    )
+    kind = DB.providers[soon.provider_id].visit_types[0]
+    breaks("booking_lead_time", "book_appointment", slot_id=soon.slot_id, visit_type=kind, **base)
+
+
+def test_an_in_person_follow_up_without_a_recent_visit_is_the_agents_to_refuse() -> None:
+    p, _ = bookable()
+    base = {"patient_id": p.patient_id, "payment_method_id": valid_method(p)}
+    seen = {a.provider_id for a in DB.appointments.values() if a.patient_id == p.patient_id}
+    stranger = first(
+        DB.providers.values(),
+        lambda d: "in_person_follow_up" in d.visit_types and d.provider_id not in seen,
+    )
+    breaks(
+        "follow_up_needs_recent_visit",
+        "book_appointment",
+        visit_type="in_person_follow_up",
+        slot_id=open_slot(stranger.provider_id),
+        **base,
+    )
+
+
+def test_a_second_upcoming_visit_with_a_provider_is_the_agents_to_refuse() -> None:
+    a = upcoming(
+        lambda a: a.visit_type == "video" and valid_method(DB.patients[a.patient_id]) is not None
+    )
+    breaks(
+        "one_upcoming_per_provider",
+        "book_appointment",
+        patient_id=a.patient_id,
+        slot_id=open_slot(a.provider_id, after=a.start[:10] + "T23"),
+        visit_type="video",
+        payment_method_id=valid_method(DB.patients[a.patient_id]),
+    )
+    assert len([x for x in new_rows("appointments") if x.provider_id == a.provider_id]) == 1
+
+
 def voucher(pred: Callable[[Voucher], bool]) -> Voucher:
     return first(DB.vouchers.values(), pred)
 
@@ -343,19 +406,15 @@ def test_book_with_a_waiver_charges_nothing_and_redeems_the_voucher() -> None:
             and "video" in v.eligible_visit_types
         )
     )
-    result = call(
-        "book_appointment",
-        patient_id=p.patient_id,
-        slot_id=slot_id,
-        visit_type="video",
-        voucher_code=v.code.lower(),
-    )
+    booking = {"patient_id": p.patient_id, "slot_id": slot_id, "visit_type": "video"}
+    allows("voucher_terms", "book_appointment", voucher_code=v.code.lower(), **booking)
+    result = call("book_appointment", voucher_code=v.code.lower(), **booking)
     assert result["charged"] == "0.00" and result["charged_to"] is None
     assert copays(result["appointment_id"]) == []
     assert row("vouchers", v.code).status == "redeemed"
 
 
-def test_voucher_refusals() -> None:
+def test_voucher_refusals_and_terms() -> None:
     a = upcoming(
         lambda a: (
             a.visit_type == "video"
@@ -380,8 +439,11 @@ def test_voucher_refusals() -> None:
     refuses("redeemed", "apply_voucher", voucher_code=redeemed.code, **args)
     refuses("void", "apply_voucher", voucher_code=void.code, **args)
     refuses("another patient", "apply_voucher", voucher_code=others.code, **args)
-    refuses("expired on", "apply_voucher", voucher_code=expired.code, **args)
-    refuses("before the visit", "apply_voucher", voucher_code=early.code, **args)
+    rule = "voucher_terms"
+    breaks(rule, "apply_voucher", voucher_code=expired.code, **args)
+    ENV.reset()
+    breaks(rule, "apply_voucher", voucher_code=early.code, **args)
+    ENV.reset()
     remote_only = voucher(
         lambda v: (
             v.status == "available"
@@ -393,13 +455,14 @@ def test_voucher_refusals() -> None:
     in_person = upcoming(
         lambda a: a.visit_type == "in_person_follow_up" and a.copay_cents > 0 and not a.voucher_code
     )
-    refuses(
-        "covers only",
+    breaks(
+        rule,
         "apply_voucher",
         patient_id=in_person.patient_id,
         appointment_id=in_person.appointment_id,
         voucher_code=remote_only.code,
     )
+    ENV.reset()
     free = upcoming(lambda a: a.copay_cents == 0 and not a.voucher_code and a.visit_type == "video")
     waiver = voucher(
         lambda v: (
@@ -409,13 +472,17 @@ def test_voucher_refusals() -> None:
             and "video" in v.eligible_visit_types
         )
     )
-    refuses(
-        "costs nothing",
+    allows(rule, "apply_voucher", voucher_code=waiver.code, **args)
+    breaks(
+        rule,
         "apply_voucher",
         patient_id=free.patient_id,
         appointment_id=free.appointment_id,
         voucher_code=waiver.code,
     )
+    # Carried out, a voucher on a free visit is used up for nothing.
+    assert row("vouchers", waiver.code).status == "redeemed"
+    ENV.reset()
     with_voucher = upcoming(lambda a: a.voucher_code is not None)
     refuses(
         "already applied",
@@ -490,23 +557,24 @@ def test_reschedule_moves_the_visit_and_frees_the_old_slot() -> None:
     assert row("slots", a.slot_id).status == "open" and row("slots", new).status == "booked"
 
 
-def test_reschedule_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
-    soon = upcoming(lambda a: hours_until(a.start) < 24)
-    refuses(
-        "less than 24 hours",
+def test_reschedule_notice_and_limit_are_the_agents_to_apply() -> None:
+    soon = upcoming(lambda a: 0 < hours_until(a.start) < 24)
+    breaks(
+        "reschedule_notice",
         "reschedule_appointment",
         patient_id=soon.patient_id,
         appointment_id=soon.appointment_id,
         new_slot_id=open_slot(soon.provider_id),
     )
     maxed = upcoming(lambda a: a.reschedule_count >= 2 and hours_until(a.start) > 24)
-    refuses(
-        "rescheduled 2 times",
-        "reschedule_appointment",
-        patient_id=maxed.patient_id,
-        appointment_id=maxed.appointment_id,
-        new_slot_id=open_slot(maxed.provider_id),
-    )
+    args = {"patient_id": maxed.patient_id, "appointment_id": maxed.appointment_id}
+    new_slot = open_slot(maxed.provider_id)
+    allows("reschedule_notice", "reschedule_appointment", new_slot_id=new_slot, **args)
+    breaks("reschedule_limit", "reschedule_appointment", new_slot_id=new_slot, **args)
+    assert row("appointments", maxed.appointment_id).reschedule_count == 3
+
+
+def test_reschedule_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
     soon_open = {
         s.provider_id for s in DB.slots.values() if s.status == "open" and hours_until(s.start) < 2
     }
@@ -533,10 +601,10 @@ def test_reschedule_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
     soon_slot = first(
         DB.slots.values(),
         lambda s: (
-            s.provider_id == a.provider_id and s.status == "open" and hours_until(s.start) < 2
+            s.provider_id == a.provider_id and s.status == "open" and 0 < hours_until(s.start) < 2
         ),
     )
-    refuses("too soon", "reschedule_appointment", new_slot_id=soon_slot.slot_id, **args)
+    allows("reschedule_limit", "reschedule_appointment", new_slot_id=soon_slot.slot_id, **args)
     done = first(DB.appointments.values(), lambda x: x.status == "completed")
     refuses(
         "not scheduled",
@@ -577,13 +645,17 @@ def test_reschedule_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
         appointment_id=target.appointment_id,
         voucher_code=v.code,
     )
-    refuses(
-        "must be on or before",
+    breaks(
+        "reschedule_within_voucher_expiry",
         "reschedule_appointment",
         patient_id=target.patient_id,
         appointment_id=target.appointment_id,
         new_slot_id=open_slot(target.provider_id, after=v.expires_on + "T23"),
     )
+    ENV.reset()
+    # Under 2 hours ahead is the policy's to refuse; a reschedule carries it out.
+    breaks("booking_lead_time", "reschedule_appointment", new_slot_id=soon_slot.slot_id, **args)
+    ENV.reset()
     # Once the visit has started it can no longer be changed.
     monkeypatch.setattr(tools_visits, "NOW", datetime.fromisoformat(a.start) + timedelta(minutes=5))
     refuses("already started", "cancel_appointment", **args)
@@ -632,13 +704,9 @@ def duplicate_pair() -> tuple[Any, Any]:
 
 
 def test_refund_payment_for_a_duplicate_and_a_clinic_cancellation() -> None:
-    original, dup = duplicate_pair()
-    refuses(
-        "duplicate charge is",
-        "refund_payment",
-        patient_id=original.patient_id,
-        payment_id=original.payment_id,
-    )
+    _, dup = duplicate_pair()
+    rule = "refund_only_when_owed"
+    allows(rule, "refund_payment", patient_id=dup.patient_id, payment_id=dup.payment_id)
     result = call("refund_payment", patient_id=dup.patient_id, payment_id=dup.payment_id)
     assert (
         result["amount"] == cents_text(dup.amount_cents) and result["refunded_to"] == dup.method_id
@@ -658,6 +726,7 @@ def test_refund_payment_for_a_duplicate_and_a_clinic_cancellation() -> None:
             and DB.appointments[p.appointment_id or ""].status == "cancelled_by_clinic"
         ),
     )
+    allows(rule, "refund_payment", patient_id=owed.patient_id, payment_id=owed.payment_id)
     assert call("refund_payment", patient_id=owed.patient_id, payment_id=owed.payment_id)[
         "amount"
     ] == cents_text(owed.amount_cents)
@@ -681,12 +750,16 @@ def test_refund_payment_refusals() -> None:
     refuses(
         "only copays", "refund_payment", patient_id=refund.patient_id, payment_id=refund.payment_id
     )
-    refuses(
-        "not refundable: the visit is completed",
-        "refund_payment",
-        patient_id=completed.patient_id,
-        payment_id=completed.payment_id,
+    rule = "refund_only_when_owed"
+    reason = breaks(
+        rule, "refund_payment", patient_id=completed.patient_id, payment_id=completed.payment_id
     )
+    assert "completed visit" in reason
+    original, _ = duplicate_pair()
+    reason = breaks(
+        rule, "refund_payment", patient_id=original.patient_id, payment_id=original.payment_id
+    )
+    assert "the duplicate charge is" in reason
 
 
 # --- prescriptions ----------------------------------------------------------------------
@@ -746,35 +819,19 @@ def test_request_refill_sends_it_to_the_pharmacy() -> None:
 
 def test_request_refill_refusals() -> None:
     cases: list[tuple[str, Callable[[dict[str, Any], Prescription], bool]]] = [
-        ("expired", lambda v, r: v["status"] == "expired"),
+        ("is expired", lambda v, r: v["status"] == "expired"),
         ("discontinued", lambda v, r: v["status"] == "discontinued"),
         (
-            "controlled substance",
-            lambda v, r: v["status"] == "active" and v["controlled_schedule"] is not None,
-        ),
-        (
             "no refills left",
-            lambda v, r: (
-                v["status"] == "active"
-                and v["controlled_schedule"] is None
-                and v["refills_remaining"] == 0
-            ),
+            lambda v, r: v["status"] == "active" and v["refills_remaining"] == 0,
         ),
-        (
-            "too early",
-            lambda v, r: (
-                v["status"] == "active"
-                and v["controlled_schedule"] is None
-                and v["refills_remaining"] > 0
-                and v["refill_in_progress"] is None
-                and v["refill_available_from"] > TODAY.isoformat()
-            ),
-        ),
-        ("major interaction", lambda v, r: refillable(v) and major(r)),
         (
             "is closed",
             lambda v, r: (
-                refillable(v) and not major(r) and DB.pharmacies[r.pharmacy_id].status == "closed"
+                v["status"] == "active"
+                and v["refills_remaining"] > 0
+                and v["refill_in_progress"] is None
+                and DB.pharmacies[r.pharmacy_id].status == "closed"
             ),
         ),
     ]
@@ -782,6 +839,54 @@ def test_request_refill_refusals() -> None:
         r = rx(pred)
         refuses(match, "request_refill", patient_id=r.patient_id, prescription_id=r.prescription_id)
     refuses("has no prescription", "request_refill", patient_id="P0001", prescription_id="RX99999")
+
+
+REFILL_RULES = (
+    "refill_not_expired",
+    "no_controlled_refill",
+    "refill_timing",
+    "no_refill_with_major_interaction",
+)
+
+
+def sendable(v: dict[str, Any], r: Prescription) -> bool:
+    """A refill the tool sends: active, refills left, none in progress, an open pharmacy."""
+    return (
+        v["status"] == "active"
+        and v["refills_remaining"] > 0
+        and v["refill_in_progress"] is None
+        and DB.pharmacies[r.pharmacy_id].status == "open"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "pred"),
+    [
+        ("no_controlled_refill", lambda v, r: sendable(v, r) and v["controlled_schedule"]),
+        (
+            "refill_timing",
+            lambda v, r: sendable(v, r) and v["refill_available_from"] > TODAY.isoformat(),
+        ),
+        ("no_refill_with_major_interaction", lambda v, r: sendable(v, r) and major(r)),
+    ],
+)
+def test_refill_eligibility_is_the_agents_to_judge(
+    rule: str, pred: Callable[[dict[str, Any], Prescription], bool]
+) -> None:
+    r = rx(pred)
+    breaks(rule, "request_refill", patient_id=r.patient_id, prescription_id=r.prescription_id)
+    assert row("prescriptions", r.prescription_id).refills_remaining == r.refills_remaining - 1
+
+
+def test_a_refill_of_an_expired_prescription_is_the_agents_to_refuse() -> None:
+    r = rx(lambda v, r: sendable(v, r) and refillable(v) and not major(r))
+    args = {"patient_id": r.patient_id, "prescription_id": r.prescription_id}
+    for rule in REFILL_RULES:
+        allows(rule, "request_refill", **args)
+    # No seeded prescription is active past its expiry date: this one lapsed yesterday.
+    lapsed = r.model_copy(update={"expires_on": (TODAY - timedelta(days=1)).isoformat()})
+    ENV.state.table("prescriptions")[r.prescription_id] = lapsed
+    breaks("refill_not_expired", "request_refill", **args)
 
 
 def test_change_prescription_pharmacy_and_its_refusals() -> None:
@@ -800,11 +905,12 @@ def test_change_prescription_pharmacy_and_its_refusals() -> None:
     refuses("no pharmacy", "change_prescription_pharmacy", pharmacy_id="PH999", **args)
     refuses("is closed", "change_prescription_pharmacy", pharmacy_id=closed.pharmacy_id, **args)
     refuses("already sent", "change_prescription_pharmacy", pharmacy_id=r.pharmacy_id, **args)
+    rule, to = "controlled_stays_at_pharmacy", {"pharmacy_id": target.pharmacy_id}
+    allows(rule, "change_prescription_pharmacy", **to, **args)
     result = call("change_prescription_pharmacy", pharmacy_id=target.pharmacy_id, **args)
     assert result["pharmacy_id"] == target.pharmacy_id
     for match, pred in [
         ("only active", lambda v, r: v["status"] != "active"),
-        ("cannot be moved", lambda v, r: v["status"] == "active" and v["controlled_schedule"]),
         (
             "being filled",
             lambda v, r: (
@@ -822,6 +928,27 @@ def test_change_prescription_pharmacy_and_its_refusals() -> None:
             prescription_id=bad.prescription_id,
             pharmacy_id=target.pharmacy_id,
         )
+
+
+def test_moving_a_controlled_substance_is_the_agents_to_refuse() -> None:
+    r = rx(
+        lambda v, r: (
+            v["status"] == "active"
+            and v["controlled_schedule"] is not None
+            and v["refill_in_progress"] is None
+        )
+    )
+    target = first(
+        DB.pharmacies.values(), lambda p: p.status == "open" and p.pharmacy_id != r.pharmacy_id
+    )
+    breaks(
+        "controlled_stays_at_pharmacy",
+        "change_prescription_pharmacy",
+        patient_id=r.patient_id,
+        prescription_id=r.prescription_id,
+        pharmacy_id=target.pharmacy_id,
+    )
+    assert row("prescriptions", r.prescription_id).pharmacy_id == target.pharmacy_id
 
 
 def test_list_pharmacies_filters_by_city_but_keeps_mail_order() -> None:
@@ -844,6 +971,14 @@ def device(pred: Callable[[dict[str, Any]], bool]) -> Device:
 
 def test_device_replacement_ships_to_the_address_on_file() -> None:
     silent = device(lambda v: v["status"] == "active" and not v["syncing"])
+    rule = "device_replacement_eligibility"
+    allows(
+        rule,
+        "request_device_replacement",
+        patient_id=silent.patient_id,
+        device_id=silent.device_id,
+        reason="not_syncing",
+    )
     result = call(
         "request_device_replacement",
         patient_id=silent.patient_id,
@@ -854,20 +989,12 @@ def test_device_replacement_ships_to_the_address_on_file() -> None:
     assert result["ship_to"] == f"{a.street}, {a.city}, {a.state} {a.zip_code}"
     assert row("devices", silent.device_id).status == "replacement_pending"
     syncing = device(lambda v: v["status"] == "active" and v["syncing"])
-    refuses(
-        "it is syncing",
-        "request_device_replacement",
-        patient_id=syncing.patient_id,
-        device_id=syncing.device_id,
-        reason="not_syncing",
-    )
-    damaged = call(
-        "request_device_replacement",
-        patient_id=syncing.patient_id,
-        device_id=syncing.device_id,
-        reason="damaged",
-    )
+    which = {"patient_id": syncing.patient_id, "device_id": syncing.device_id}
+    allows(rule, "request_device_replacement", reason="damaged", **which)
+    damaged = call("request_device_replacement", reason="damaged", **which)
     assert damaged["shipment_id"] != result["shipment_id"]
+    ENV.reset()
+    breaks(rule, "request_device_replacement", reason="not_syncing", **which)
 
 
 def test_device_replacement_refusals() -> None:

@@ -1,7 +1,9 @@
 """Policy checks of the telehealth clinic, audited over a finished trajectory.
 
-Rules the tools cannot enforce (they concern what the agent says or the order of its calls)
-live here. The two speech rules (emergencies, medical advice) are keyword heuristics: they
+The tools enforce integrity only; the clinic's business rules (which refills, bookings,
+reschedules, vouchers, refunds and replacements are allowed) are judged on the database before
+each write, in `judged`. The other rules here concern what the agent says or the order of its
+calls. The two speech rules (emergencies, medical advice) are keyword heuristics: they
 catch the plain cases a grader should count, not every paraphrase.
 """
 
@@ -19,6 +21,7 @@ from tau_emotion.domains.checks import (
     result_json,
     session_checks,
 )
+from tau_emotion.domains.telehealth.judged import JUDGED
 from tau_emotion.domains.telehealth.tools import AUTH_TOOLS
 
 Found = Iterable[tuple[str, int | None]]
@@ -188,4 +191,5 @@ CHECKS: list[PolicyCheck] = [
         "and never promise what a provider will prescribe.",
         _no_medical_advice,
     ),
+    *JUDGED,
 ]

@@ -59,8 +59,8 @@ class DeviceTools(TelehealthBase):
     def request_device_replacement(
         self, patient_id: str, device_id: str, reason: Literal["not_syncing", "damaged"]
     ) -> dict[str, Any]:
-        """Ship a replacement for an active device to the patient's address on file. For
-        'not_syncing' the device must have sent nothing for more than 72 hours.
+        """Ship a replacement for an active device to the patient's address on file. The policy
+        says when a device qualifies ('not_syncing' only after more than 72 hours of silence).
 
         Args:
             patient_id: The verified patient's id.
@@ -73,13 +73,8 @@ class DeviceTools(TelehealthBase):
             raise ToolError(f"a replacement for {device_id} is already on its way")
         if device.status != "active":
             raise ToolError(f"{device_id} is {device.status} and no longer enrolled")
-        if reason == "not_syncing":
-            uploads = self._uploads(device_id)
-            if uploads and NOW - datetime.fromisoformat(uploads[0].taken_at) <= DEVICE_SILENT:
-                raise ToolError(
-                    f"{device_id} uploaded a reading at {uploads[0].taken_at}, within the last "
-                    "72 hours: it is syncing, so it does not qualify as not_syncing"
-                )
+        # Whether a syncing device qualifies is the policy's to judge
+        # (telehealth.device_replacement_eligibility); the tool ships what it is asked.
         shipment_id = next_id(self.db.device_shipments, "SHP", 5)
         self.db.device_shipments[shipment_id] = DeviceShipment(
             shipment_id=shipment_id,

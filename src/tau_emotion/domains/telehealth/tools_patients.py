@@ -30,6 +30,13 @@ _MEMBER_ID = re.compile(r"^[A-Z]{3}\d{9}$")
 PLAN_YEAR_END = "2025-12-31"
 
 
+def zip_state(zip_code: str) -> str | None:
+    """The served state a ZIP code is in, by its two-digit prefix; None outside them."""
+    return next(
+        (s for s, prefixes in STATE_ZIP_PREFIXES.items() if zip_code.startswith(prefixes)), None
+    )
+
+
 def _identity(patient: Patient) -> dict[str, str]:
     # Lookups return only what identifies the record; details need get_patient_details.
     return {
@@ -99,7 +106,8 @@ class PatientTools(TelehealthBase):
         zip_code: str | None = None,
     ) -> dict[str, Any]:
         """Change a patient's email, phone and/or home address. An address change needs street,
-        city and zip code together and must stay in the patient's current state.
+        city and zip code together, in a state the clinic serves; the state follows the ZIP.
+        The policy says which moves the desk may record (within the current state).
 
         Args:
             patient_id: The verified patient's id.
@@ -146,15 +154,13 @@ class PatientTools(TelehealthBase):
     ) -> Address:
         if not (street and city and zip_code):
             raise ToolError("an address change needs street, city and zip_code together")
-        state = patient.address.state
         if not re.fullmatch(r"\d{5}", zip_code.strip()):
             raise ToolError("zip_code must be 5 digits")
-        if not zip_code.startswith(STATE_ZIP_PREFIXES[state]):
-            raise ToolError(
-                f"ZIP {zip_code} is outside {state}, the patient's home state. A move to another "
-                "state changes which providers may treat the patient and needs a licensing "
-                "review by staff: transfer to a human agent."
-            )
+        # A move to another state is the policy's to refuse (telehealth.address_in_state); the
+        # tool records the state the ZIP is in, so the address stays consistent.
+        state = zip_state(zip_code.strip())
+        if state is None:
+            raise ToolError(f"ZIP {zip_code} is not in a state the clinic serves")
         return Address(
             street=street.strip(), city=city.strip(), state=state, zip_code=zip_code.strip()
         )
@@ -180,8 +186,9 @@ class PatientTools(TelehealthBase):
 
     @tool("write")
     def update_insurance(self, patient_id: str, plan_id: str, member_id: str) -> dict[str, Any]:
-        """Put a new in-network insurance plan on file for the rest of the plan year. Prices of
-        appointments already booked do not change.
+        """Put an insurance plan on file for the rest of the plan year. Prices of appointments
+        already booked do not change; an out-of-network plan prices visits at self-pay rates.
+        The policy says which plans may be put on file (in network only).
 
         Args:
             patient_id: The verified patient's id.
@@ -192,11 +199,7 @@ class PatientTools(TelehealthBase):
         plan = self.db.insurance_plans.get(plan_id)
         if plan is None:
             raise ToolError(f"no insurance plan with id {plan_id}; see list_insurance_plans")
-        if not plan.accepted:
-            raise ToolError(
-                f"{plan.payer} {plan.plan_name} is out of network: it cannot be put on file; "
-                "the patient can be seen at self-pay rates"
-            )
+        # Only in-network plans go on file by policy (telehealth.in_network_insurance_only).
         member = member_id.strip().upper()
         if not _MEMBER_ID.match(member):
             raise ToolError("member_id must be 3 letters followed by 9 digits, as on the card")

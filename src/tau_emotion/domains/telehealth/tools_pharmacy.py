@@ -107,9 +107,9 @@ class PharmacyTools(TelehealthBase):
 
     @tool("write")
     def request_refill(self, patient_id: str, prescription_id: str) -> dict[str, Any]:
-        """Send a refill of an active, non-controlled prescription with refills left to its
-        pharmacy. Refused when too early, already in progress, or when a major interaction
-        with another active prescription is flagged.
+        """Send a refill of an active prescription with refills left to its pharmacy (which
+        must be open). The policy says which refills are allowed: not too early, not for a
+        controlled substance or an expired prescription, not with a major interaction flagged.
 
         Args:
             patient_id: The verified patient's id.
@@ -117,17 +117,14 @@ class PharmacyTools(TelehealthBase):
         """
         self._patient(patient_id)
         rx = self._own_prescription(patient_id, prescription_id)
-        if rx.status != "active" or rx.expires_on < TODAY.isoformat():
+        if rx.status != "active":
             raise ToolError(
-                f"{rx.drug} is {rx.status if rx.status != 'active' else 'expired'}: it needs a "
-                "new prescription from a provider; offer a visit"
+                f"{rx.drug} is {rx.status}: it needs a new prescription from a provider; offer a "
+                "visit"
             )
-        drug = self.db.drugs[rx.drug]
-        if drug.controlled_schedule:
-            raise ToolError(
-                f"{rx.drug} is a schedule {drug.controlled_schedule} controlled substance: only "
-                "the prescriber can authorize it, at a visit"
-            )
+        # Expiry, controlled substances, timing and interactions are the policy's to judge
+        # (telehealth.refill_* and telehealth.no_controlled_refill): the tool sends what it is
+        # asked while the prescription still has a refill to give.
         if rx.refills_remaining <= 0:
             raise ToolError(
                 f"no refills left on {rx.drug}: the prescriber must renew it at a visit"
@@ -135,16 +132,6 @@ class PharmacyTools(TelehealthBase):
         pending = self._open_request(prescription_id)
         if pending:
             raise ToolError(f"refill {pending} of {rx.drug} is already at the pharmacy")
-        ready = refill_available_from(rx)
-        if ready > TODAY:
-            raise ToolError(f"too early: a refill of {rx.drug} can be requested from {ready}")
-        check = self.check_drug_interactions(patient_id, rx.drug)
-        major = [i["with"] for i in check["interactions"] if i["severity"] == "major"]
-        if major:
-            raise ToolError(
-                f"major interaction flagged between {rx.drug} and {', '.join(major)}: the "
-                "prescriber must review before any refill"
-            )
         pharmacy = self.db.pharmacies[rx.pharmacy_id]
         if pharmacy.status != "open":
             raise ToolError(
@@ -173,7 +160,8 @@ class PharmacyTools(TelehealthBase):
     def change_prescription_pharmacy(
         self, patient_id: str, prescription_id: str, pharmacy_id: str
     ) -> dict[str, Any]:
-        """Move an active, non-controlled prescription to another open pharmacy.
+        """Move an active prescription to another open pharmacy, once no refill of it is in
+        progress. The policy says which prescriptions may move (not controlled substances).
 
         Args:
             patient_id: The verified patient's id.
@@ -184,12 +172,8 @@ class PharmacyTools(TelehealthBase):
         rx = self._own_prescription(patient_id, prescription_id)
         if rx.status != "active":
             raise ToolError(f"{rx.drug} is {rx.status}; only active prescriptions can be moved")
-        schedule = self.db.drugs[rx.drug].controlled_schedule
-        if schedule:
-            raise ToolError(
-                f"{rx.drug} is a schedule {schedule} controlled substance: it cannot be moved "
-                "between pharmacies; the prescriber must send a new prescription"
-            )
+        # Controlled substances stay where they are by policy
+        # (telehealth.controlled_stays_at_pharmacy), not by the tool.
         pharmacy = self.db.pharmacies.get(pharmacy_id)
         if pharmacy is None:
             raise ToolError(f"no pharmacy with id {pharmacy_id}")

@@ -2,33 +2,32 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from tau_emotion.domains.common import cents_text, next_id
 from tau_emotion.domains.telehealth.db import (
     Appointment,
-    Patient,
     Payment,
     Provider,
+    Slot,
     VisitType,
     payment,
 )
 from tau_emotion.domains.telehealth.pricing import visit_price
-from tau_emotion.domains.telehealth.rules import (
-    CANCEL_WINDOW,
-    FOLLOW_UP_WINDOW_DAYS,
-    MAX_RESCHEDULES,
-    MIN_BOOKING_LEAD,
-    NOW,
-    REMOTE_VISIT_TYPES,
-    TODAY,
-)
+from tau_emotion.domains.telehealth.rules import CANCEL_WINDOW, MIN_BOOKING_LEAD, NOW, TODAY
 from tau_emotion.domains.telehealth.tools_billing import BillingTools
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
 MAX_SLOTS_SHOWN = 15
+
+
+def offers(provider: Provider, visit_type: str) -> None:
+    """A provider sees patients only in the visit types they offer: no other kind can be held."""
+    if visit_type not in provider.visit_types:
+        offered = ", ".join(provider.visit_types)
+        raise ToolError(f"{provider.name} does not offer {visit_type} visits ({offered})")
 
 
 class VisitTools(BillingTools):
@@ -120,8 +119,10 @@ class VisitTools(BillingTools):
         payment_method_id: str | None = None,
         voucher_code: str | None = None,
     ) -> dict[str, Any]:
-        """Book an open slot. The price (plan copay or self-pay rate, less any voucher) is
-        charged now to the given payment method.
+        """Book an open slot that has not started, for a visit type the provider offers. The
+        price (plan copay or self-pay rate, less any voucher) is charged now to the given
+        payment method. The policy says which bookings are allowed (lead time, licensing,
+        follow-up eligibility, one upcoming visit per provider, voucher terms).
 
         Args:
             patient_id: The verified patient's id.
@@ -133,30 +134,19 @@ class VisitTools(BillingTools):
         """
         patient = self._patient(patient_id)
         slot = self._open_slot(slot_id)
-        start = datetime.fromisoformat(slot.start)
-        if start < NOW + MIN_BOOKING_LEAD:
-            raise ToolError("that slot starts too soon or has passed: book at least 2 hours ahead")
+        start = self._not_started(slot)
         provider = self._provider(slot.provider_id)
-        self._check_visit_type(patient, provider, visit_type, start)
-        for other in self.db.appointments.values():
-            if (
-                other.patient_id == patient_id
-                and other.provider_id == provider.provider_id
-                and other.status == "scheduled"
-            ):
-                raise ToolError(
-                    f"the patient already has an upcoming appointment with {provider.name} "
-                    f"({other.appointment_id}); reschedule that one instead"
-                )
+        # The lead time, licensing, follow-up and one-per-provider rules are the policy's
+        # (telehealth.booking_lead_time and the booking rules in `judged`): the tool books
+        # any slot the provider can take this kind of visit in.
+        offers(provider, visit_type)
         price, basis = visit_price(
             patient.coverage, self.db.insurance_plans, visit_type, start.date().isoformat()
         )
         voucher = None
         discount = 0
         if voucher_code is not None:
-            voucher, discount = self._usable_voucher(
-                patient, voucher_code, visit_type, start.date().isoformat(), price
-            )
+            voucher, discount = self._usable_voucher(patient, voucher_code, price)
         due = price - discount
         method_id = self._payment_method(patient, payment_method_id) if due > 0 else None
         appointment_id = next_id(self.db.appointments, "A", 5)
@@ -190,40 +180,19 @@ class VisitTools(BillingTools):
             "charged_to": method_id,
         }
 
-    def _check_visit_type(
-        self, patient: Patient, provider: Provider, visit_type: str, start: datetime
-    ) -> None:
-        if visit_type not in provider.visit_types:
-            offered = ", ".join(provider.visit_types)
-            raise ToolError(f"{provider.name} does not offer {visit_type} visits ({offered})")
-        state = patient.address.state
-        if visit_type in REMOTE_VISIT_TYPES and state not in provider.licensed_states:
-            raise ToolError(
-                f"{provider.name} is not licensed in {state}, where the patient lives; "
-                "a video or phone visit needs a provider licensed there"
-            )
-        if visit_type == "in_person_follow_up":
-            window = timedelta(days=FOLLOW_UP_WINDOW_DAYS)
-            seen = any(
-                a.patient_id == patient.patient_id
-                and a.provider_id == provider.provider_id
-                and a.status == "completed"
-                and start - datetime.fromisoformat(a.start) <= window
-                for a in self.db.appointments.values()
-            )
-            if not seen:
-                raise ToolError(
-                    "an in-person follow-up needs a completed visit with the same provider in "
-                    f"the last {FOLLOW_UP_WINDOW_DAYS} days; book a video visit first"
-                )
+    def _not_started(self, slot: Slot) -> datetime:
+        start = datetime.fromisoformat(slot.start)
+        if start <= NOW:
+            raise ToolError(f"slot {slot.slot_id} started at {slot.start}, which has passed")
+        return start
 
     @tool("write")
     def reschedule_appointment(
         self, patient_id: str, appointment_id: str, new_slot_id: str
     ) -> dict[str, Any]:
-        """Move an upcoming appointment to another open slot of the same provider. Allowed
-        only 24 hours or more before the visit, at most twice per appointment; the price and
-        any voucher stay as they are.
+        """Move an upcoming appointment to another open slot of the same provider; the price
+        and any voucher stay as they are. The policy says when a visit may be rescheduled
+        (notice, how many times, lead time, a voucher's expiry).
 
         Args:
             patient_id: The verified patient's id.
@@ -231,27 +200,16 @@ class VisitTools(BillingTools):
             new_slot_id: An open slot of the same provider.
         """
         appt = self._upcoming(patient_id, appointment_id)
-        if datetime.fromisoformat(appt.start) - NOW < CANCEL_WINDOW:
-            raise ToolError(
-                "the visit starts in less than 24 hours and can no longer be rescheduled; it can "
-                "only be cancelled, with the amount paid kept as the late-cancellation fee"
-            )
-        if appt.reschedule_count >= MAX_RESCHEDULES:
-            raise ToolError(f"this appointment was already rescheduled {MAX_RESCHEDULES} times")
+        # The 24-hour notice, the limit of two reschedules, the booking lead time and the
+        # voucher's expiry are the policy's to apply (telehealth.reschedule_*); the tool moves
+        # the visit to any open slot of its provider that has not started. The price was
+        # computed for this provider, so another provider is a new booking, not a reschedule.
         slot = self._open_slot(new_slot_id)
         if slot.provider_id != appt.provider_id:
             raise ToolError(
                 "a reschedule keeps the same provider; to see someone else, cancel and book"
             )
-        if datetime.fromisoformat(slot.start) < NOW + MIN_BOOKING_LEAD:
-            raise ToolError("that slot starts too soon or has passed")
-        if appt.voucher_code:
-            voucher = self.db.vouchers.get(appt.voucher_code)
-            if voucher is not None and slot.start[:10] > voucher.expires_on:
-                raise ToolError(
-                    f"voucher {voucher.code} applied to this visit expires {voucher.expires_on}; "
-                    "the new date must be on or before it"
-                )
+        self._not_started(slot)
         if appt.slot_id is not None and (old := self.db.slots.get(appt.slot_id)) is not None:
             self.db.slots[old.slot_id] = old.model_copy(update={"status": "open"})
         self.db.slots[slot.slot_id] = slot.model_copy(update={"status": "booked"})
