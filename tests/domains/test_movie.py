@@ -1,4 +1,5 @@
-"""Movie domain: tools (success and every refusal) and policy checks."""
+"""Movie domain: tools (success and every refusal), the judgement rules the tools leave to the
+agent (`breaks` and `allows`), and policy checks."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ DESK = Desk("movie", "eval")
 DOMAIN, ENV = DESK.domain, DESK.env
 DB: MovieDB = DESK.db
 call, refuses, now = DESK.call, DESK.refuses, DESK.row
+breaks, allows = DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 
 
@@ -79,6 +81,10 @@ def started_active_booking() -> Booking:
     active = used.model_copy(update={"status": "active"})
     ENV.state.table("bookings").put(used.booking_code, active)
     return active
+
+
+def new_bookings() -> list[Booking]:
+    return DESK.new_rows("bookings")  # type: ignore[no-any-return]
 
 
 def card_of(c: Customer) -> str:
@@ -254,13 +260,11 @@ def test_book_tickets_refusals() -> None:
             x.status == "scheduled" and hours_until(x) > 3 and DB.movies[x.movie_id].rating == "R"
         )
     )
-    refuses(
-        "R-rated",
-        "book_tickets",
-        **{**base, "showtime_id": r_show.showtime_id},
-        seats=free_seats(r_show.showtime_id, 1),
-        child_tickets=1,
-    )
+    r_base = {**base, "showtime_id": r_show.showtime_id}
+    rule = "movie.no_child_tickets_for_r"
+    allows(rule, "book_tickets", **r_base, seats=free_seats(r_show.showtime_id, 1), adult_tickets=1)
+    breaks(rule, "book_tickets", **r_base, seats=free_seats(r_show.showtime_id, 1), child_tickets=1)
+    assert new_bookings()[-1].tickets[0].ticket_type == "child", "sold as the tool was asked"
 
 
 def test_book_tickets_balance_refusals() -> None:
@@ -450,24 +454,39 @@ def test_exchange_charges_fee_to_non_members() -> None:
     )
     assert out["exchange_fee"] == f"{2 * len(b.tickets)}.00"
     assert now("bookings", b.booking_code).exchanged
-    refuses(
-        "already exchanged",
-        "exchange_booking",
-        customer_id=b.customer_id,
-        booking_code=b.booking_code,
-        new_showtime_id=b.showtime_id,
-        seats=[t.seat for t in b.tickets],
+    back = {"new_showtime_id": b.showtime_id, "seats": [t.seat for t in b.tickets]}
+    args = {"customer_id": b.customer_id, "booking_code": b.booking_code}
+    breaks("movie.one_exchange", "exchange_booking", **args, **back)
+    assert now("bookings", b.booking_code).showtime_id == b.showtime_id
+
+
+def test_exchange_cutoff_is_the_agents_to_apply() -> None:
+    late = find_booking(
+        lambda x: (
+            upcoming(x) and not by_pass(x) and not x.exchanged and 0 < hours_until(show_of(x)) < 2
+        )
     )
+    target = _same_movie_target(late)
+    seats = free_seats(target.showtime_id, len(late.tickets))
+    args = {**_codes(late), "new_showtime_id": target.showtime_id, "seats": seats}
+    breaks("movie.exchange_cutoff", "exchange_booking", **args)
+    assert now("bookings", late.booking_code).showtime_id == target.showtime_id
+    b = find_booking(lambda x: upcoming(x) and not x.exchanged and hours_until(show_of(x)) > 24)
+    target = _same_movie_target(b)
+    seats = free_seats(target.showtime_id, len(b.tickets))
+    args = {**_codes(b), "new_showtime_id": target.showtime_id, "seats": seats}
+    allows("movie.exchange_cutoff", "exchange_booking", **args)
+    allows("movie.one_exchange", "exchange_booking", **args)
 
 
 def test_exchange_refusals() -> None:
-    late = find_booking(lambda x: upcoming(x) and 0 < hours_until(show_of(x)) < 2)
+    started = started_active_booking()
     refuses(
-        "2 hours before",
+        "has started",
         "exchange_booking",
-        customer_id=late.customer_id,
-        booking_code=late.booking_code,
-        new_showtime_id="SH-0",
+        customer_id=started.customer_id,
+        booking_code=started.booking_code,
+        new_showtime_id=_same_movie_target(started).showtime_id,
         seats=["A1"],
     )
     b = find_booking(lambda x: upcoming(x) and not x.exchanged and hours_until(show_of(x)) > 24)
@@ -552,6 +571,10 @@ def test_exchange_after_lumen_cancellation_is_free_of_fees() -> None:
 # -- cancellations and refunds -------------------------------------------------------------
 
 
+def _codes(b: Booking) -> dict[str, str]:
+    return {"customer_id": b.customer_id, "booking_code": b.booking_code}
+
+
 def _cancel(b: Booking) -> dict[str, Any]:
     return call("cancel_booking", customer_id=b.customer_id, booking_code=b.booking_code)  # type: ignore[no-any-return]
 
@@ -609,15 +632,29 @@ def test_cancel_pass_booking_returns_admissions() -> None:
     assert now("passes", b.payment_method_id).admissions_left == before + len(b.tickets)
 
 
-def test_cancel_refusals() -> None:
-    late = find_booking(lambda x: upcoming(x) and hours_until(show_of(x)) < 2)
-    refuses(
-        "less than 2 hours",
-        "cancel_booking",
-        customer_id=late.customer_id,
-        booking_code=late.booking_code,
+def test_cancellation_cutoff_is_the_agents_to_apply() -> None:
+    allows("movie.cancellation_cutoff", "cancel_booking", **_codes(_cancellable()))
+    gone = find_booking(lambda x: x.status == "active" and show_of(x).status == "cancelled")
+    allows("movie.cancellation_cutoff", "cancel_booking", **_codes(gone))
+    late = find_booking(
+        lambda x: (
+            upcoming(x)
+            and not by_pass(x)
+            and 0 < hours_until(show_of(x)) < 2
+            and owner(x).membership != "club_plus"
+        )
     )
-    used = find_booking(lambda x: x.status == "used")
+    breaks("movie.cancellation_cutoff", "cancel_booking", **_codes(late))
+    # Carried out, a late cancellation refunds as the same-day tier does: to account credit.
+    assert now("customers", late.customer_id).account_credit == owner(
+        late
+    ).account_credit + Decimal(_paid(late))
+
+
+def test_cancel_refusals() -> None:
+    started = started_active_booking()
+    refuses("has started", "cancel_booking", **_codes(started))
+    used = find_booking(lambda x: x.status == "used" and x.booking_code != started.booking_code)
     refuses(
         "is used", "cancel_booking", customer_id=used.customer_id, booking_code=used.booking_code
     )
@@ -687,23 +724,16 @@ def test_incident_credit_and_refusals() -> None:
         )
     )
     args = {"customer_id": b.customer_id, "booking_code": b.booking_code}
+    rule = "movie.incident_credit_eligibility"
+    allows(rule, "issue_incident_credit", **args)
     out = call("issue_incident_credit", **args)
     assert out["credit_amount"] == str(sum(t.price for t in b.tickets))
     refuses("already issued", "issue_incident_credit", **args)
     quiet = find_booking(lambda x: x.status == "used" and show_of(x).incident is None)
-    refuses(
-        "no technical incident",
-        "issue_incident_credit",
-        customer_id=quiet.customer_id,
-        booking_code=quiet.booking_code,
-    )
+    assert "no technical incident" in breaks(rule, "issue_incident_credit", **_codes(quiet))
     future = find_booking(upcoming)
-    refuses(
-        "only attended",
-        "issue_incident_credit",
-        customer_id=future.customer_id,
-        booking_code=future.booking_code,
-    )
+    assert "not an attended" in breaks(rule, "issue_incident_credit", **_codes(future))
+    assert now("bookings", future.booking_code).incident_credit_issued
 
 
 # -- passes, memberships, transfers ---------------------------------------------------------
@@ -726,14 +756,17 @@ def test_buy_film_pass_and_refusals() -> None:
         10,
         "2026-06-14",
     )
-    refuses(
-        "already holds",
-        "buy_film_pass",
-        customer_id=c.customer_id,
-        pass_type="five_film",
-        payment_method_id=card_of(c),
-    )
+    buy = {"pass_type": "five_film", "payment_method_id": card_of(c)}
+    breaks("movie.one_live_pass", "buy_film_pass", customer_id=c.customer_id, **buy)
+    assert sum(p.customer_id == c.customer_id for p in DESK.new_rows("passes")) == 2
     d = next(x for x in DB.customers.values() if _no_pass(x) and x.customer_id != c.customer_id)
+    allows(
+        "movie.one_live_pass",
+        "buy_film_pass",
+        customer_id=d.customer_id,
+        pass_type="five_film",
+        payment_method_id=card_of(d),
+    )
     refuses(
         "cannot pay for another",
         "buy_film_pass",
@@ -751,9 +784,8 @@ def test_change_membership_join_cancel_and_refusals() -> None:
         and age_on(x.date_of_birth) >= 18
         and x.payment_methods[-1].kind == "gift_card"
     )
-    out = call(
-        "change_membership", customer_id=c.customer_id, plan="club", payment_method_id=card_of(c)
-    )
+    card = {"payment_method_id": card_of(c)}
+    out = call("change_membership", customer_id=c.customer_id, plan="club", **card)
     assert (out["charged"], out["membership_renews_on"]) == ("9.99", "2025-07-14")
     refuses(
         "already club",
@@ -772,14 +804,12 @@ def test_change_membership_join_cancel_and_refusals() -> None:
     refuses("give the card", "change_membership", customer_id=c.customer_id, plan="club_plus")
     assert call("change_membership", customer_id=c.customer_id, plan="none")["charged"] == "0.00"
     assert now("customers", c.customer_id).membership_renews_on is None
+    rule = "movie.member_age"
+    allows(rule, "change_membership", customer_id=c.customer_id, plan="club_plus", **card)
     young = next(x for x in DB.customers.values() if age_on(x.date_of_birth) < 18)
-    refuses(
-        "at least 18",
-        "change_membership",
-        customer_id=young.customer_id,
-        plan="club",
-        payment_method_id=card_of(young),
-    )
+    young_card = {"payment_method_id": card_of(young)}
+    breaks(rule, "change_membership", customer_id=young.customer_id, plan="club", **young_card)
+    assert now("customers", young.customer_id).membership == "club"
 
 
 def test_transfer_records_deterministic_ids() -> None:

@@ -1,4 +1,10 @@
-"""Write and terminal tools of the movie domain. Every refusal names the policy rule."""
+"""Write and terminal tools of the movie domain.
+
+The tools refuse only what cannot happen (unknown records, a booking not in a state that
+allows the change, seats that are taken or do not exist, a payment that does not cover);
+every refusal says which. The policy's judgement rules (cutoffs, one exchange, who gets
+incident credit, ...) are the agent's to apply and are audited by the judged checks.
+"""
 
 from __future__ import annotations
 
@@ -23,16 +29,13 @@ from tau_emotion.domains.movie.db import (
 )
 from tau_emotion.domains.movie.rules import (
     BOOKING_FEE,
-    CUTOFF_HOURS,
     EXCHANGE_FEE,
     FULL_REFUND_HOURS,
     MAX_TICKETS,
     MENU,
-    MIN_MEMBER_AGE,
     PASS_ADMISSIONS,
     PASS_PRICES,
     PLAN_FEES,
-    age_on,
     check_seat,
     concession_unit_price,
     hours_until,
@@ -157,8 +160,6 @@ class MovieTools(MovieReadTools):
         counts = {"adult": adult_tickets, "child": child_tickets, "senior": senior_tickets}
         if min(counts.values()) < 0 or not 1 <= sum(counts.values()) <= MAX_TICKETS:
             raise ToolError(f"a booking holds 1 to {MAX_TICKETS} tickets")
-        if child_tickets and self.db.movies[show.movie_id].rating == "R":
-            raise ToolError("child tickets cannot be sold for R-rated movies")
         n = sum(counts.values())
         labels = self._free_seats(show, seats, n)
         types: list[TicketType] = [
@@ -234,10 +235,10 @@ class MovieTools(MovieReadTools):
         booking = self.owned_booking(customer_id, booking_code)
         old = self._active(booking)
         cancelled_by_us = old.status == "cancelled"
-        if not cancelled_by_us and hours_until(old) < CUTOFF_HOURS:
-            raise ToolError(f"exchanges close {CUTOFF_HOURS} hours before the showtime")
-        if booking.exchanged:
-            raise ToolError("this booking was already exchanged once")
+        # The 2-hour cutoff and the one exchange per booking are the policy's
+        # (movie.exchange_cutoff, movie.one_exchange); a screening under way cannot move.
+        if not cancelled_by_us and hours_until(old) <= 0:
+            raise ToolError(f"showtime {old.showtime_id} has started; the booking cannot move")
         new = self.showtime(new_showtime_id)
         if new.showtime_id == old.showtime_id or new.movie_id != old.movie_id:
             raise ToolError("an exchange must be to a different showtime of the same movie")
@@ -277,8 +278,10 @@ class MovieTools(MovieReadTools):
         to = booking.payment_method_id
         if show.status == "cancelled":
             amount += booking.booking_fee
-        elif hours < CUTOFF_HOURS:
-            raise ToolError(f"bookings cannot be cancelled less than {CUTOFF_HOURS} hours before")
+        elif hours <= 0:
+            raise ToolError(f"showtime {show.showtime_id} has started; the booking cannot cancel")
+        # Under 2 hours the policy allows no cancellation (movie.cancellation_cutoff); the
+        # tool does not judge, and a late one refunds as the same-day tier does.
         elif hours < FULL_REFUND_HOURS and customer.membership != "club_plus":
             to = ACCOUNT_CREDIT
         returned = 0
@@ -338,8 +341,9 @@ class MovieTools(MovieReadTools):
 
     @tool("write")
     def issue_incident_credit(self, customer_id: str, booking_code: str) -> dict[str, Any]:
-        """Compensate an attended booking whose screening had a logged technical incident:
-        the ticket price goes to account credit (pass admissions go back to the pass).
+        """Compensate a booking for a technical incident at its screening: the ticket price
+        goes to account credit (pass admissions go back to the pass), once per booking. The
+        policy says which bookings qualify.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -347,11 +351,8 @@ class MovieTools(MovieReadTools):
         """
         customer = self.customer(customer_id)
         booking = self.owned_booking(customer_id, booking_code)
-        show = self.db.showtimes[booking.showtime_id]
-        if booking.status != "used":
-            raise ToolError("only attended bookings of past screenings can get incident credit")
-        if show.incident is None:
-            raise ToolError("no technical incident was logged for that screening")
+        # Who qualifies (attended, incident logged) is the policy's
+        # (movie.incident_credit_eligibility); the credit is the ticket price whatever it is.
         if booking.incident_credit_issued:
             raise ToolError("incident credit was already issued for this booking")
         amount = _total(booking.tickets)
@@ -382,13 +383,7 @@ class MovieTools(MovieReadTools):
             payment_method_id: A card or gift card id on file, or 'account_credit'.
         """
         customer = self.customer(customer_id)
-        for held in self.db.passes.values():
-            if (
-                held.customer_id == customer_id
-                and held.admissions_left > 0
-                and held.expires_on >= TODAY
-            ):
-                raise ToolError(f"customer already holds film pass {held.pass_id} with admissions")
+        # One live pass per customer is the policy's (movie.one_live_pass), not the till's.
         if self.is_pass(payment_method_id):
             raise ToolError("a film pass cannot pay for another film pass")
         pass_id = next_id(self.db.passes, "FP-", 5)
@@ -423,8 +418,7 @@ class MovieTools(MovieReadTools):
         charged = money(0)
         renews: str | None = None
         if plan != "none":
-            if age_on(customer.date_of_birth) < MIN_MEMBER_AGE:
-                raise ToolError(f"members must be at least {MIN_MEMBER_AGE} years old")
+            # The minimum age is the policy's (movie.member_age).
             if payment_method_id is None:
                 raise ToolError("give the card to bill the membership to")
             charged = PLAN_FEES[plan]
