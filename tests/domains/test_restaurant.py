@@ -13,6 +13,7 @@ from tau_emotion.domains.restaurant.db import RestaurantDB
 DESK = Desk("restaurant", "eval")
 DOMAIN, ENV = DESK.domain, DESK.env
 call, refuses, patch = DESK.call_json, DESK.refuses, DESK.patch
+breaks, allows = DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 
 
@@ -117,16 +118,60 @@ def test_create_reservation() -> None:
     assert big["code"] == "R500806" and big["guarantee_payment_method_id"] == "PM500067"
 
 
-def test_create_reservation_refusals() -> None:
-    refuses(
-        "cannot book ahead", "create_reservation", **{**BOOK, "customer_id": "C50008"}, time="20:00"
+def test_no_show_limit_is_the_agents_to_apply() -> None:
+    allows("restaurant.no_show_limit", "create_reservation", **BOOK, time="20:00")
+    reason = breaks(
+        "restaurant.no_show_limit",
+        "create_reservation",
+        **{**BOOK, "customer_id": "C50008"},
+        time="20:00",
     )
-    refuses(
-        "already holds reservation R500346",
+    assert "missed 2 reservations" in reason
+
+
+def test_one_table_per_day_is_the_agents_to_apply() -> None:
+    allows("restaurant.one_table_per_day", "create_reservation", **BOOK, time="20:00")
+    reason = breaks(
+        "restaurant.one_table_per_day",
         "create_reservation",
         **{**BOOK, "customer_id": "C50143"},
         time="12:00",
     )
+    assert "R500346" in reason
+
+
+def test_booking_window_is_the_agents_to_apply() -> None:
+    rule = "restaurant.booking_window"
+    allows(rule, "create_reservation", **BOOK, time="20:00")
+    soon = {**BOOK, "date": "2025-06-14"}
+    assert "less than 2 hours" in breaks(rule, "create_reservation", **soon, time="16:30")
+    far = {**BOOK, "date": "2025-08-20"}
+    assert "more than 60 days" in breaks(rule, "create_reservation", **far, time="19:00")
+    allows(
+        rule,
+        "modify_reservation",
+        reservation_code="R500327",
+        date="2025-06-20",
+        time="19:30",
+        party_size=2,
+    )
+    change = {"date": "2025-06-17", "time": "19:30", "party_size": 5}
+    patch("reservations", "R500301", date="2025-06-14", time="16:30")
+    breaks(rule, "modify_reservation", reservation_code="R500301", **change)
+
+
+def test_large_party_guarantee_is_the_agents_to_apply() -> None:
+    rule = "restaurant.large_party_guarantee"
+    six = {**BOOK, "customer_id": "C50023", "party_size": 6}
+    allows(rule, "create_reservation", **six, time="12:00", guarantee_payment_method_id="PM500067")
+    breaks(rule, "create_reservation", **{**BOOK, "party_size": 6}, time="12:00")
+    assert DESK.new_rows("reservations")[-1].guarantee_payment_method_id is None
+    grow = {"reservation_code": "R500327", "date": "2025-06-20", "time": "19:30"}
+    allows(rule, "modify_reservation", **grow, party_size=5)
+    breaks(rule, "modify_reservation", **grow, party_size=6)
+
+
+def test_create_reservation_refusals() -> None:
     refuses("private event", "create_reservation", **{**BOOK, "party_size": 11}, time="20:00")
     refuses("1 to 10", "create_reservation", **{**BOOK, "party_size": 0}, time="20:00")
     refuses(
@@ -137,10 +182,8 @@ def test_create_reservation_refusals() -> None:
     )
     refuses("not a seating time", "create_reservation", **BOOK, time="19:15")
     refuses("not a seating time", "create_reservation", **BOOK, time="21:30")
-    refuses("2 hours ahead", "create_reservation", **{**BOOK, "date": "2025-06-14"}, time="16:30")
-    refuses("60 days", "create_reservation", **{**BOOK, "date": "2025-08-20"}, time="19:00")
+    refuses("already begun", "create_reservation", **{**BOOK, "date": "2025-06-14"}, time="14:30")
     refuses("room for 1 more", "create_reservation", **BOOK, time="19:00")
-    refuses("guarantee", "create_reservation", **{**BOOK, "party_size": 6}, time="12:00")
     refuses(
         "not a gift card",
         "create_reservation",
@@ -194,9 +237,9 @@ def test_modify_reservation_refusals() -> None:
         time="19:30",
         party_size=2,
     )
-    patch("reservations", "R500301", date="2025-06-14", time="16:30")
+    patch("reservations", "R500301", date="2025-06-14", time="13:00")
     refuses(
-        "can no longer be changed",
+        "already started",
         "modify_reservation",
         reservation_code="R500301",
         date="2025-06-20",
@@ -217,14 +260,6 @@ def test_modify_reservation_refusals() -> None:
         reservation_code="R500327",
         date="2025-06-20",
         time="19:00",
-        party_size=6,
-    )
-    refuses(
-        "guarantee",
-        "modify_reservation",
-        reservation_code="R500327",
-        date="2025-06-20",
-        time="19:30",
         party_size=6,
     )
 
@@ -303,6 +338,13 @@ def test_gold_member_delivers_free() -> None:
     assert placed["delivery_fee"] == "0.00"
 
 
+def test_delivery_minimum_is_the_agents_to_apply() -> None:
+    rule, delivery = "restaurant.delivery_minimum", {**ORDER, "fulfillment": "delivery"}
+    allows(rule, "place_order", **delivery, items={"M5011": 1, "M5013": 1, "M5028": 1})
+    allows(rule, "place_order", **{**ORDER, "fulfillment": "pickup"}, items={"M5031": 1})
+    assert "subtotal of" in breaks(rule, "place_order", **delivery, items={"M5031": 1})
+
+
 def test_place_order_refusals() -> None:
     pickup = {**ORDER, "fulfillment": "pickup"}
     refuses("at least one item", "place_order", items={}, **pickup)
@@ -327,9 +369,6 @@ def test_place_order_refusals() -> None:
         fulfillment="delivery",
         items={"M5010": 1},
         payment_method_id="PM500151",
-    )
-    refuses(
-        "at least 20.00", "place_order", **{**ORDER, "fulfillment": "delivery"}, items={"M5031": 1}
     )
     refuses("blocks of 100", "place_order", items={"M5011": 1}, redeem_points=150, **pickup)
     refuses("only 1320 points", "place_order", items={"M5011": 1}, redeem_points=1400, **pickup)
@@ -388,19 +427,20 @@ def test_refund_capped_by_points_discount() -> None:
     assert refund["amount"] == "10.50"
 
 
+def test_refund_window_is_the_agents_to_apply() -> None:
+    rule = "restaurant.refund_window"
+    fresh_one = {"item_ids": ["M5012"], "reason": "quality_issue"}
+    allows(rule, "refund_order_items", order_number="O500861", **fresh_one)
+    old = {"item_ids": ["M5001"], "reason": "missing_item"}
+    assert "48 hours ago" in breaks(rule, "refund_order_items", order_number="O500777", **old)
+
+
 def test_refund_order_items_refusals() -> None:
     refuses(
         "only for orders that were picked up or delivered",
         "refund_order_items",
         order_number="O500898",
         item_ids=["M5011"],
-        reason="missing_item",
-    )
-    refuses(
-        "within 48 hours",
-        "refund_order_items",
-        order_number="O500777",
-        item_ids=["M5001"],
         reason="missing_item",
     )
     refuses(
@@ -545,6 +585,17 @@ def test_private_events() -> None:
     refuses("no private event", "get_private_event", event_id="EV0000")
 
 
+def test_event_booking_window_is_the_agents_to_apply() -> None:
+    rule = "restaurant.event_booking_window"
+    allows(rule, "book_private_event", **EVENT, date="2025-07-26", guests=20)
+    assert "less than 7 days" in breaks(
+        rule, "book_private_event", **EVENT, date="2025-06-18", guests=20
+    )
+    assert "more than 180 days" in breaks(
+        rule, "book_private_event", **EVENT, date="2026-01-10", guests=20
+    )
+
+
 def test_book_private_event_refusals() -> None:
     refuses(
         "not at Ember & Vine East Sixth",
@@ -553,8 +604,7 @@ def test_book_private_event_refusals() -> None:
         date="2025-07-26",
         guests=20,
     )
-    refuses("at least 7 days", "book_private_event", **EVENT, date="2025-06-18", guests=20)
-    refuses("at most 180 days", "book_private_event", **EVENT, date="2026-01-10", guests=20)
+    refuses("today or past", "book_private_event", **EVENT, date="2025-06-14", guests=20)
     refuses(
         "closed on mondays",
         "book_private_event",

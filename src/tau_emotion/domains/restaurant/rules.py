@@ -87,6 +87,26 @@ def hours_until(moment: datetime) -> float:
     return (moment - NOW) / timedelta(hours=1)
 
 
+def outside_booking_window(seating: datetime) -> str | None:
+    """Why the policy does not book or move a table to this seating now, or None: at least
+    2 hours ahead, at most 60 days ahead."""
+    if hours_until(seating) < MIN_LEAD_HOURS:
+        return f"the seating {stamp(seating)} is less than {MIN_LEAD_HOURS} hours away"
+    if (seating.date() - NOW.date()).days > MAX_ADVANCE_DAYS:
+        return f"the seating {stamp(seating)} is more than {MAX_ADVANCE_DAYS} days ahead"
+    return None
+
+
+def outside_event_window(event_day: date) -> str | None:
+    """Why the policy does not book a private event on this day now, or None."""
+    lead = (event_day - NOW.date()).days
+    if lead < EVENT_MIN_LEAD_DAYS:
+        return f"{event_day.isoformat()} is less than {EVENT_MIN_LEAD_DAYS} days ahead"
+    if lead > EVENT_MAX_ADVANCE_DAYS:
+        return f"{event_day.isoformat()} is more than {EVENT_MAX_ADVANCE_DAYS} days ahead"
+    return None
+
+
 def late_cancel_fee(party_size: int, seating: datetime) -> float:
     """Fee for cancelling a guaranteed table inside the late window (0 otherwise)."""
     if party_size < GUARANTEE_PARTY or hours_until(seating) >= LATE_CANCEL_HOURS:

@@ -57,15 +57,10 @@ class EventTools(RestaurantBase):
         if room is None:
             rooms = ", ".join(r.id for r in location.rooms)
             raise ToolError(f"room {room_id!r} is not at {location.name}; its rooms: {rooms}")
-        lead = (day - rules.NOW.date()).days
-        if lead < rules.EVENT_MIN_LEAD_DAYS:
-            raise ToolError(
-                f"private events are booked at least {rules.EVENT_MIN_LEAD_DAYS} days ahead"
-            )
-        if lead > rules.EVENT_MAX_ADVANCE_DAYS:
-            raise ToolError(
-                f"private events are booked at most {rules.EVENT_MAX_ADVANCE_DAYS} days ahead"
-            )
+        # The 7-to-180-day window is the policy's (restaurant.event_booking_window); a room
+        # cannot be booked for a day that has begun.
+        if day <= rules.NOW.date():
+            raise ToolError(f"{date} is today or past; private events are booked ahead")
         self._open_on(location, day)
         if not room.min_guests <= guests <= room.max_guests:
             raise ToolError(

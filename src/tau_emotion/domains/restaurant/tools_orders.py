@@ -111,10 +111,7 @@ class OrderTools(RestaurantBase):
         if fulfillment == "delivery":
             if customer.zip_code not in location.delivery_zip_codes:
                 raise ToolError(f"{location.name} does not deliver to zip code {customer.zip_code}")
-            if subtotal < rules.DELIVERY_MIN_SUBTOTAL:
-                raise ToolError(
-                    f"delivery needs a food subtotal of at least {rules.DELIVERY_MIN_SUBTOTAL:.2f}"
-                )
+            # The 20.00 minimum is the policy's (restaurant.delivery_minimum).
             fee = 0.0 if customer.loyalty_tier == "gold" else rules.DELIVERY_FEE
         if redeem_points < 0 or redeem_points % rules.POINTS_BLOCK:
             raise ToolError(f"points are redeemed in blocks of {rules.POINTS_BLOCK}")
@@ -191,7 +188,8 @@ class OrderTools(RestaurantBase):
         self, order_number: str, item_ids: list[str], reason: RefundReason
     ) -> dict[str, Any]:
         """Refund whole items of a picked-up or delivered order that were missing, wrong, or
-        not fit to eat, to the payment method the order was paid with.
+        not fit to eat, to the payment method the order was paid with. The policy says how
+        long after completion a problem can be refunded.
 
         Args:
             order_number: The order number.
@@ -199,6 +197,7 @@ class OrderTools(RestaurantBase):
             reason: missing_item, wrong_item or quality_issue.
         """
         order = self._order(order_number)
+        # The 48-hour window and the reasons are the policy's (restaurant.refund_window).
         updated, amount = ledger.refund_items(order, item_ids, rules.NOW)
         customer = ledger.credit(self._customer(order.customer_id), order.payment_method_id, amount)
         refund_id = next_id(self.db.refunds, "RF", 4)

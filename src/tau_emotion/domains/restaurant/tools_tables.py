@@ -34,7 +34,9 @@ class TableTools(RestaurantBase):
     def _check_slot(
         self, location: Location, day: date, time: str, party_size: int, skip: str = ""
     ) -> datetime:
-        """Refuse a seating the rules do not allow; return its start."""
+        """Refuse a seating that cannot be had (no such table size, time or room, closed,
+        already past); return its start. The booking window is the policy's
+        (`rules.outside_booking_window`), which only `check_availability` applies."""
         if not 1 <= party_size <= rules.MAX_PARTY:
             raise ToolError(
                 f"tables take 1 to {rules.MAX_PARTY} guests; larger groups book a private event"
@@ -49,12 +51,8 @@ class TableTools(RestaurantBase):
         seating = datetime.combine(day, datetime.min.time()) + timedelta(
             minutes=rules.minutes(time)
         )
-        if rules.hours_until(seating) < rules.MIN_LEAD_HOURS:
-            raise ToolError(
-                f"tables must be booked or changed at least {rules.MIN_LEAD_HOURS} hours ahead"
-            )
-        if (day - rules.NOW.date()).days > rules.MAX_ADVANCE_DAYS:
-            raise ToolError(f"tables can be booked at most {rules.MAX_ADVANCE_DAYS} days ahead")
+        if seating <= rules.NOW:
+            raise ToolError(f"the {time} seating on {day.isoformat()} has already begun")
         left = location.covers_per_seating - self._booked_covers(
             location.id, day.isoformat(), time, skip
         )
@@ -66,17 +64,37 @@ class TableTools(RestaurantBase):
         return seating
 
     def _guarantee(self, customer: Customer, party_size: int, method_id: str) -> str | None:
-        """Card that guarantees a large party; small parties need (and keep) none."""
-        if party_size < rules.GUARANTEE_PARTY:
+        """Card that guarantees a large party; small parties need (and keep) none. That a
+        large party must have one is the policy's (restaurant.large_party_guarantee): without
+        a card the table is booked unguaranteed."""
+        if party_size < rules.GUARANTEE_PARTY or not method_id:
             return None
-        if not method_id:
-            raise ToolError(
-                f"parties of {rules.GUARANTEE_PARTY} or more need a credit card on file to "
-                "guarantee the table; pass guarantee_payment_method_id"
-            )
         if self._payment(customer, method_id).kind != "credit_card":
             raise ToolError("only a credit card can guarantee a table, not a gift card")
         return method_id
+
+    def recent_no_shows(self, customer_id: str) -> int:
+        """No-shows of a guest in the policy's 90-day window."""
+        since = (rules.NOW.date() - timedelta(days=rules.NO_SHOW_WINDOW_DAYS)).isoformat()
+        return sum(
+            1
+            for r in self.db.reservations.values()
+            if r.customer_id == customer_id and r.status == "no_show" and r.date >= since
+        )
+
+    def table_held(self, customer_id: str, location_id: str, day: str) -> str | None:
+        """The code of a booked table the guest already holds at a location on a day."""
+        return next(
+            (
+                r.code
+                for r in self.db.reservations.values()
+                if r.customer_id == customer_id
+                and r.location_id == location_id
+                and r.date == day
+                and r.status == "booked"
+            ),
+            None,
+        )
 
     @tool("read")
     def check_availability(self, location_id: str, date: str, party_size: int) -> dict[str, Any]:
@@ -109,10 +127,12 @@ class TableTools(RestaurantBase):
         times = []
         for time in rules.seating_times(location.close_time):
             try:
-                self._check_slot(location, day, time, party_size)
+                seating = self._check_slot(location, day, time, party_size)
             except ToolError:
                 continue
-            times.append(time)
+            # Lists what the agent may book now, so the policy's window applies here.
+            if rules.outside_booking_window(seating) is None:
+                times.append(time)
         return {
             "location_id": location.id,
             "date": date,
@@ -160,28 +180,8 @@ class TableTools(RestaurantBase):
         customer = self._customer(customer_id)
         location = self._location(location_id)
         day = calendar_date(date)
-        since = (rules.NOW.date() - timedelta(days=rules.NO_SHOW_WINDOW_DAYS)).isoformat()
-        no_shows = sum(
-            1
-            for r in self.db.reservations.values()
-            if r.customer_id == customer.id and r.status == "no_show" and r.date >= since
-        )
-        if no_shows >= rules.NO_SHOW_LIMIT:
-            raise ToolError(
-                f"this guest missed {no_shows} reservations in the last "
-                f"{rules.NO_SHOW_WINDOW_DAYS} days and cannot book ahead; walk-ins are welcome"
-            )
-        for r in self.db.reservations.values():
-            if (
-                r.customer_id == customer.id
-                and r.location_id == location.id
-                and r.date == date
-                and r.status == "booked"
-            ):
-                raise ToolError(
-                    f"the guest already holds reservation {r.code} at {location.name} that day; "
-                    "change it instead of booking a second table"
-                )
+        # The no-show limit, one table per location and day, the booking window and the
+        # guarantee of a large party are the policy's (restaurant.* judged checks).
         self._check_slot(location, day, time, party_size)
         guarantee = self._guarantee(customer, party_size, guarantee_payment_method_id)
         code = next_id(self.db.reservations, "R", 6)
@@ -218,18 +218,16 @@ class TableTools(RestaurantBase):
             date: New day, YYYY-MM-DD.
             time: New seating time, HH:MM.
             party_size: New number of guests (1-10).
-            guarantee_payment_method_id: Credit card id, needed when the party grows to 6 or
-                more and the reservation has no guarantee card yet.
+            guarantee_payment_method_id: Credit card id that guarantees a party of 6 or more,
+                when the reservation has no guarantee card yet.
         """
         r = self._reservation(reservation_code)
         if r.status != "booked":
             raise ToolError(f"reservation {r.code} is {r.status} and cannot be changed")
-        current = rules.parse_dt(r.date, r.time)
-        if rules.hours_until(current) < rules.MIN_LEAD_HOURS:
-            raise ToolError(
-                f"reservation {r.code} starts in less than {rules.MIN_LEAD_HOURS} hours; "
-                "it can no longer be changed"
-            )
+        # Changes close 2 hours before the current seating by the policy
+        # (restaurant.booking_window); a seating that has begun cannot move.
+        if rules.parse_dt(r.date, r.time) <= rules.NOW:
+            raise ToolError(f"reservation {r.code} has already started and cannot be changed")
         if (date, time, party_size) == (r.date, r.time, r.party_size):
             raise ToolError("the new date, time and party size are the same as the current ones")
         customer = self._customer(r.customer_id)
