@@ -13,6 +13,7 @@ from tau_emotion.domains.travel import rules
 DESK = Desk("travel", "eval")
 DOMAIN, ENV = DESK.domain, DESK.env
 call, refuses, patch = DESK.call_json, DESK.refuses, DESK.patch
+breaks, allows = DESK.breaks, DESK.allows
 fresh = fresh_state(ENV)
 
 
@@ -146,10 +147,19 @@ def test_book_trip() -> None:
     assert family["code"] == "B50643"
 
 
-def test_book_trip_refusals() -> None:
-    refuses("at least 7 days", "book_trip", departure_id="D5044", travellers=PAIR, **TRIP)
+def test_booking_window_is_the_agents_to_judge() -> None:
+    rule = "travel.booking_window"
+    allows(rule, "book_trip", departure_id="D5058", travellers=PAIR, **TRIP)
     patch("departures", "D5112", start_date="2026-06-01", end_date="2026-06-06")
-    refuses("365 days", "book_trip", departure_id="D5112", travellers=PAIR, **TRIP)
+    breaks(rule, "book_trip", departure_id="D5112", travellers=PAIR, **TRIP)
+    # No departure 1 to 6 days away has seats left; D5058 is moved to 4 days away.
+    patch("departures", "D5058", start_date="2025-05-24", end_date="2025-05-29")
+    breaks(rule, "book_trip", departure_id="D5058", travellers=PAIR, **TRIP)
+    patch("departures", "D5058", start_date="2025-05-20")
+    refuses("already departed", "book_trip", departure_id="D5058", travellers=PAIR, **TRIP)
+
+
+def test_book_trip_refusals() -> None:
     refuses("no departure", "book_trip", departure_id="D1054", travellers=PAIR, **TRIP)
     refuses("1 to 9 travellers", "book_trip", departure_id="D5058", travellers=[], **TRIP)
     ten = [{"full_name": f"Person {chr(65 + i)}", "date_of_birth": "1980-01-01"} for i in range(10)]
@@ -201,17 +211,23 @@ def test_change_departure() -> None:
     assert flexible["refunded"] == "1500.12"
 
 
+def test_change_rules_are_the_agents_to_judge() -> None:
+    window, saver = "travel.change_window", "travel.saver_no_date_change"
+    allows(window, "change_departure", booking_code="B50262", new_departure_id="D5082")
+    allows(saver, "change_departure", booking_code="B50262", new_departure_id="D5082")
+    allows(window, "change_room_type", booking_code="B50549", room_type="classic_double")
+    breaks(window, "change_room_type", booking_code="B50115", room_type="single")
+    breaks(window, "change_departure", booking_code="B50115", new_departure_id="D5073")
+    breaks(saver, "change_departure", booking_code="B50209", new_departure_id="D5065")
+    # Carried out, a saver fare has no change fee to charge.
+    assert DESK.row("bookings", "B50209").fees == 0
+    allows(
+        "travel.booking_window", "change_departure", booking_code="B50262", new_departure_id="D5082"
+    )
+
+
 def test_change_departure_refusals() -> None:
     refuses("is completed", "change_departure", booking_code="B50282", new_departure_id="D5060")
-    refuses(
-        "changes close 14 days", "change_departure", booking_code="B50115", new_departure_id="D5073"
-    )
-    refuses(
-        "saver fares cannot change",
-        "change_departure",
-        booking_code="B50209",
-        new_departure_id="D5065",
-    )
     refuses(
         "different departure of the same package",
         "change_departure",
@@ -225,9 +241,16 @@ def test_change_departure_refusals() -> None:
         new_departure_id="D5065",
     )
     refuses("0 seats left", "change_departure", booking_code="B50221", new_departure_id="D5063")
-    patch("departures", "D5082", start_date="2025-05-24", end_date="2025-05-31")
+    patch("departures", "D5082", start_date="2025-05-20", end_date="2025-05-27")
     refuses(
-        "7 to 365 days ahead", "change_departure", booking_code="B50262", new_departure_id="D5082"
+        "D5082 has already departed",
+        "change_departure",
+        booking_code="B50262",
+        new_departure_id="D5082",
+    )
+    patch("departures", "D5082", start_date="2025-05-24", end_date="2025-05-31")
+    breaks(
+        "travel.booking_window", "change_departure", booking_code="B50262", new_departure_id="D5082"
     )
 
 
@@ -244,7 +267,6 @@ def test_change_room_type() -> None:
         room_type="classic_double",
     )
     refuses("no room type", "change_room_type", booking_code="B50549", room_type="loft")
-    refuses("changes close", "change_room_type", booking_code="B50115", room_type="single")
 
 
 def test_correct_traveller_name() -> None:
@@ -269,8 +291,16 @@ def test_correct_traveller_name() -> None:
         traveller_id="B50549-1",
         full_name="Oren Stavros",
     )
-    refuses(
-        "only corrections of up to 3",
+    rule = "travel.name_correction_only"
+    allows(
+        rule,
+        "correct_traveller_name",
+        booking_code="B50549",
+        traveller_id="B50549-1",
+        full_name="Oren Stavross",
+    )
+    breaks(
+        rule,
         "correct_traveller_name",
         booking_code="B50535",
         traveller_id="B50535-2",
@@ -350,14 +380,11 @@ def test_add_tour_refusals() -> None:
         date="2025-07-11",
         traveller_ids=["B50464-1"],
     )
-    refuses(
-        "at least 2 days ahead",
-        "add_tour",
-        booking_code="B50342",
-        tour_id="T509",
-        date="2025-05-21",
-        traveller_ids=["B50342-1"],
-    )
+    tomorrow = {"booking_code": "B50342", "tour_id": "T509", "traveller_ids": ["B50342-1"]}
+    allows("travel.tour_booking_lead", "add_tour", tour_id="T508", date="2025-07-08", **base)
+    breaks("travel.tour_booking_lead", "add_tour", date="2025-05-21", **tomorrow)
+    ENV.reset()
+    refuses("2025-05-19 has passed", "add_tour", date="2025-05-19", **tomorrow)
     patch("tours", "T508", capacity=1)
     refuses(
         "has 0 places left",
@@ -370,6 +397,7 @@ def test_add_tour_refusals() -> None:
 
 
 def test_buy_insurance() -> None:
+    allows("travel.insurance_window", "buy_insurance", booking_code="B50605", plan="premium")
     policy = call("buy_insurance", booking_code="B50605", plan="premium")
     assert (policy["id"], policy["premium"], policy["customer_id"]) == (
         "IP50224",
@@ -377,7 +405,8 @@ def test_buy_insurance() -> None:
         "C50080",
     )
     refuses("already insured", "buy_insurance", booking_code="B50605", plan="basic")
-    refuses("until 14 days before departure", "buy_insurance", booking_code="B50133", plan="basic")
+    rule = "travel.insurance_window"
+    breaks(rule, "buy_insurance", booking_code="B50133", plan="basic")
     refuses("is completed", "buy_insurance", booking_code="B50282", plan="basic")
 
 
@@ -470,14 +499,6 @@ def test_file_insurance_claim_refusals() -> None:
         amount=80,
     )
     refuses(
-        "within 30 days",
-        "file_insurance_claim",
-        booking_code="B50017",
-        claim_type="medical",
-        incident_date="2025-03-03",
-        amount=500,
-    )
-    refuses(
         "only to a booking cancelled for illness",
         "file_insurance_claim",
         booking_code="B50487",
@@ -510,14 +531,15 @@ def test_file_insurance_claim_refusals() -> None:
         incident_date="2025-05-19",
         amount=500,
     )
-    refuses(
-        "already exists",
-        "file_insurance_claim",
-        booking_code="B50275",
-        claim_type="trip_cancellation",
-        incident_date="2025-05-03",
-        amount=500,
-    )
+
+
+def test_claim_eligibility_is_the_agents_to_judge() -> None:
+    rule, tool = "travel.claim_eligibility", "file_insurance_claim"
+    medical = {"claim_type": "medical", "amount": 850}
+    allows(rule, tool, booking_code="B50282", incident_date="2025-05-13", **medical)
+    breaks(rule, tool, booking_code="B50017", incident_date="2025-03-03", **medical)
+    again = {"claim_type": "trip_cancellation", "incident_date": "2025-05-03", "amount": 500}
+    breaks(rule, tool, booking_code="B50275", **again)
 
 
 # ---------------------------------------------------------------- policy checks

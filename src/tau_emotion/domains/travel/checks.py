@@ -1,4 +1,10 @@
-"""Policy rules of the tour operator that no single tool can enforce, audited per trajectory."""
+"""Policy rules of the tour operator, audited per trajectory.
+
+The tools enforce integrity (records exist, a trip under way cannot change, seats, rooms and
+tour places must exist, payments must cover); the booking, change, insurance and claim windows
+and the fare rules are the agent's to apply, judged in `judged.py` on the database as it stood
+before each write. The checks here audit what only the conversation shows.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from tau_emotion.domains.checks import (
     session_checks,
     writes_and,
 )
+from tau_emotion.domains.travel.judged import JUDGED
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_dob")
 ACCOUNT_READS = ("get_customer_details", "get_booking")
@@ -66,4 +73,5 @@ CHECKS: list[PolicyCheck] = [
         "travel.transfer_ends_conversation",
         "After transferring to a human agent, make no further tool calls.",
     ),
+    *JUDGED,
 ]

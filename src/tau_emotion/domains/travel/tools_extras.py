@@ -19,7 +19,8 @@ class ExtraTools(TravelBase):
         self, booking_code: str, tour_id: str, date: str, traveller_ids: list[str]
     ) -> dict[str, Any]:
         """Book an optional tour for some travellers of a booking, on a full day of the trip
-        (not the arrival or departure day), and charge it to the booking's payment method.
+        (not the arrival or departure day), and charge it to the booking's payment method. The
+        policy says how far ahead tours are booked.
 
         Args:
             booking_code: The booking code.
@@ -43,8 +44,9 @@ class ExtraTools(TravelBase):
         weekday = rules.WEEKDAYS[rules.parse_date(day).weekday()]
         if weekday not in tour.weekdays:
             raise ToolError(f"{tour.name} runs on {', '.join(tour.weekdays)}, not {weekday}")
-        if rules.days_until(day) < rules.TOUR_MIN_LEAD_DAYS:
-            raise ToolError(f"tours must be booked at least {rules.TOUR_MIN_LEAD_DAYS} days ahead")
+        # Two days ahead is the policy's (travel.tour_booking_lead); a day gone is gone.
+        if rules.days_until(day) < 0:
+            raise ToolError(f"{day} has passed")
         if not traveller_ids or len(set(traveller_ids)) != len(traveller_ids):
             raise ToolError("name each joining traveller once")
         people = {t.id: t for t in b.travellers}
@@ -79,7 +81,8 @@ class ExtraTools(TravelBase):
     @tool("write")
     def buy_insurance(self, booking_code: str, plan: Plan) -> dict[str, Any]:
         """Add travel insurance to a booking, charged to the booking's payment method. The
-        premium is 4% (basic) or 7% (premium) of the package price.
+        premium is 4% (basic) or 7% (premium) of the package price. The policy says until when
+        insurance can be added.
 
         Args:
             booking_code: The booking code.
@@ -87,12 +90,7 @@ class ExtraTools(TravelBase):
                 and trip cancellation for illness or bereavement, no deductible).
         """
         b = self._confirmed(booking_code)
-        dep = self.db.departures[b.departure_id]
-        if rules.days_until(dep.start_date) < rules.INSURANCE_MIN_LEAD_DAYS:
-            raise ToolError(
-                f"insurance can be added until {rules.INSURANCE_MIN_LEAD_DAYS} days before "
-                "departure"
-            )
+        # Until 14 days before departure is the policy's (travel.insurance_window).
         if self._policy_of(b.code) is not None:
             raise ToolError(f"booking {b.code} is already insured")
         premium = float_money(b.package_price * rules.INSURANCE_RATES[plan])
@@ -115,8 +113,9 @@ class ExtraTools(TravelBase):
     def file_insurance_claim(
         self, booking_code: str, claim_type: ClaimType, incident_date: str, amount: float
     ) -> dict[str, Any]:
-        """File an insurance claim on an insured booking. The tool checks the plan's cover,
-        dates and limits and works out the payout (amount up to the limit, less deductible).
+        """File an insurance claim on an insured booking. The tool checks the plan's cover and
+        the incident date and works out the payout (amount up to the limit, less deductible).
+        The policy says when claims may be filed and how many.
 
         Args:
             booking_code: The booking code.
@@ -132,9 +131,9 @@ class ExtraTools(TravelBase):
             raise ToolError(f"booking {b.code} has no travel insurance")
         day = calendar_date(incident_date).isoformat()
         dep = self.db.departures[b.departure_id]
-        earlier = [c for c in self.db.claims.values() if c.booking_code == b.code]
         lost = pricing.lost_on_cancellation(b, dep) if b.status == "cancelled" else 0.0
-        paid = pricing.payout(policy, b, dep, claim_type, day, amount, lost, earlier)
+        # The 30-day window and one claim per type are the policy's (travel.claim_eligibility).
+        paid = pricing.payout(policy, b, dep, claim_type, day, amount, lost)
         claim_id = next_id(self.db.claims, "CL", 4)
         claim = Claim(
             id=claim_id,
