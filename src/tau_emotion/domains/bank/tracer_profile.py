@@ -5,10 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from tau_emotion.domains.bank.checks import AUTH_TOOLS
-from tau_emotion.tracer.declaration import ReviewEdit, TracerSpec, load_phrases
+from tau_emotion.tracer.declaration import (
+    ReviewEdit,
+    TracerSpec,
+    load_phrases,
+    load_transfer_reasons,
+)
 
 # How customers ask for each action (see `Phrase`): data, in tracer/phrases.json.
 PHRASES = load_phrases(Path(__file__).parent / "tracer" / "phrases.json")
+# What the policy sends to a human, as customers put it: data, in tracer/transfers.json.
+TRANSFER_REASONS = load_transfer_reasons(Path(__file__).parent / "tracer" / "transfers.json")
 
 TRACER = TracerSpec(
     auth_tools=AUTH_TOOLS,
@@ -43,4 +50,5 @@ TRACER = TracerSpec(
         ),
     ),
     phrases=PHRASES,
+    transfer_reasons=TRANSFER_REASONS,
 )
