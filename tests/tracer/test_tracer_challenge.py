@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tau_emotion.data import Intent, Task
+from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk
@@ -108,7 +109,7 @@ def test_the_selection_keeps_a_fifth_challenges(
     verdicts = [_verdict(i, n >= 25, challenged[0]) for n, i in enumerate(ids)]
     path = stage_path(out, "airline", "validate", "test")  # type: ignore[arg-type]
     path.write_text("".join(json.dumps(v.model_dump(mode="json")) + "\n" for v in verdicts))
-    tasks, _, _, _ = select(out, "airline", "test", 10)  # type: ignore[arg-type]
+    tasks, _, _, _ = select(out, load_domain("airline"), "test", 10)  # type: ignore[arg-type]
     assert len(tasks) == 10
     assert sum(t.challenge is not None for t in tasks) == challenge_quota(10) == 2
     assert [t.id for t in tasks][:8] == ids[:8], "the plain tasks dropped are the last ones"

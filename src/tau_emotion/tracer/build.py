@@ -32,6 +32,7 @@ from tau_emotion.tracer.records import GroundResult
 from tau_emotion.tracer.select import (
     Selection,
     accepted,
+    capped,
     challenge_quota,
     install_tasks,
     is_challenge,
@@ -89,7 +90,7 @@ def build_split(
         profile, graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
     )
     done = _grounded_ids(out, domain, split)
-    kept, challenges = _kept(out, domain, split)
+    kept, challenges = _kept(out, profile.domain, split, target)
     while kept < target or challenges < challenge_quota(target):
         todo = [w for w in walks if w.split == split and w.id not in done]
         if not todo:
@@ -129,15 +130,16 @@ def build_split(
         )
         done |= batch
         had = challenges
-        kept, challenges = _kept(out, domain, split)
+        kept, challenges = _kept(out, profile.domain, split, target)
         if kept >= target and challenges == had:
             break  # a wave for challenges alone that found none: this domain has no more
     return kept
 
 
-def _kept(out: Path, domain: str, split: Split) -> tuple[int, int]:
-    """Accepted tasks so far, and how many of them are policy challenges."""
-    verdicts = accepted(out, domain, split)
+def _kept(out: Path, domain: Domain, split: Split, target: int) -> tuple[int, int]:
+    """Accepted tasks a selection of `target` could use so far, and how many of them are
+    policy challenges."""
+    verdicts = capped(accepted(out, domain.name, split), target, domain.tool_kinds)
     return len(verdicts), sum(map(is_challenge, verdicts))
 
 
@@ -196,7 +198,7 @@ def run_build(
     for domain in config.domains:
         for split in config.splits:
             target = config.test_target(profiles[domain]) if split == "test" else targets[domain]
-            selected[(domain, split)] = select(out, domain, split, target)
+            selected[(domain, split)] = select(out, profiles[domain].domain, split, target)
     tests = [sel for (_, s), sel in sorted(selected.items()) if s == "test"]
     test = [t for ts, _, _, _ in tests for t in ts]
     situations = {k: v for _, _, _, sit in tests for k, v in sit.items()}

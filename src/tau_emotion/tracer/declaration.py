@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 if TYPE_CHECKING:
     from tau_emotion.tracer.ground.scene import Choice, Scene
@@ -29,6 +29,36 @@ _PHRASES = TypeAdapter(dict[str, tuple[str, str]])
 def load_phrases(path: Path) -> dict[str, Phrase]:
     """A domain's phrases from JSON (tool -> [goal, request]), checked on load."""
     return _PHRASES.validate_json(path.read_bytes())
+
+
+class TransferReason(BaseModel):
+    """A situation the domain's policy sends to a human agent, as a customer puts it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    situation: str = Field(
+        min_length=10,
+        description="What the customer needs, in their words, complete as a sentence after "
+        "'I need to speak to a human agent, because' (e.g. 'my trip has already started and "
+        "I need the return leg moved'). It names no record: the task adds which one.",
+    )
+    policy: str = Field(
+        min_length=10, description="The policy.md sentence that sends it to a human, verbatim."
+    )
+
+
+_TRANSFER_REASONS = TypeAdapter(tuple[TransferReason, ...])
+
+
+def load_transfer_reasons(path: Path) -> tuple[TransferReason, ...]:
+    """A domain's transfer reasons from JSON (a list of {situation, policy}), checked on load:
+    each policy sentence must be in the domain's policy.md (the file beside ``tracer/``)."""
+    reasons = _TRANSFER_REASONS.validate_json(path.read_bytes())
+    policy = " ".join((path.parent.parent / "policy.md").read_text(encoding="utf-8").split())
+    for reason in reasons:
+        if " ".join(reason.policy.split()) not in policy:
+            raise ValueError(f"{path}: {reason.policy!r} is not a sentence of policy.md")
+    return reasons
 
 
 Hook = Callable[[str, "Scene"], "list[dict[str, Choice]]"]
@@ -95,3 +125,7 @@ class TracerSpec:
     title...), so a customer can describe it."""
     test_target: int = DEFAULT_TEST_TARGET
     """Test tasks a full build selects."""
+    transfer_reasons: tuple[TransferReason, ...] = ()
+    """Why a customer would need a human agent, from the policy's transfer rules. A task asks
+    for a transfer only with one of these reasons (the agent must judge it out of scope), so a
+    domain without any gets no transfer tasks."""

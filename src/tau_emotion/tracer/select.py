@@ -1,19 +1,22 @@
 """The last stage: select the accepted tasks of a build and export them.
 
 `select` takes the first accepted tasks in walk order (the selection does not depend on how
-many waves grounding took), at least a fifth of them policy challenges; `install_tasks`
-writes a selection into the domain folder, for shipping a new benchmark with the package.
+many waves grounding took), at least a fifth of them policy challenges and at most 3% hand-offs
+alone; `install_tasks` writes a selection into the domain folder, for shipping a new benchmark
+with the package.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tau_emotion.data import Split, Task
 from tau_emotion.domains import Domain
 from tau_emotion.domains.base import write_tasks
+from tau_emotion.domains.tools import ToolKind
 from tau_emotion.tracer.ground.challenge import CHALLENGE_QUOTA
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.records import Verdict, Walk
@@ -38,12 +41,46 @@ def is_challenge(verdict: Verdict) -> bool:
     return verdict.candidate is not None and verdict.candidate.task.challenge is not None
 
 
-def select(out: Path, domain: str, split: Split, target: int) -> Selection:
+TRANSFER_ONLY_SHARE = 0.03
+"""At most this share of a selection (rounded down) is tasks whose whole gold is a hand-off:
+an agent that transfers every customer at once must not score."""
+
+
+def is_transfer_only(verdict: Verdict, kinds: Mapping[str, ToolKind]) -> bool:
+    """The gold changes nothing but the hand-off record and tells nothing."""
+    if verdict.candidate is None:
+        return False
+    task = verdict.candidate.task
+    acts = [kinds.get(a.name) for a in task.gold_actions]
+    has_outputs = any(i.outputs for i in task.intents)
+    return "terminal" in acts and "write" not in acts and not has_outputs
+
+
+def capped(
+    verdicts: Sequence[Verdict], target: int, kinds: Mapping[str, ToolKind]
+) -> list[Verdict]:
+    """The verdicts in order without the transfer-only tasks past the cap for `target`."""
+    room = int(TRANSFER_ONLY_SHARE * target)
+    out: list[Verdict] = []
+    for v in verdicts:
+        if is_transfer_only(v, kinds):
+            if room <= 0:
+                continue
+            room -= 1
+        out.append(v)
+    return out
+
+
+def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     """The first `target` accepted tasks in walk order, their neutral twins, their gold
     hashes and their situations. When fewer than `challenge_quota(target)` of them are policy
     challenges, the next challenges in walk order replace the last plain tasks."""
-    order = {w.id: i for i, w in enumerate(read_jsonl(stage_path(out, domain, "walks"), Walk))}
-    verdicts = sorted(accepted(out, domain, split), key=lambda v: order.get(v.walk_id, 10**9))
+    walks = read_jsonl(stage_path(out, domain.name, "walks"), Walk)
+    order = {w.id: i for i, w in enumerate(walks)}
+    verdicts = accepted(out, domain.name, split)
+    verdicts = capped(
+        sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, domain.tool_kinds
+    )
     picked = verdicts[:target]
     short = challenge_quota(target) - sum(map(is_challenge, picked))
     if short > 0:

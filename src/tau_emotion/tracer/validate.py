@@ -14,6 +14,8 @@ Deterministic checks, cheapest first:
   reach the recorded hash;
 - ``challenge_inconsequential``: a policy challenge whose forbidden write its rule allows, the
   tool refuses, or changes nothing (giving in would not show in the final state);
+- ``unchanged_state`` / ``undone_write`` / ``output_given``: the task pays for less than its
+  goal (`earned_problems`);
 - ``policy:<rule>``: the oracle's conversation breaks a policy check;
 - ``oracle_failed``: the oracle agent with the scripted user (no emotion) does not reach
   reward 1.0.
@@ -31,10 +33,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tau_emotion.data import Task
+from tau_emotion.data import Action, Task
 from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.environment import Environment
-from tau_emotion.errors import ToolError
+from tau_emotion.errors import DomainError, ToolError
+from tau_emotion.evaluation.outputs import output_communicated
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import Profile, internal_ids
@@ -171,6 +174,70 @@ def challenge_problem(profile: Profile, task: Task, env: Environment) -> str:
     return ""
 
 
+def _reverted_writes(gold: Sequence[Action], env: Environment) -> set[int]:
+    """Gold writes every row of which ends the gold as it started (a freeze the next intent
+    lifts): the state drops a row written back to its pristine value."""
+    env.reset()
+    touched: dict[int, set[tuple[str, str]]] = {}
+    for i, action in enumerate(gold):
+        before = env.state.changes()
+        env.call(action.name, dict(action.arguments))
+        if env.kind(action.name) != "write":
+            continue
+        after = env.state.changes()
+        touched[i] = {
+            (table, key)
+            for table, rows in after.items()
+            for key, row in rows.items()
+            if before.get(table, {}).get(key, _ABSENT) is not row
+        }
+    final = env.state.changes()
+    env.reset()
+    return {
+        i
+        for i, rows in touched.items()
+        if rows and all(key not in final.get(table, {}) for table, key in rows)
+    }
+
+
+_ABSENT = object()
+
+
+def earned_problems(task: Task, env: Environment, digest: str) -> list[tuple[str, str]]:
+    """Ways a task pays an agent for less than its goal (reason code, detail):
+
+    - ``unchanged_state``: the gold ends where the database started, yet the task is neither
+      a policy challenge nor a question with a required output (doing nothing would pass);
+    - ``undone_write``: leaving one gold write out reaches the same final state (another
+      intent undoes it, or it ends up changing nothing);
+    - ``output_given``: a required output is already in the instruction or the known facts,
+      so the agent could echo the customer.
+    """
+    out: list[tuple[str, str]] = []
+    env.reset()
+    if digest == env.hash() and task.challenge is None and not any(i.outputs for i in task.intents):
+        out.append(("unchanged_state", "the gold leaves the database as it was"))
+    gold = task.gold_actions
+    undone = _reverted_writes(gold, env)
+    for i, action in enumerate(gold):
+        if env.kind(action.name) != "write" or i in undone:
+            continue
+        try:
+            without = env.replay([a for j, a in enumerate(gold) if j != i])
+        except DomainError:
+            continue  # a later action needs this one
+        if without == digest:
+            undone.add(i)
+    for i in sorted(undone):
+        out.append(("undone_write", f"{gold[i].name} {json.dumps(gold[i].arguments)}"))
+    given = [task.instruction, *task.known_facts.values()]
+    for intent in task.intents:
+        for output in intent.outputs:
+            if output_communicated(output, given):
+                out.append(("output_given", output))
+    return out
+
+
 def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejection]:
     """Every failed check of one candidate (empty: keep it)."""
     candidate = felt.candidate
@@ -213,6 +280,8 @@ def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejecti
     problem = challenge_problem(profile, task, env)
     if problem:
         out.append(fail("challenge_inconsequential", problem))
+    if not out:  # replays: only worth it for a task that replays at all
+        out += [fail(*p) for p in earned_problems(task, env, digest)]
     results = [m.content or "" for m in messages if m.role == "tool"]
     for problem in underivable(profile, candidate, results):
         out.append(fail(f"underivable:{problem}"))

@@ -10,12 +10,13 @@ number 702-555-3744"); receipt codes stay as they are. Alongside come the struct
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tau_emotion.data import Action, Intent
-from tau_emotion.tracer.declaration import Phrase
+from tau_emotion.tracer.declaration import Phrase, TransferReason
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
 from tau_emotion.tracer.values import FREE_TEXT, Choice, humanize, looks_like_id, parse_result
@@ -263,7 +264,8 @@ class Writer:
         pos = "my" if mine else "your"
         action = Action(name=name, arguments=args)
         if self.profile.domain.tool_kinds[name] == "terminal":
-            return (TRANSFER[1] if mine else TRANSFER[0]).format(about=self._about(step, pos))
+            about = (TRANSFER[1] if mine else TRANSFER[0]).format(about=self._about(step, pos))
+            return f"{about}, because {self.transfer_reason(step).situation}"
         goal, request = self.profile.spec.phrases.get(name, self._fallback(name))
         template = request if mine else goal
         slots: dict[str, str] = {}
@@ -287,6 +289,14 @@ class Writer:
             if slots.get(key, "").strip():
                 details.append(self._detail(param, slots[key], pos))
         return text + ("" if not details else ", " + ", ".join(details))
+
+    def transfer_reason(self, step: int) -> TransferReason:
+        """The out-of-scope situation a transfer at `step` is for: one of the domain's, picked
+        by the customer and the step (stable across builds, varied across tasks)."""
+        reasons = self.profile.spec.transfer_reasons
+        if not reasons:
+            raise ValueError(f"{self.profile.name} declares no transfer_reasons")
+        return reasons[zlib.crc32(f"{self.customer_id}/{step}".encode()) % len(reasons)]
 
     def _detail(self, param: str, rendered: str, pos: str) -> str:
         if param in _PAY:

@@ -45,6 +45,16 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
     customers = profile.customers(walk.split)
     tools = [t for intent in walk.intents for t in intent]
     intent_of = [k for k, intent in enumerate(walk.intents) for _ in intent]
+    kinds = profile.domain.tool_kinds
+    if any(kinds[t] == "terminal" for t in tools) and not profile.spec.transfer_reasons:
+        # A transfer must be earned: without a situation the policy sends to a human, the
+        # task would pay an agent that hands every customer off at once.
+        return GroundResult(
+            walk_id=walk.id,
+            rejection=Rejection(
+                stage="ground", reason="transfer_without_reason", detail="no transfer_reasons"
+            ),
+        )
     drawn = rng.sample(customers, min(CANDIDATES, len(customers)))
     # Customers with open business (a scheduled visit, a pending order) first: records in a
     # final state rarely take another action.
@@ -77,7 +87,6 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
                 break
     found = None
     # A challenge is one more intent: room for it, and no transfer that ends the talk before.
-    kinds = profile.domain.tool_kinds
     room = len(walk.intents) < MAX_INTENTS and all(kinds[t] != "terminal" for t in tools)
     if outcome is not None and outcome.ok and room and rng.random() < CHALLENGE_SHARE:
         # The search leaves the gold's final state in `env`: the challenge is judged on it.
