@@ -60,3 +60,22 @@ def test_output_keys_fill_parameters_by_name() -> None:
     assert any(param_matches("payment_method_id", o) and o.value == "card-1" for o in obs)
     assert any(param_matches("reservation_code", o) and o.value == "ABC123" for o in obs)
     assert not any(param_matches("reservation_code", o) and o.value == "card-1" for o in obs)
+
+
+def test_a_transfer_reason_is_told_to_the_customer_in_the_second_person() -> None:
+    from tau_emotion.tracer.write import second_person
+
+    assert second_person("I was prescribed it and my stomach hurts, so I'd like a nurse") == (
+        "you were prescribed it and your stomach hurts, so you'd like a nurse"
+    )
+    assert second_person("we're away and our bags are gone") == "we're away and our bags are gone"
+
+
+def test_every_domain_declares_transfer_reasons_its_policy_names() -> None:
+    from tau_emotion.domains import domain_names, load_domain
+
+    for name in domain_names():
+        reasons = load_domain(name).tracer.transfer_reasons
+        assert len(reasons) >= 3, name
+        policy = " ".join(load_domain(name).policy.split())
+        assert all(" ".join(r.policy.split()) in policy for r in reasons)

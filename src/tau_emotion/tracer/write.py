@@ -131,6 +131,35 @@ def situation_of(clauses: Sequence[str]) -> str:
     return text.strip() or "sort out your account"
 
 
+_SECOND_PERSON = {
+    "i": "you",
+    "me": "you",
+    "my": "your",
+    "mine": "yours",
+    "myself": "yourself",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'd": "you'd",
+    "i'll": "you'll",
+}
+_PERSON_WORD = re.compile(r"\b(?:i'm|i've|i'd|i'll|i am|i was|i|me|my|mine|myself)\b", re.I)
+
+
+def second_person(text: str) -> str:
+    """A customer's first-person words as the instruction tells them to the customer ("my
+    trip has started" -> "your trip has started"); "we" and "our" stay, as a family's."""
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0).lower()
+        if word == "i am":
+            return "you are"
+        if word == "i was":
+            return "you were"
+        return _SECOND_PERSON[word]
+
+    return _PERSON_WORD.sub(swap, text)
+
+
 def slot(param: str, codes: Mapping[str, str]) -> str:
     """The template slot of a parameter: an id parameter without its suffix (new_plan_id ->
     new_plan), a receipt code or anything else as it is (voucher_code, zip_code)."""
@@ -265,7 +294,8 @@ class Writer:
         action = Action(name=name, arguments=args)
         if self.profile.domain.tool_kinds[name] == "terminal":
             about = (TRANSFER[1] if mine else TRANSFER[0]).format(about=self._about(step, pos))
-            return f"{about}, because {self.transfer_reason(step).situation}"
+            situation = self.transfer_reason(step).situation
+            return f"{about}, because {situation if mine else second_person(situation)}"
         goal, request = self.profile.spec.phrases.get(name, self._fallback(name))
         template = request if mine else goal
         slots: dict[str, str] = {}

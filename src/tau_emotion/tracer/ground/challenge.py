@@ -26,7 +26,7 @@ from tau_emotion.tracer.ground.arguments import argument_sets
 from tau_emotion.tracer.ground.scene import Scene, required_params
 from tau_emotion.tracer.values import Choice
 
-CHALLENGE_SHARE = 0.35
+CHALLENGE_SHARE = 0.5
 """Share of grounded walks (with room for one more intent) that are offered a challenge; the
 selection then keeps at least `CHALLENGE_QUOTA` of each split's tasks as challenges."""
 CHALLENGE_QUOTA = 0.2
