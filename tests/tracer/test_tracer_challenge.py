@@ -77,11 +77,16 @@ def test_no_challenge_where_the_rules_allow_everything() -> None:
 
 
 def _verdict(walk_id: str, challenge: bool, base: Task) -> Verdict:
-    task = base.model_copy(update={"id": walk_id})
+    task = base.model_copy(update={"id": walk_id, "instruction": walk_id, "user_id": walk_id})
     if not challenge:
         task = task.model_copy(update={"challenge": None})
     candidate = Candidate(
-        walk_id=walk_id, trace="t", variant="main", final_hash="h", task=task, situation="s"
+        walk_id=walk_id,
+        trace="t",
+        variant="main",
+        final_hash=f"h{walk_id}",
+        task=task,
+        situation="s",
     )
     return Verdict(walk_id=walk_id, accepted=True, candidate=candidate)
 

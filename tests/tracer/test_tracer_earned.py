@@ -59,10 +59,21 @@ def test_an_output_the_customer_already_said_is_caught() -> None:
     assert "output_given" in _problems(echoed)
 
 
-def _verdict(task: Task, n: int) -> Verdict:
-    copy = task.model_copy(update={"id": f"{task.id}-{n}"})
+def _verdict(task: Task, n: int, customer: str | None = None) -> Verdict:
+    copy = task.model_copy(
+        update={
+            "id": f"{task.id}-{n}",
+            "instruction": f"{task.instruction} ({n})",
+            "user_id": customer or f"c{n}",
+        }
+    )
     candidate = Candidate(
-        walk_id=copy.id, trace="t", variant="main", final_hash="h", task=copy, situation="s"
+        walk_id=copy.id,
+        trace="t",
+        variant="main",
+        final_hash=f"h{copy.id}",
+        task=copy,
+        situation="s",
     )
     return Verdict(walk_id=copy.id, accepted=True, candidate=candidate)
 
@@ -87,3 +98,13 @@ def test_the_selection_keeps_hand_offs_alone_to_three_percent() -> None:
     kept = capped(verdicts, 70, domain.tool_kinds)
     assert sum(is_transfer_only(v, domain.tool_kinds) for v in kept) == 2  # 3% of 70, rounded down
     assert len(kept) == 72
+
+
+def test_the_selection_keeps_no_two_alike_and_three_tasks_a_customer() -> None:
+    kinds = load_domain("bank").tool_kinds
+    plain = _shipped("bank", "freeze_card")
+    same_customer = [_verdict(plain, n, "c0") for n in range(5)]
+    assert len(capped(same_customer, 50, kinds)) == 3
+    twice = _verdict(plain, 1)
+    alike = twice.model_copy(update={"walk_id": "other"})
+    assert len(capped([twice, alike], 50, kinds)) == 1  # same end state and instruction

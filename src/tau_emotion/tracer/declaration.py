@@ -31,6 +31,22 @@ def load_phrases(path: Path) -> dict[str, Phrase]:
     return _PHRASES.validate_json(path.read_bytes())
 
 
+_REASONS = TypeAdapter(dict[str, tuple[str, ...]])
+
+
+def load_reasons(path: Path) -> dict[str, tuple[str, ...]]:
+    """A domain's reasons from JSON (write tool -> reasons a customer gives for it), checked
+    on load: each reads after "because", names no record and holds no digit."""
+    reasons = _REASONS.validate_json(path.read_bytes())
+    for tool, said in reasons.items():
+        for reason in said:
+            if not reason or reason != reason.strip() or reason.endswith("."):
+                raise ValueError(f"{path}: {tool}: {reason!r} must be trimmed, without a period")
+            if any(ch.isdigit() for ch in reason):
+                raise ValueError(f"{path}: {tool}: {reason!r} holds a digit")
+    return reasons
+
+
 class TransferReason(BaseModel):
     """A situation the domain's policy sends to a human agent, as a customer puts it."""
 
@@ -125,6 +141,10 @@ class TracerSpec:
     title...), so a customer can describe it."""
     test_target: int = DEFAULT_TEST_TARGET
     """Test tasks a full build selects."""
+    reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Write tool -> why a customer would want it, in their words, each complete after
+    "because" (first person; "my plans changed"). The writer gives one with an intent's
+    request; a tool without any is asked for without a reason."""
     transfer_reasons: tuple[TransferReason, ...] = ()
     """Why a customer would need a human agent, from the policy's transfer rules. A task asks
     for a transfer only with one of these reasons (the agent must judge it out of scope), so a

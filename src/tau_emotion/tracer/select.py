@@ -1,9 +1,9 @@
 """The last stage: select the accepted tasks of a build and export them.
 
 `select` takes the first accepted tasks in walk order (the selection does not depend on how
-many waves grounding took), at least a fifth of them policy challenges and at most 3% hand-offs
-alone; `install_tasks` writes a selection into the domain folder, for shipping a new benchmark
-with the package.
+many waves grounding took), at least a fifth of them policy challenges, at most 3% hand-offs
+alone, no two alike (end state, instruction), three a customer at most; `install_tasks` writes
+a selection into the domain folder, for shipping a new benchmark with the package.
 """
 
 from __future__ import annotations
@@ -56,17 +56,37 @@ def is_transfer_only(verdict: Verdict, kinds: Mapping[str, ToolKind]) -> bool:
     return "terminal" in acts and "write" not in acts and not has_outputs
 
 
+MAX_TASKS_PER_CUSTOMER = 3
+"""At most this many test tasks of a domain serve one customer."""
+
+
 def capped(
     verdicts: Sequence[Verdict], target: int, kinds: Mapping[str, ToolKind]
 ) -> list[Verdict]:
-    """The verdicts in order without the transfer-only tasks past the cap for `target`."""
+    """The verdicts in order that a selection of `target` may hold: no two with the same gold
+    end state or the same instruction, the transfer-only ones to the cap, and (test split) no
+    customer in more than `MAX_TASKS_PER_CUSTOMER` of them."""
     room = int(TRANSFER_ONLY_SHARE * target)
+    states: set[str] = set()
+    instructions: set[str] = set()
+    customers: dict[str, int] = {}
     out: list[Verdict] = []
     for v in verdicts:
+        if v.candidate is None:
+            continue
+        task = v.candidate.task
+        if v.candidate.final_hash in states or task.instruction in instructions:
+            continue
+        served = customers.get(task.user_id, 0)
+        if task.split == "test" and served >= MAX_TASKS_PER_CUSTOMER:
+            continue
         if is_transfer_only(v, kinds):
             if room <= 0:
                 continue
             room -= 1
+        states.add(v.candidate.final_hash)
+        instructions.add(task.instruction)
+        customers[task.user_id] = served + 1
         out.append(v)
     return out
 

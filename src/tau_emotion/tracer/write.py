@@ -320,6 +320,16 @@ class Writer:
                 details.append(self._detail(param, slots[key], pos))
         return text + ("" if not details else ", " + ", ".join(details))
 
+    def reason(self, steps: Sequence[int]) -> str | None:
+        """Why the customer wants an intent's writes: one of the domain's reasons for its first
+        write with any, picked by the customer and the step; None when none has any."""
+        for step in steps:
+            name = self.calls[step][0]
+            said = self.profile.spec.reasons.get(name, ())
+            if said:
+                return said[zlib.crc32(f"{self.customer_id}/{step}/{name}".encode()) % len(said)]
+        return None
+
     def transfer_reason(self, step: int) -> TransferReason:
         """The out-of-scope situation a transfer at `step` is for: one of the domain's, picked
         by the customer and the step (stable across builds, varied across tasks)."""
@@ -443,7 +453,10 @@ def write_task_text(
             outputs += said
             if words and words not in asks:
                 asks.append(words)
+        reason = writer.reason(acts) if k != challenged else None
         goal = " and to ".join(you)
+        if reason is not None:
+            goal += f", because {second_person(reason)}"
         if asks:
             goal += f", and you want to know {' and '.join(asks)}"
         if k == challenged:
@@ -452,7 +465,8 @@ def write_task_text(
         if k == 0:
             situation = situation_of(me)
         opener = "Hi, I'd like to" if k == 0 else "Also, I'd like to"
-        request = f"{opener} {' and '.join(me)}."
+        request = f"{opener} {' and '.join(me)}"
+        request += f", because {reason}." if reason is not None else "."
         intents.append(
             Intent(
                 request=_sentence(request),
