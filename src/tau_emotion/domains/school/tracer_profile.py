@@ -9,6 +9,7 @@ from tau_emotion.tracer.declaration import (
     CallerRule,
     TracerSpec,
     load_phrases,
+    load_reasons,
     load_transfer_reasons,
 )
 
@@ -16,6 +17,8 @@ from tau_emotion.tracer.declaration import (
 PHRASES = load_phrases(Path(__file__).parent / "tracer" / "phrases.json")
 # What the policy sends to a human, as customers put it: data, in tracer/transfers.json.
 TRANSFER_REASONS = load_transfer_reasons(Path(__file__).parent / "tracer" / "transfers.json")
+# Why a customer wants each write, in their words: data, in tracer/reasons.json.
+REASONS = load_reasons(Path(__file__).parent / "tracer" / "reasons.json")
 
 TRACER = TracerSpec(
     auth_tools=AUTH_TOOLS,
@@ -23,4 +26,5 @@ TRACER = TracerSpec(
     caller_rules={"students": CallerRule("date_of_birth", "2007-03-10")},
     phrases=PHRASES,
     transfer_reasons=TRANSFER_REASONS,
+    reasons=REASONS,
 )
