@@ -90,3 +90,14 @@ def test_tracer_build_quick_runs_every_stage_on_a_small_build() -> None:
     assert "selected: 4 test tasks (+ twins), 0 train tasks" in out
     assert "wall time:" in out and "CPU time" in out
     assert "identical to the shipped sets" not in out  # a small build is never compared
+
+
+def test_task_stats_quick_prints_every_figure_with_its_target(tmp_path: Path) -> None:
+    figures_path = tmp_path / "figures.json"
+    out = run("task_stats.py", "--quick", "--json", str(figures_path))
+    assert "| figure | airline | overall | target | |" in out and "test targets missed:" in out
+    test = json.loads(figures_path.read_text())["test"]
+    assert test["tasks"]["values"]["overall"] == 20
+    for key in ("writes_mean", "reason", "skeletons", "overlapping", "challenge_worst"):
+        assert test[key]["target"] is not None and isinstance(test[key]["met"], bool)
+    assert test["verbatim"]["target"] is None  # reported, not a target
