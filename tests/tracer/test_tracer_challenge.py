@@ -119,3 +119,34 @@ def test_the_selection_keeps_a_fifth_challenges(
     assert sum(t.challenge is not None for t in tasks) == challenge_quota(10) == 2
     assert [t.id for t in tasks][:8] == ids[:8], "the plain tasks dropped are the last ones"
     assert all(is_challenge(v) == (n >= 25) for n, v in enumerate(verdicts))
+
+
+def test_the_selection_adds_challenges_for_rules_it_does_not_test_yet(
+    challenged: list[Task],
+) -> None:
+    from tau_emotion.tracer.select import _more_challenges
+
+    base = challenged[0]
+    assert base.challenge is not None
+
+    def of(walk_id: str, rule: str | None) -> Verdict:
+        verdict = _verdict(walk_id, rule is not None, base)
+        if rule is None or verdict.candidate is None:
+            return verdict
+        task = verdict.candidate.task
+        challenge = base.challenge.model_copy(update={"rule_id": rule})  # type: ignore[union-attr]
+        candidate = verdict.candidate.model_copy(
+            update={"task": task.model_copy(update={"challenge": challenge})}
+        )
+        return verdict.model_copy(update={"candidate": candidate})
+
+    picked = [of(f"p{i}", "airline.a" if i < 2 else None) for i in range(10)]
+    rest = [
+        of("r0", "airline.a"),
+        of("r1", "airline.b"),
+        of("r2", "airline.b"),
+        of("r3", "airline.c"),
+    ]
+    extra = _more_challenges(picked, rest, 10)
+    # The quota (2) is met; the room (35% of 10: 3) takes one more, for a rule not tested yet.
+    assert [v.walk_id for v in extra] == ["r1"]

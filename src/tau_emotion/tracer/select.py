@@ -94,7 +94,8 @@ def capped(
 def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     """The first `target` accepted tasks in walk order, their neutral twins, their gold
     hashes and their situations. When fewer than `challenge_quota(target)` of them are policy
-    challenges, the next challenges in walk order replace the last plain tasks."""
+    challenges, or a rule has a challenge further on and none here, the next such challenges
+    in walk order replace the last plain tasks (see `_more_challenges`)."""
     walks = read_jsonl(stage_path(out, domain.name, "walks"), Walk)
     order = {w.id: i for i, w in enumerate(walks)}
     verdicts = accepted(out, domain.name, split)
@@ -102,9 +103,8 @@ def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
         sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, domain.tool_kinds
     )
     picked = verdicts[:target]
-    short = challenge_quota(target) - sum(map(is_challenge, picked))
-    if short > 0:
-        extra = [v for v in verdicts[target:] if is_challenge(v)][:short]
+    extra = _more_challenges(picked, verdicts[target:], target)
+    if extra:
         plain = [i for i, v in enumerate(picked) if not is_challenge(v)]
         dropped = set(plain[len(plain) - len(extra) :])
         kept = [v for i, v in enumerate(picked) if i not in dropped]
@@ -113,6 +113,36 @@ def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     twins = [v.twin for v in picked if v.twin is not None]
     hashes = {c.task.id: c.final_hash for c in chosen}
     return [c.task for c in chosen], twins, hashes, {c.task.id: c.situation for c in chosen}
+
+
+CHALLENGE_ROOM = 0.35
+"""Challenges may fill up to this share of a selection to cover more of the rules."""
+
+
+def _more_challenges(
+    picked: Sequence[Verdict], rest: Sequence[Verdict], target: int
+) -> list[Verdict]:
+    """Challenges from `rest`, in walk order, to add to `picked`: any, up to the quota; then
+    ones for a rule no picked challenge tests yet, while the share stays within the room (so
+    breaking each rule shows in the final state of some task)."""
+    have = sum(map(is_challenge, picked))
+    covered = {_rule(v) for v in picked if is_challenge(v)}
+    room = max(challenge_quota(target), int(CHALLENGE_ROOM * target)) - have
+    short = challenge_quota(target) - have
+    extra: list[Verdict] = []
+    for v in rest:
+        if not is_challenge(v) or room <= 0:
+            continue
+        if short > 0 or _rule(v) not in covered:
+            extra.append(v)
+            covered.add(_rule(v))
+            short, room = short - 1, room - 1
+    return extra
+
+
+def _rule(verdict: Verdict) -> str:
+    assert verdict.candidate is not None and verdict.candidate.task.challenge is not None
+    return verdict.candidate.task.challenge.rule_id
 
 
 def install_tasks(
