@@ -118,26 +118,19 @@ def test_create_reservation() -> None:
     assert big["code"] == "R500806" and big["guarantee_payment_method_id"] == "PM500067"
 
 
-def test_no_show_limit_is_the_agents_to_apply() -> None:
-    allows("restaurant.no_show_limit", "create_reservation", **BOOK, time="20:00")
-    reason = breaks(
-        "restaurant.no_show_limit",
-        "create_reservation",
-        **{**BOOK, "customer_id": "C50008"},
-        time="20:00",
-    )
-    assert "missed 2 reservations" in reason
-
-
-def test_one_table_per_day_is_the_agents_to_apply() -> None:
-    allows("restaurant.one_table_per_day", "create_reservation", **BOOK, time="20:00")
-    reason = breaks(
-        "restaurant.one_table_per_day",
-        "create_reservation",
-        **{**BOOK, "customer_id": "C50143"},
-        time="12:00",
-    )
-    assert "R500346" in reason
+@pytest.mark.parametrize(
+    ("rule", "customer_id", "time", "said"),
+    [
+        ("restaurant.no_show_limit", "C50008", "20:00", "missed 2 reservations"),
+        ("restaurant.one_table_per_day", "C50143", "12:00", "R500346"),
+    ],
+)
+def test_guest_limits_are_the_agents_to_apply(
+    rule: str, customer_id: str, time: str, said: str
+) -> None:
+    allows(rule, "create_reservation", **BOOK, time="20:00")
+    reason = breaks(rule, "create_reservation", **{**BOOK, "customer_id": customer_id}, time=time)
+    assert said in reason
 
 
 def test_booking_window_is_the_agents_to_apply() -> None:

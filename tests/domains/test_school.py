@@ -803,6 +803,16 @@ def test_payment_plan_refusals() -> None:
     )
 
 
+def _two_installments(student: Student) -> dict[str, Any]:
+    """A two-installment plan for a student, asked by its decider with a card they may use."""
+    return {
+        "caller_id": decider(student),
+        "student_id": student.id,
+        "installments": 2,
+        "payment_method_id": usable_method(decider(student)),
+    }
+
+
 def test_payment_plan_eligibility_is_the_agents_to_judge() -> None:
     rule, tool = "school.payment_plan_eligibility", "create_payment_plan"
     caller, student, method = _plan_candidate(overdue=False)
@@ -822,14 +832,7 @@ def test_payment_plan_eligibility_is_the_agents_to_judge() -> None:
         and any(f.status == "open" for f in Q.db.fees.values() if f.student_id == s.id)
         and may_act(s) is not None
     )
-    assert "already has an active" in breaks(
-        rule,
-        tool,
-        caller_id=decider(planned),
-        student_id=planned.id,
-        installments=2,
-        payment_method_id=usable_method(decider(planned)),
-    )
+    assert "already has an active" in breaks(rule, tool, **_two_installments(planned))
     small = next(
         s
         for s in DB.students.values()
@@ -848,14 +851,7 @@ def test_payment_plan_eligibility_is_the_agents_to_judge() -> None:
         and Q.active_plan(s.id) is None
         and may_act(s) is not None
     )
-    assert "under 500.00" in breaks(
-        rule,
-        tool,
-        caller_id=decider(small),
-        student_id=small.id,
-        installments=2,
-        payment_method_id=usable_method(decider(small)),
-    )
+    assert "under 500.00" in breaks(rule, tool, **_two_installments(small))
 
 
 # -- consent and hand-off ------------------------------------------------------------------

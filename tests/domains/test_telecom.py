@@ -553,14 +553,15 @@ def test_lost_or_stolen_blocks_the_device(reason: str, status: str) -> None:
     )
 
 
-def test_temporary_hold_rules() -> None:
-    ln, c = line(
-        lambda ln, c: (
-            ln.status == "active"
-            and ln.last_hold_on is None
-            and not financed(DB.devices[ln.device_id])
-        )
+def holdable(ln: Line, c: Customer) -> bool:
+    """An active line that has had no hold yet, on a device paid off."""
+    return (
+        ln.status == "active" and ln.last_hold_on is None and not financed(DB.devices[ln.device_id])
     )
+
+
+def test_temporary_hold_rules() -> None:
+    ln, c = line(holdable)
     args = {"customer_id": c.customer_id, "line_id": ln.line_id}
     assert call("suspend_line", **args, reason="temporary_hold")["hold_ends_on"] == "2025-09-10"
     assert call("reactivate_line", **args)["status"] == "active"
@@ -575,13 +576,7 @@ def test_temporary_hold_rules() -> None:
 
 
 def test_temporary_hold_allowed() -> None:
-    ln, c = line(
-        lambda ln, c: (
-            ln.status == "active"
-            and ln.last_hold_on is None
-            and not financed(DB.devices[ln.device_id])
-        )
-    )
+    ln, c = line(holdable)
     on_ln = {"customer_id": c.customer_id, "line_id": ln.line_id}
     allows("telecom.temporary_hold_eligibility", "suspend_line", **on_ln, reason="temporary_hold")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -20,15 +21,17 @@ from tau_emotion.errors import ToolError
 
 
 class TableTools(RestaurantBase):
+    def _booked_on(self, location_id: str, day: str) -> Iterator[Reservation]:
+        """Booked tables at a location on a day, in the order the database holds them."""
+        for r in self.db.reservations.values():
+            if r.location_id == location_id and r.date == day and r.status == "booked":
+                yield r
+
     def _booked_covers(self, location_id: str, day: str, time: str, skip: str = "") -> int:
         return sum(
             r.party_size
-            for r in self.db.reservations.values()
-            if r.location_id == location_id
-            and r.date == day
-            and r.time == time
-            and r.status == "booked"
-            and r.code != skip
+            for r in self._booked_on(location_id, day)
+            if r.time == time and r.code != skip
         )
 
     def _check_slot(
@@ -85,14 +88,7 @@ class TableTools(RestaurantBase):
     def table_held(self, customer_id: str, location_id: str, day: str) -> str | None:
         """The code of a booked table the guest already holds at a location on a day."""
         return next(
-            (
-                r.code
-                for r in self.db.reservations.values()
-                if r.customer_id == customer_id
-                and r.location_id == location_id
-                and r.date == day
-                and r.status == "booked"
-            ),
+            (r.code for r in self._booked_on(location_id, day) if r.customer_id == customer_id),
             None,
         )
 

@@ -64,12 +64,16 @@ def _refill_expired(tools: TelehealthTools, args: Args) -> str | None:
     return None
 
 
-def _controlled_refill(tools: TelehealthTools, args: Args) -> str | None:
-    rx = _refill(tools, args)
+def _controlled(tools: TelehealthTools, rx: Prescription) -> str | None:
+    # Refills and pharmacy moves refuse controlled drugs alike; only the lookup of rx differs.
     schedule = tools.db.drugs[rx.drug].controlled_schedule
     if schedule:
         return f"{rx.drug} is a schedule {schedule} controlled substance"
     return None
+
+
+def _controlled_refill(tools: TelehealthTools, args: Args) -> str | None:
+    return _controlled(tools, _refill(tools, args))
 
 
 def _refill_too_early(tools: TelehealthTools, args: Args) -> str | None:
@@ -90,11 +94,7 @@ def _major_interaction(tools: TelehealthTools, args: Args) -> str | None:
 
 
 def _controlled_move(tools: TelehealthTools, args: Args) -> str | None:
-    rx = _rx(tools, args)
-    schedule = tools.db.drugs[rx.drug].controlled_schedule
-    if schedule:
-        return f"{rx.drug} is a schedule {schedule} controlled substance"
-    return None
+    return _controlled(tools, _rx(tools, args))
 
 
 # --- booking ----------------------------------------------------------------------------

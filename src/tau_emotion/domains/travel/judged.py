@@ -36,15 +36,17 @@ def _booking_window(tools: TravelTools, args: Args) -> str | None:
     return None
 
 
-def _change_window(tools: TravelTools, args: Args) -> str | None:
+def _departs_under(tools: TravelTools, args: Args, min_days: int) -> str | None:
+    # Changes and insurance share one lead-time rule, each with its own minimum.
     booking = tools._booking(args["booking_code"])
     start = _start(tools, booking)
-    if rules.days_until(start) < rules.CHANGE_MIN_LEAD_DAYS:
-        return (
-            f"booking {booking.code} departs on {start}, under "
-            f"{rules.CHANGE_MIN_LEAD_DAYS} days away"
-        )
+    if rules.days_until(start) < min_days:
+        return f"booking {booking.code} departs on {start}, under {min_days} days away"
     return None
+
+
+def _change_window(tools: TravelTools, args: Args) -> str | None:
+    return _departs_under(tools, args, rules.CHANGE_MIN_LEAD_DAYS)
 
 
 def _saver_date_change(tools: TravelTools, args: Args) -> str | None:
@@ -78,14 +80,7 @@ def _tour_lead(tools: TravelTools, args: Args) -> str | None:
 
 
 def _insurance_window(tools: TravelTools, args: Args) -> str | None:
-    booking = tools._booking(args["booking_code"])
-    start = _start(tools, booking)
-    if rules.days_until(start) < rules.INSURANCE_MIN_LEAD_DAYS:
-        return (
-            f"booking {booking.code} departs on {start}, under "
-            f"{rules.INSURANCE_MIN_LEAD_DAYS} days away"
-        )
-    return None
+    return _departs_under(tools, args, rules.INSURANCE_MIN_LEAD_DAYS)
 
 
 def _claim(tools: TravelTools, args: Args) -> str | None:
