@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
+from tau_emotion.domains.kit.customer_draws import CustomerDraws
 from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.restaurant import history
 from tau_emotion.domains.restaurant.db import (
@@ -114,28 +115,22 @@ def _menu(rng: random.Random, city: City, locations: list[Location]) -> list[Men
 
 def _customers(rng: random.Random, city: City) -> list[Customer]:
     names = [(f, s) for f in FIRST_NAMES for s in city.surnames]
-    chosen = rng.sample(names, N_CUSTOMERS)
-    phones = rng.sample(range(10_000), N_CUSTOMERS)
-    cards = rng.sample(range(city.card_range[0], city.card_range[1] + 1), N_CUSTOMERS * 3)
+    draws = CustomerDraws(rng, city.digit, names, N_CUSTOMERS, city.card_range)
     out = []
-    for i, (first, last) in enumerate(chosen):
+    for i, (first, last) in enumerate(draws.names):
         cid = f"C{city.digit}{i + 1:04d}"
         methods = [
-            PaymentMethod(
-                id=f"PM{city.digit}{i * 3 + k + 1:05d}",
-                kind="credit_card",
-                brand=rng.choice(("visa", "mastercard", "amex", "discover")),
-                last4=f"{cards[i * 3 + k]:04d}",
-            )
-            for k in range(1 if rng.random() < 0.7 else 2)
+            PaymentMethod(id=c.slot.id, kind="credit_card", brand=c.brand, last4=c.slot.last4)
+            for c in draws.credit_cards(i, ("visa", "mastercard", "amex", "discover"), 0.7)
         ]
         if rng.random() < 0.25:
+            gift = draws.slot(i, 2)
             methods.append(
                 PaymentMethod(
-                    id=f"PM{city.digit}{i * 3 + 3:05d}",
+                    id=gift.id,
                     kind="gift_card",
                     brand="house",
-                    last4=f"{cards[i * 3 + 2]:04d}",
+                    last4=gift.last4,
                     balance=float(rng.choice((15, 25, 40, 50, 75, 100))) - rng.choice((0, 0, 7.5)),
                 )
             )
@@ -148,7 +143,7 @@ def _customers(rng: random.Random, city: City) -> list[Customer]:
                 first_name=first,
                 last_name=last,
                 email=f"{first}.{last}{rng.randrange(10, 99)}@{domain}".lower(),
-                phone=f"{city.area_code}-{city.digit}{rng.randrange(10, 99)}-{phones[i]:04d}",
+                phone=draws.phone(i, city.area_code),
                 street=f"{city.digit}{rng.randrange(100, 9900):04d} {rng.choice(STREET_NAMES)} "
                 f"{rng.choice(STREET_KINDS)}",
                 city=city.city,

@@ -12,6 +12,7 @@ import random
 from dataclasses import asdict
 from datetime import date, timedelta
 
+from tau_emotion.domains.kit.customer_draws import CustomerDraws
 from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.travel import history, rules
 from tau_emotion.domains.travel.db import (
@@ -135,27 +136,21 @@ def _departures(rng: random.Random, market: Market, packages: list[Package]) -> 
 
 def _customers(rng: random.Random, market: Market) -> list[Customer]:
     names = [(f, s) for f in FIRST_NAMES for s in market.surnames]
-    chosen = rng.sample(names, N_CUSTOMERS)
-    phones = rng.sample(range(10_000), N_CUSTOMERS)
-    cards = rng.sample(range(market.card_range[0], market.card_range[1] + 1), N_CUSTOMERS * 3)
+    draws = CustomerDraws(rng, market.digit, names, N_CUSTOMERS, market.card_range)
     out = []
-    for i, (first, last) in enumerate(chosen):
+    for i, (first, last) in enumerate(draws.names):
         methods = [
-            PaymentMethod(
-                id=f"PM{market.digit}{i * 3 + k + 1:05d}",
-                kind="credit_card",
-                brand=rng.choice(("visa", "mastercard", "amex")),
-                last4=f"{cards[i * 3 + k]:04d}",
-            )
-            for k in range(1 if rng.random() < 0.65 else 2)
+            PaymentMethod(id=c.slot.id, kind="credit_card", brand=c.brand, last4=c.slot.last4)
+            for c in draws.credit_cards(i, ("visa", "mastercard", "amex"), 0.65)
         ]
         if rng.random() < 0.2:
+            credit = draws.slot(i, 2)
             methods.append(
                 PaymentMethod(
-                    id=f"PM{market.digit}{i * 3 + 3:05d}",
+                    id=credit.id,
                     kind="travel_credit",
                     brand="voucher",
-                    last4=f"{cards[i * 3 + 2]:04d}",
+                    last4=credit.last4,
                     balance=float(rng.randrange(50, 650, 25)),
                 )
             )
@@ -167,7 +162,7 @@ def _customers(rng: random.Random, market: Market) -> list[Customer]:
                 first_name=first,
                 last_name=last,
                 email=f"{first}.{last}{rng.randrange(10, 99)}@{rng.choice(EMAIL_DOMAINS)}".lower(),
-                phone=f"{market.area_code}-{market.digit}{rng.randrange(10, 99)}-{phones[i]:04d}",
+                phone=draws.phone(i, market.area_code),
                 date_of_birth=birth.isoformat(),
                 zip_code=rng.choice(market.zip_codes),
                 member_since=min(since, rules.TODAY).isoformat(),
