@@ -361,22 +361,18 @@ def test_transfer_respects_holds_frozen_accounts_and_savings_limit() -> None:
     )
     checking = next(x for x in accounts_of(busy.customer_id) if x.kind == "checking")
     rule = "bank.savings_monthly_withdrawals"
-    allows(
-        rule,
-        "transfer_funds",
-        customer_id=busy.customer_id,
-        from_account_id=checking.account_id,
-        amount=1,
-        to_account_id=busy.account_id,
-    )
-    breaks(
-        rule,
-        "transfer_funds",
-        customer_id=busy.customer_id,
-        from_account_id=busy.account_id,
-        amount=1,
-        to_account_id=checking.account_id,
-    )
+
+    def one_dollar(source: Account, target: Account) -> dict[str, object]:
+        return {
+            "customer_id": busy.customer_id,
+            "from_account_id": source.account_id,
+            "amount": 1,
+            "to_account_id": target.account_id,
+        }
+
+    # Money into the busy savings account is fine; one more out of it is over the limit.
+    allows(rule, "transfer_funds", **one_dollar(checking, busy))
+    breaks(rule, "transfer_funds", **one_dollar(busy, checking))
 
 
 def test_external_transfer_limits() -> None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from tau_emotion.domains.bank.db import Transaction, TxnKind
 from tau_emotion.domains.bank.rules import (
     CARD_CAPS,
     COURTESY_PERIOD_DAYS,
@@ -101,6 +102,27 @@ OUTGOING = ("internal_transfer_out", "external_transfer_out", "atm_withdrawal")
 """What counts against a savings account's monthly withdrawals."""
 
 
+def _account_ids(tools: BankTools, customer_id: str) -> set[str]:
+    return {a.account_id for a in tools.customer_accounts(customer_id)}
+
+
+def _customer_transactions(tools: BankTools, customer_id: str, kind: TxnKind) -> list[Transaction]:
+    """The customer's transactions of `kind` across all their accounts, in posting order: the
+    allowances and daily limits count over them."""
+    mine = _account_ids(tools, customer_id)
+    return [t for t in tools.db.transactions.values() if t.account_id in mine and t.kind == kind]
+
+
+def _named_transaction(tools: BankTools, args: Mapping[str, Any]) -> Transaction:
+    return tools.transaction(args["customer_id"], args["txn_id"])
+
+
+def _disputed_as(tools: BankTools, args: Mapping[str, Any], reason: str) -> Transaction | None:
+    """The transaction a dispute names when it is disputed for `reason`; None otherwise (the
+    reason's own rule does not apply)."""
+    return _named_transaction(tools, args) if args["reason"] == reason else None
+
+
 def _stolen_unfrozen(tools: BankTools, args: Mapping[str, Any]) -> str | None:
     card = tools.card(args["customer_id"], args["card_id"])
     if card.status == "frozen" and card.frozen_reason in ("stolen", "suspected_fraud"):
@@ -153,15 +175,8 @@ def _external_daily_limit(tools: BankTools, args: Mapping[str, Any]) -> str | No
     if args.get("payee_id") is None:
         return None
     customer = tools.customer(args["customer_id"])
-    mine = {a.account_id for a in tools.customer_accounts(customer.customer_id)}
-    sent = sum(
-        (
-            -t.amount
-            for t in tools.db.transactions.values()
-            if t.account_id in mine and t.kind == "external_transfer_out" and t.posted_on == today()
-        ),
-        Decimal(0),
-    )
+    sent_out = _customer_transactions(tools, customer.customer_id, "external_transfer_out")
+    sent = sum((-t.amount for t in sent_out if t.posted_on == today()), Decimal(0))
     limit = EXTERNAL_DAILY_LIMIT[customer.tier]
     if sent + Decimal(str(args["amount"])) > limit:
         return (
@@ -172,27 +187,23 @@ def _external_daily_limit(tools: BankTools, args: Mapping[str, Any]) -> str | No
 
 
 def _dispute_window(tools: BankTools, args: Mapping[str, Any]) -> str | None:
-    txn = tools.transaction(args["customer_id"], args["txn_id"])
+    txn = _named_transaction(tools, args)
     if txn.posted_on < days_ago(DISPUTE_WINDOW_DAYS):
         return f"{txn.txn_id} posted on {txn.posted_on}, over {DISPUTE_WINDOW_DAYS} days ago"
     return None
 
 
 def _card_still_active(tools: BankTools, args: Mapping[str, Any]) -> str | None:
-    if args["reason"] != "unauthorized":
-        return None
-    txn = tools.transaction(args["customer_id"], args["txn_id"])
-    card = tools.db.cards.get(txn.card_id or "")
+    txn = _disputed_as(tools, args, "unauthorized")
+    card = tools.db.cards.get(txn.card_id or "") if txn is not None else None
     if card is not None and card.status == "active":
         return f"card {card.card_id} was still active when its charge was disputed as unauthorized"
     return None
 
 
 def _no_twin(tools: BankTools, args: Mapping[str, Any]) -> str | None:
-    if args["reason"] != "duplicate":
-        return None
-    txn = tools.transaction(args["customer_id"], args["txn_id"])
-    if not tools._has_twin(txn.txn_id):
+    txn = _disputed_as(tools, args, "duplicate")
+    if txn is not None and not tools._has_twin(txn.txn_id):
         return (
             f"no identical charge posted in the 3 days before {txn.txn_id}; a duplicate is "
             "disputed on the second of two identical charges"
@@ -201,7 +212,7 @@ def _no_twin(tools: BankTools, args: Mapping[str, Any]) -> str | None:
 
 
 def _unreversible_fee(tools: BankTools, args: Mapping[str, Any]) -> str | None:
-    fee = tools.transaction(args["customer_id"], args["txn_id"])
+    fee = _named_transaction(tools, args)
     if fee.kind != "fee":
         return None  # the tool refuses it
     if fee.fee_type not in REVERSIBLE_FEES:
@@ -213,13 +224,9 @@ def _unreversible_fee(tools: BankTools, args: Mapping[str, Any]) -> str | None:
 
 def _courtesy_used_up(tools: BankTools, args: Mapping[str, Any]) -> str | None:
     customer = tools.customer(args["customer_id"])
-    mine = {a.account_id for a in tools.customer_accounts(customer.customer_id)}
     since = days_ago(COURTESY_PERIOD_DAYS)
-    used = sum(
-        1
-        for t in tools.db.transactions.values()
-        if t.account_id in mine and t.kind == "fee_reversal" and t.posted_on >= since
-    )
+    reversals = _customer_transactions(tools, customer.customer_id, "fee_reversal")
+    used = sum(1 for t in reversals if t.posted_on >= since)
     allowance = COURTESY_REVERSALS[customer.tier]
     if used >= allowance:
         return (
@@ -239,7 +246,7 @@ def _early_release(tools: BankTools, args: Mapping[str, Any]) -> str | None:
         return f"hold {hold.hold_id} is {money_text(hold.amount)}, over {most}"
     if account.opened_on > days_ago(EARLY_RELEASE_MIN_ACCOUNT_DAYS):
         return f"account {account.account_id} opened on {account.opened_on}, under 12 months ago"
-    mine = {a.account_id for a in tools.customer_accounts(account.customer_id)}
+    mine = _account_ids(tools, account.customer_id)
     since = days_ago(COURTESY_PERIOD_DAYS)
     for other in tools.db.holds.values():
         if other.account_id in mine and (other.released_early_on or "") >= since:

@@ -3,8 +3,9 @@ balances, posting transactions, and deterministic ids for new records."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from tau_emotion.domains.bank.db import (
     Account,
@@ -20,9 +21,15 @@ from tau_emotion.domains.bank.db import (
 )
 from tau_emotion.domains.bank.rules import today
 from tau_emotion.domains.common import money, money_text, next_id, require
-from tau_emotion.domains.state import State
+from tau_emotion.domains.state import Record, State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
+
+R = TypeVar("R", bound=Record)
+
+
+def _holder(record: Account | Card | Payee) -> str:
+    return record.customer_id
 
 
 class BankOffice(ToolSet):
@@ -38,12 +45,28 @@ class BankOffice(ToolSet):
     def customer(self, customer_id: str) -> Customer:
         return require(self.db.customers, customer_id, f"no customer with id {customer_id}")
 
-    def account(self, customer_id: str, account_id: str) -> Account:
+    def _owned(
+        self,
+        customer_id: str,
+        table: Mapping[str, R],
+        key: str,
+        owner: Callable[[R], str],
+        what: str,
+    ) -> R:
+        """`table[key]` when `owner` of it is the customer; refused alike when missing."""
         self.customer(customer_id)
-        record = self.db.accounts.get(account_id)
-        if record is None or record.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no account {account_id}")
+        record = table.get(key)
+        if record is None or owner(record) != customer_id:
+            raise ToolError(f"customer {customer_id} has no {what} {key}")
         return record
+
+    def _account_owner(self, record: Transaction | Hold) -> str:
+        """Transactions and holds belong to whoever owns their account ("" when none does)."""
+        account = self.db.accounts.get(record.account_id)
+        return account.customer_id if account is not None else ""
+
+    def account(self, customer_id: str, account_id: str) -> Account:
+        return self._owned(customer_id, self.db.accounts, account_id, _holder, "account")
 
     def open_account(self, customer_id: str, account_id: str) -> Account:
         record = self.account(customer_id, account_id)
@@ -54,34 +77,17 @@ class BankOffice(ToolSet):
         return record
 
     def card(self, customer_id: str, card_id: str) -> Card:
-        self.customer(customer_id)
-        record = self.db.cards.get(card_id)
-        if record is None or record.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no card {card_id}")
-        return record
+        return self._owned(customer_id, self.db.cards, card_id, _holder, "card")
 
     def transaction(self, customer_id: str, txn_id: str) -> Transaction:
-        self.customer(customer_id)
-        record = self.db.transactions.get(txn_id)
-        owner = self.db.accounts.get(record.account_id) if record else None
-        if record is None or owner is None or owner.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no transaction {txn_id}")
-        return record
+        table = self.db.transactions
+        return self._owned(customer_id, table, txn_id, self._account_owner, "transaction")
 
     def payee(self, customer_id: str, payee_id: str) -> Payee:
-        self.customer(customer_id)
-        record = self.db.payees.get(payee_id)
-        if record is None or record.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no saved payee {payee_id}")
-        return record
+        return self._owned(customer_id, self.db.payees, payee_id, _holder, "saved payee")
 
     def hold(self, customer_id: str, hold_id: str) -> Hold:
-        self.customer(customer_id)
-        record = self.db.holds.get(hold_id)
-        account = self.db.accounts.get(record.account_id) if record else None
-        if record is None or account is None or account.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no hold {hold_id}")
-        return record
+        return self._owned(customer_id, self.db.holds, hold_id, self._account_owner, "hold")
 
     def customer_accounts(self, customer_id: str) -> list[Account]:
         return [a for a in self.db.accounts.values() if a.customer_id == customer_id]
