@@ -25,6 +25,7 @@ from tau_emotion.domains.checks import (
     session_checks,
     writes_and,
 )
+from tau_emotion.domains.movie.db import Booking
 from tau_emotion.domains.movie.rules import CUTOFF_HOURS, MIN_MEMBER_AGE, age_on, hours_until
 from tau_emotion.domains.movie.tools import TODAY, MovieTools
 
@@ -80,8 +81,13 @@ def _child_tickets_r_rated(tools: MovieTools, args: Mapping[str, Any]) -> str | 
     return None
 
 
-def _exchange_cutoff(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
-    booking = tools.owned_booking(args["customer_id"], args["booking_code"])
+def _named_booking(tools: MovieTools, args: Mapping[str, Any]) -> Booking:
+    return tools.owned_booking(args["customer_id"], args["booking_code"])
+
+
+def _past_cutoff(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
+    """Exchanges and cancellations share one cutoff before the showtime."""
+    booking = _named_booking(tools, args)
     show = tools.showtime(booking.showtime_id)
     if show.status != "cancelled" and hours_until(show) < CUTOFF_HOURS:
         return (
@@ -92,25 +98,14 @@ def _exchange_cutoff(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
 
 
 def _one_exchange(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
-    booking = tools.owned_booking(args["customer_id"], args["booking_code"])
+    booking = _named_booking(tools, args)
     if booking.exchanged:
         return f"{booking.booking_code} was already exchanged once"
     return None
 
 
-def _cancellation_cutoff(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
-    booking = tools.owned_booking(args["customer_id"], args["booking_code"])
-    show = tools.showtime(booking.showtime_id)
-    if show.status != "cancelled" and hours_until(show) < CUTOFF_HOURS:
-        return (
-            f"{booking.booking_code}'s showtime {show.showtime_id} starts in under "
-            f"{CUTOFF_HOURS} hours and Lumen did not cancel it"
-        )
-    return None
-
-
 def _incident_credit(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
-    booking = tools.owned_booking(args["customer_id"], args["booking_code"])
+    booking = _named_booking(tools, args)
     if booking.status != "used":
         return f"{booking.booking_code} is {booking.status}, not an attended booking"
     if tools.showtime(booking.showtime_id).incident is None:
@@ -152,7 +147,7 @@ JUDGED: list[PolicyCheck] = [
         "Exchange a booking only 2 hours or more before its showtime, unless Lumen cancelled "
         "the showtime.",
         ["exchange_booking"],
-        _exchange_cutoff,
+        _past_cutoff,
     ),
     judged(
         "movie.one_exchange",
@@ -165,7 +160,7 @@ JUDGED: list[PolicyCheck] = [
         "Cancel a booking only 2 hours or more before its showtime, unless Lumen cancelled "
         "the showtime.",
         ["cancel_booking"],
-        _cancellation_cutoff,
+        _past_cutoff,
     ),
     judged(
         "movie.incident_credit_eligibility",
