@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
+from tau_emotion.domains.basketball.db import Game, MerchOrder, TicketOrder
 from tau_emotion.domains.basketball.rules import (
     EXCHANGE_NOTICE,
     MAX_TICKETS_PER_GAME,
@@ -58,16 +59,28 @@ def _ticket_limit(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _named_order(tools: ClubTools, args: Mapping[str, Any]) -> TicketOrder:
+    return tools.q.own_order(args["customer_id"], args["order_id"])
+
+
+def _ordered_game(tools: ClubTools, args: Mapping[str, Any]) -> Game:
+    """The game of the ticket order a write names: its status and start decide the write."""
+    return tools.q.db.games[_named_order(tools, args).game_id]
+
+
+def _named_merch(tools: ClubTools, args: Mapping[str, Any]) -> MerchOrder:
+    return tools.q.own_merch(args["customer_id"], args["order_id"])
+
+
 def _exchange_once(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
-    order = tools.q.own_order(args["customer_id"], args["order_id"])
+    order = _named_order(tools, args)
     if order.exchanged_from is not None:
         return f"{order.id} was already exchanged once, from {order.exchanged_from}"
     return None
 
 
 def _exchange_notice(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
-    order = tools.q.own_order(args["customer_id"], args["order_id"])
-    game = tools.q.db.games[order.game_id]
+    game = _ordered_game(tools, args)
     if game.status == "cancelled":
         return f"{game.id} was cancelled; its tickets are refunded, not exchanged"
     starts = tools.q.starts(game)
@@ -77,8 +90,7 @@ def _exchange_notice(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
 
 
 def _refund_eligibility(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
-    order = tools.q.own_order(args["customer_id"], args["order_id"])
-    game = tools.q.db.games[order.game_id]
+    game = _ordered_game(tools, args)
     if game.status == "cancelled":
         return None
     if game.status == "postponed" and tools.q.starts(game) > NOW:
@@ -96,7 +108,7 @@ def _pass_upgrade_only(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
 
 
 def _return_window(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
-    order = tools.q.own_merch(args["customer_id"], args["order_id"])
+    order = _named_merch(tools, args)
     if order.delivered is None:
         return None  # not delivered: the tool refuses it
     if TODAY - date.fromisoformat(order.delivered) > timedelta(days=RETURN_WINDOW_DAYS):
@@ -105,7 +117,7 @@ def _return_window(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
 
 
 def _personalized(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
-    order = tools.q.own_merch(args["customer_id"], args["order_id"])
+    order = _named_merch(tools, args)
     final = [
         i.item_id
         for i in order.items
