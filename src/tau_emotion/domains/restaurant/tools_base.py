@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any, TypeVar
 
 from tau_emotion.domains.common import require
 from tau_emotion.domains.restaurant import rules
@@ -18,6 +19,16 @@ from tau_emotion.domains.restaurant.db import (
 from tau_emotion.domains.state import State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
+
+Cancellable = TypeVar("Cancellable", Reservation, PrivateEvent)
+
+
+def cancelled_now(record: Cancellable, **settled: Any) -> Cancellable:
+    """A table or event cancelled at `rules.NOW`, with what the cancellation settled (a late
+    fee, a deposit refund)."""
+    return record.model_copy(
+        update={"status": "cancelled", "cancelled_at": rules.stamp(rules.NOW), **settled}
+    )
 
 
 class RestaurantBase(ToolSet):

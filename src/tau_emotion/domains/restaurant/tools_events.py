@@ -7,7 +7,7 @@ from typing import Any
 from tau_emotion.domains.common import calendar_date, fmt, next_id, record_view
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import EventPackage, PrivateEvent
-from tau_emotion.domains.restaurant.tools_base import RestaurantBase
+from tau_emotion.domains.restaurant.tools_base import RestaurantBase, cancelled_now
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -103,12 +103,6 @@ class EventTools(RestaurantBase):
         if event.date <= rules.NOW.date().isoformat():
             raise ToolError(f"event {event.id} is today or past and cannot be cancelled")
         refund = rules.event_refund(event.deposit, event.date)
-        updated = event.model_copy(
-            update={
-                "status": "cancelled",
-                "cancelled_at": rules.stamp(rules.NOW),
-                "deposit_refund": refund,
-            }
-        )
+        updated = cancelled_now(event, deposit_refund=refund)
         self.db.private_events[event.id] = updated
         return record_view(updated)

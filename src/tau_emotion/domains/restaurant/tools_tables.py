@@ -15,7 +15,7 @@ from tau_emotion.domains.restaurant.db import (
     Reservation,
     Seating,
 )
-from tau_emotion.domains.restaurant.tools_base import RestaurantBase
+from tau_emotion.domains.restaurant.tools_base import RestaurantBase, cancelled_now
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -257,12 +257,6 @@ class TableTools(RestaurantBase):
         if seating <= rules.NOW:
             raise ToolError(f"reservation {r.code} has already started")
         fee = rules.late_cancel_fee(r.party_size, seating)
-        updated = r.model_copy(
-            update={
-                "status": "cancelled",
-                "cancelled_at": rules.stamp(rules.NOW),
-                "late_cancel_fee": fee,
-            }
-        )
+        updated = cancelled_now(r, late_cancel_fee=fee)
         self.db.reservations[r.code] = updated
         return record_view(updated)
