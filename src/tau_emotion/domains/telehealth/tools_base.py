@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from tau_emotion.domains.common import cents_text, next_id, require
 from tau_emotion.domains.state import State
@@ -23,6 +24,16 @@ from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 
+class _Owned(Protocol):
+    """A row that belongs to one patient (appointments, summaries, payments, prescriptions)."""
+
+    @property
+    def patient_id(self) -> str: ...
+
+
+OwnedT = TypeVar("OwnedT", bound=_Owned)
+
+
 class TelehealthBase(ToolSet):
     """Tables and helpers; the tool methods live in the mixins combined in `tools`."""
 
@@ -34,6 +45,14 @@ class TelehealthBase(ToolSet):
 
     def _patient(self, patient_id: str) -> Patient:
         return require(self.db.patients, patient_id, f"no patient with id {patient_id}")
+
+    def _patients_rows(
+        self, rows: Iterable[OwnedT], patient_id: str, key: Callable[[OwnedT], str]
+    ) -> list[OwnedT]:
+        """A verified patient's rows of one table in the order of `key` (what every `list_*`
+        read shows); an unknown patient is refused as `_patient` refuses it."""
+        self._patient(patient_id)
+        return sorted((r for r in rows if r.patient_id == patient_id), key=key)
 
     def _provider(self, provider_id: str) -> Provider:
         return require(self.db.providers, provider_id, f"no provider with id {provider_id}")

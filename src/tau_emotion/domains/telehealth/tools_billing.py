@@ -23,8 +23,7 @@ class BillingTools(TelehealthBase):
         Args:
             patient_id: The verified patient's id.
         """
-        self._patient(patient_id)
-        rows = [p for p in self.db.payments.values() if p.patient_id == patient_id]
+        rows = self._patients_rows(self.db.payments.values(), patient_id, lambda p: p.payment_id)
         return [
             {
                 "payment_id": p.payment_id,
@@ -36,7 +35,7 @@ class BillingTools(TelehealthBase):
                 "refund_of": p.refund_of,
                 **({"unrefunded": cents_text(self._balance(p))} if p.kind == "copay" else {}),
             }
-            for p in sorted(rows, key=lambda p: p.payment_id)
+            for p in rows
         ]
 
     @tool("write")

@@ -27,9 +27,9 @@ class PharmacyTools(TelehealthBase):
         Args:
             patient_id: The verified patient's id.
         """
-        self._patient(patient_id)
-        rows = [rx for rx in self.db.prescriptions.values() if rx.patient_id == patient_id]
-        return [self._rx_view(rx) for rx in sorted(rows, key=lambda rx: rx.prescription_id)]
+        rows = self.db.prescriptions.values()
+        mine = self._patients_rows(rows, patient_id, lambda rx: rx.prescription_id)
+        return [self._rx_view(rx) for rx in mine]
 
     def _rx_view(self, rx: Prescription) -> dict[str, Any]:
         drug = self.db.drugs.get(rx.drug)

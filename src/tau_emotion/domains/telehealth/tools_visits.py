@@ -92,9 +92,8 @@ class VisitTools(BillingTools):
         Args:
             patient_id: The verified patient's id.
         """
-        self._patient(patient_id)
-        visits = [a for a in self.db.appointments.values() if a.patient_id == patient_id]
-        return [self._appointment_view(a) for a in sorted(visits, key=lambda a: a.start)]
+        visits = self._patients_rows(self.db.appointments.values(), patient_id, lambda a: a.start)
+        return [self._appointment_view(a) for a in visits]
 
     @tool("read")
     def get_visit_summaries(self, patient_id: str) -> list[dict[str, Any]]:
@@ -103,11 +102,10 @@ class VisitTools(BillingTools):
         Args:
             patient_id: The verified patient's id.
         """
-        self._patient(patient_id)
-        rows = [r for r in self.db.visit_summaries.values() if r.patient_id == patient_id]
+        rows = self.db.visit_summaries.values()
         return [
             {**r.model_dump(), "provider_name": self._provider(r.provider_id).name}
-            for r in sorted(rows, key=lambda r: r.visit_date)
+            for r in self._patients_rows(rows, patient_id, lambda r: r.visit_date)
         ]
 
     @tool("write")
