@@ -204,15 +204,19 @@ def test_downgrade_waits_for_next_month() -> None:
     assert "charges" not in ENV.state.changes()
 
 
-def test_plan_change_refusals() -> None:
-    ln, c = line(
-        lambda ln, c: (
-            ln.plan_id == "unlimited"
-            and ln.status == "active"
-            and unchanged_this_month(ln)
-            and age_on(c.date_of_birth) < 55
-        )
+def on_unlimited(ln: Line, c: Customer) -> bool:
+    """An active line on the unlimited plan, its plan not changed this month, of a customer
+    under 55 (so 55+ Unlimited is closed to them)."""
+    return (
+        ln.plan_id == "unlimited"
+        and ln.status == "active"
+        and unchanged_this_month(ln)
+        and age_on(c.date_of_birth) < 55
     )
+
+
+def test_plan_change_refusals() -> None:
+    ln, c = line(on_unlimited)
     refuses("already on", "quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited")
     refuses("already on", "change_plan", customer_id=c.customer_id, **on(ln, "unlimited"))
     refuses("no plan", "quote_plan_change", line_id=ln.line_id, new_plan_id="gold")
@@ -231,14 +235,7 @@ def on(ln: Line, plan: str) -> dict[str, str]:
 
 def test_plan_change_eligibility_is_the_agents_to_judge() -> None:
     rule = "telecom.plan_change_eligibility"
-    ln, c = line(
-        lambda ln, c: (
-            ln.plan_id == "unlimited"
-            and ln.status == "active"
-            and unchanged_this_month(ln)
-            and age_on(c.date_of_birth) < 55
-        )
-    )
+    ln, c = line(on_unlimited)
     args = {"customer_id": c.customer_id}
     allows(rule, "change_plan", **args, **on(ln, "unlimited_max"))
     # The quote prices what the policy forbids; the agent must not go on to make the change.
