@@ -13,6 +13,7 @@ from tau_emotion.domains.airline.db import (
     Payment,
     Reservation,
     Segment,
+    User,
 )
 from tau_emotion.domains.airline.itinerary import Leg, check_itinerary
 from tau_emotion.domains.airline.pools import is_valid_certificate
@@ -67,6 +68,18 @@ def clean_passengers(passengers: list[Passenger]) -> tuple[Passenger, ...]:
 
 
 class BookingTools(AirlineBase):
+    def _save_paid(
+        self, user: User, reservation: Reservation, payments: tuple[Payment, ...], **update: Any
+    ) -> Reservation:
+        """Store a change that moved money: the reservation with `update` and the charges or
+        refunds it made, and the user as paying left them (a gift card balance may have moved)."""
+        changed = reservation.model_copy(
+            update={**update, "payments": reservation.payments + payments}
+        )
+        self.db.reservations[changed.code] = changed
+        self.db.users[user.user_id] = user
+        return changed
+
     def _legs(self, flights: list[FlightChoice]) -> list[Leg]:
         return [Leg(self._flight(f.flight_number), parse_day(f.date)) for f in flights]
 
@@ -192,15 +205,9 @@ class BookingTools(AirlineBase):
             basis, refund = "fee", paid - CANCEL_FEE.get(reservation.cabin, 0) * count
         refund = max(0, refund)
         user, refunds = self._refund(user, reservation, refund)
-        cancelled = reservation.model_copy(
-            update={
-                "status": "cancelled",
-                "cancellation_basis": basis,
-                "payments": reservation.payments + tuple(refunds),
-            }
+        cancelled = self._save_paid(
+            user, reservation, tuple(refunds), status="cancelled", cancellation_basis=basis
         )
-        self.db.reservations[cancelled.code] = cancelled
-        self.db.users[user.user_id] = user
         self._move_seats(reservation.segments, reservation.cabin, len(reservation.passengers))
         return {
             "reservation_code": cancelled.code,

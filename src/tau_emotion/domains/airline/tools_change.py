@@ -72,11 +72,7 @@ class ChangeTools(BookingTools):
         added = tuple(s for s in segments if s not in reservation.segments)
         self._move_seats(dropped, reservation.cabin, count)
         self._move_seats(added, reservation.cabin, -count)
-        changed = reservation.model_copy(
-            update={"segments": segments, "payments": reservation.payments + payments}
-        )
-        self.db.reservations[changed.code] = changed
-        self.db.users[user.user_id] = user
+        changed = self._save_paid(user, reservation, payments, segments=segments)
         return {**self._reservation_view(changed), "fare_difference": difference}
 
     @tool("write")
@@ -124,15 +120,7 @@ class ChangeTools(BookingTools):
         )
         self._move_seats(reservation.segments, reservation.cabin, count)
         self._move_seats(segments, cabin, -count)
-        changed = reservation.model_copy(
-            update={
-                "cabin": cabin,
-                "segments": segments,
-                "payments": reservation.payments + payments,
-            }
-        )
-        self.db.reservations[changed.code] = changed
-        self.db.users[user.user_id] = user
+        changed = self._save_paid(user, reservation, payments, cabin=cabin, segments=segments)
         return {**self._reservation_view(changed), "price_difference": difference}
 
     @tool("write")
@@ -165,15 +153,9 @@ class ChangeTools(BookingTools):
         paid_bags = max(reservation.paid_bags, checked_bags - allowance)
         fee = (paid_bags - reservation.paid_bags) * BAG_FEE
         user, payments = self._settle(user, reservation, fee, payment_method_id, "bags")
-        changed = reservation.model_copy(
-            update={
-                "checked_bags": checked_bags,
-                "paid_bags": paid_bags,
-                "payments": reservation.payments + payments,
-            }
+        changed = self._save_paid(
+            user, reservation, payments, checked_bags=checked_bags, paid_bags=paid_bags
         )
-        self.db.reservations[changed.code] = changed
-        self.db.users[user.user_id] = user
         return {**self._reservation_view(changed), "bag_fee": fee}
 
     @tool("write")
