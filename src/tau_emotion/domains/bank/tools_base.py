@@ -21,6 +21,7 @@ from tau_emotion.domains.bank.db import (
 )
 from tau_emotion.domains.bank.rules import today
 from tau_emotion.domains.common import money, money_text, next_id, require
+from tau_emotion.domains.kit.ownership import owned_record
 from tau_emotion.domains.state import Record, State
 from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
@@ -53,12 +54,10 @@ class BankOffice(ToolSet):
         owner: Callable[[R], str],
         what: str,
     ) -> R:
-        """`table[key]` when `owner` of it is the customer; refused alike when missing."""
+        """`table[key]` when `owner` of it is the customer, once the customer exists."""
         self.customer(customer_id)
-        record = table.get(key)
-        if record is None or owner(record) != customer_id:
-            raise ToolError(f"customer {customer_id} has no {what} {key}")
-        return record
+        refusal = f"customer {customer_id} has no {what} {key}"
+        return owned_record(table, key, owner, customer_id, refusal)
 
     def _account_owner(self, record: Transaction | Hold) -> str:
         """Transactions and holds belong to whoever owns their account ("" when none does)."""

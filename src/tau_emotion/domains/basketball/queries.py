@@ -31,8 +31,13 @@ from tau_emotion.domains.basketball.rules import (
     single_price,
 )
 from tau_emotion.domains.common import next_id, require
+from tau_emotion.domains.kit.ownership import owned_record
 from tau_emotion.domains.state import State
 from tau_emotion.errors import ToolError
+
+
+def _buyer(order: TicketOrder | MerchOrder) -> str:
+    return order.customer_id
 
 
 class Queries:
@@ -131,16 +136,12 @@ class Queries:
         return f"{team.city} {team.name}"
 
     def own_order(self, customer_id: str, order_id: str) -> TicketOrder:
-        order = self.db.ticket_orders.get(order_id)
-        if order is None or order.customer_id != customer_id:
-            raise ToolError(f"no ticket order {order_id} on this customer's account")
-        return order
+        refusal = f"no ticket order {order_id} on this customer's account"
+        return owned_record(self.db.ticket_orders, order_id, _buyer, customer_id, refusal)
 
     def own_merch(self, customer_id: str, order_id: str) -> MerchOrder:
-        order = self.db.merch_orders.get(order_id)
-        if order is None or order.customer_id != customer_id:
-            raise ToolError(f"no merchandise order {order_id} on this customer's account")
-        return order
+        refusal = f"no merchandise order {order_id} on this customer's account"
+        return owned_record(self.db.merch_orders, order_id, _buyer, customer_id, refusal)
 
     def camp_seats_left(self, camp: Camp) -> int:
         taken = sum(

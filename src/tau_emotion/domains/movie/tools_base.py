@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.common import money, money_text, next_id, require
+from tau_emotion.domains.kit.ownership import owned_record
 from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
@@ -39,6 +40,10 @@ def seat_ranges(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
+def _holder(record: Booking | FilmPass) -> str:
+    return record.customer_id
+
+
 class MovieOffice(ToolSet):
     """Base of `MovieTools`: tables and helpers, no tools."""
 
@@ -53,11 +58,9 @@ class MovieOffice(ToolSet):
 
     def owned_booking(self, customer_id: str, booking_code: str) -> Booking:
         self.customer(customer_id)
-        booking = self.db.bookings.get(booking_code.strip().upper())
-        # One message for both cases, so that a probe cannot learn other people's codes.
-        if booking is None or booking.customer_id != customer_id:
-            raise ToolError(f"customer {customer_id} has no booking {booking_code}")
-        return booking
+        refusal = f"customer {customer_id} has no booking {booking_code}"
+        code = booking_code.strip().upper()
+        return owned_record(self.db.bookings, code, _holder, customer_id, refusal)
 
     def showtime(self, showtime_id: str) -> Showtime:
         return require(self.db.showtimes, showtime_id, f"no showtime with id {showtime_id}")
@@ -78,10 +81,8 @@ class MovieOffice(ToolSet):
         return taken
 
     def film_pass(self, customer: Customer, pass_id: str) -> FilmPass:
-        record = self.db.passes.get(pass_id)
-        if record is None or record.customer_id != customer.customer_id:
-            raise ToolError(f"customer {customer.customer_id} has no film pass {pass_id}")
-        return record
+        refusal = f"customer {customer.customer_id} has no film pass {pass_id}"
+        return owned_record(self.db.passes, pass_id, _holder, customer.customer_id, refusal)
 
     def is_pass(self, payment_method_id: str) -> bool:
         return payment_method_id.startswith("FP-")
