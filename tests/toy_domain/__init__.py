@@ -121,7 +121,10 @@ def make_domain(root: Path, seed_tasks: bool = False) -> Domain:
     """The toy domain in `root`; with `seed_tasks`, nine customers and the hand-written
     tasks a Tracer build replays (tasks/dev.jsonl)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "policy.md").write_text("# Toy policy\nAuthenticate by email. Confirm writes.\n")
+    (root / "policy.md").write_text(
+        "# Toy policy\nAuthenticate by email. Confirm writes.\n"
+        "Transfer to a human agent a customer who wants to close their account.\n"
+    )
     customers = 9 if seed_tasks else 2
     write_snapshot(generate(customers), root / "db.json")
     if seed_tasks:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tau_emotion.tracer.declaration import TracerSpec
+from tau_emotion.tracer.declaration import TracerSpec, TransferReason
 
 TRACER = TracerSpec(
     auth_tools=("find_customer",),
@@ -12,5 +12,11 @@ TRACER = TracerSpec(
             "get {amount} dollars of store credit",
         ),
     },
+    transfer_reasons=(
+        TransferReason(
+            situation="I'm moving abroad and want my account with you closed for good",
+            policy="Transfer to a human agent a customer who wants to close their account.",
+        ),
+    ),
     test_target=3,
 )

@@ -31,7 +31,7 @@ from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult
 from tau_emotion.tracer.select import (
     Selection,
-    accepted,
+    admissible,
     capped,
     challenge_quota,
     install_tasks,
@@ -139,7 +139,7 @@ def build_split(
 def _kept(out: Path, domain: Domain, split: Split, target: int) -> tuple[int, int]:
     """Accepted tasks a selection of `target` could use so far, and how many of them are
     policy challenges."""
-    verdicts = capped(accepted(out, domain.name, split), target, domain.tool_kinds)
+    verdicts = capped(admissible(out, domain, split), target, domain.tool_kinds)
     return len(verdicts), sum(map(is_challenge, verdicts))
 
 

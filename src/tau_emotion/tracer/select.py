@@ -19,7 +19,7 @@ from tau_emotion.domains.base import write_tasks
 from tau_emotion.domains.tools import ToolKind
 from tau_emotion.tracer.ground.challenge import CHALLENGE_QUOTA
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
-from tau_emotion.tracer.records import Verdict, Walk
+from tau_emotion.tracer.records import Verdict, Walk, trace_key
 
 
 def accepted(out: Path, domain: str, split: Split) -> list[Verdict]:
@@ -91,6 +91,31 @@ def capped(
     return out
 
 
+def gold_trace(task: Task) -> str:
+    """The tool sequence an agent learns from a task: its gold actions' names."""
+    return trace_key([a.name for a in task.gold_actions])
+
+
+def held_traces(out: Path, domain: Domain) -> frozenset[str]:
+    """Gold traces the train split must not hold: every accepted test task's (a superset of
+    the test selection, so the count while building and the selection agree) and the
+    hand-written test tasks'. Walks are split by their own trace; pruning reads and adding a
+    challenge's read can make two walks' golds alike, so the gold is checked too."""
+    tests = [v.candidate.task for v in accepted(out, domain.name, "test") if v.candidate]
+    seeds = [t for t in domain.tasks("test") if not t.provenance.startswith("tracer")]
+    return frozenset(gold_trace(t) for t in [*tests, *seeds])
+
+
+def admissible(out: Path, domain: Domain, split: Split) -> list[Verdict]:
+    """The accepted verdicts of a split a selection may use: for train, none with a gold trace
+    of the test split (`held_traces`)."""
+    verdicts = accepted(out, domain.name, split)
+    if split != "train":
+        return verdicts
+    held = held_traces(out, domain)
+    return [v for v in verdicts if v.candidate and gold_trace(v.candidate.task) not in held]
+
+
 def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     """The first `target` accepted tasks in walk order, their neutral twins, their gold
     hashes and their situations. When fewer than `challenge_quota(target)` of them are policy
@@ -98,7 +123,7 @@ def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     in walk order replace the last plain tasks (see `_more_challenges`)."""
     walks = read_jsonl(stage_path(out, domain.name, "walks"), Walk)
     order = {w.id: i for i, w in enumerate(walks)}
-    verdicts = accepted(out, domain.name, split)
+    verdicts = admissible(out, domain, split)
     verdicts = capped(
         sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, domain.tool_kinds
     )
