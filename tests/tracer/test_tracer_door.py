@@ -70,7 +70,7 @@ def test_a_domain_without_a_declaration_gets_the_empty_defaults(tmp_path: Path) 
 
 def test_the_toy_domain_builds_a_tracer_test_set(tmp_path: Path) -> None:
     toy = make_domain(tmp_path / "toy", seed_tasks=True)
-    config = BuildConfig(domains=["toy"], train_total=4, walk_samples=400, test_walks=60, workers=1)
+    config = BuildConfig(domains=["toy"], train_total=4, walk_samples=400, test_walks=30, workers=1)
     final = run_build(config, tmp_path / "build", install=True, show=False, domains=[toy])
     test = load_tasks(final / "toy" / "test.jsonl")
     twins = load_tasks(final / "toy" / "test_neutral.jsonl")

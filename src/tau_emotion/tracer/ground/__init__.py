@@ -18,7 +18,6 @@ from pathlib import Path
 from tau_emotion.data import Action, Challenge, Task
 from tau_emotion.tracer.ground.arguments import TERMINAL_STATES
 from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, MAX_INTENTS, find_challenge
-from tau_emotion.tracer.ground.prune import prune_reads
 from tau_emotion.tracer.ground.screen import (
     CANDIDATES,
     SCREEN_CUSTOMERS,
@@ -102,9 +101,8 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
             walk_id=walk.id, rejection=Rejection(stage="ground", reason=reason, detail=detail)
         )
     facts = scene.facts
-    calls, results, choices, steps = prune_reads(
-        profile, env, outcome.calls, outcome.results, outcome.choices, intent_of
-    )
+    calls, results, choices = list(outcome.calls), list(outcome.results), list(outcome.choices)
+    steps = list(intent_of)
     challenged = None
     if found is not None:
         challenged = len(walk.intents)
@@ -150,7 +148,7 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
     )
     candidate = Candidate(
         walk_id=walk.id,
-        trace=trace_key([name for name, _ in outcome.calls]),
+        trace=trace_key([a.name for a in task.gold_actions]),
         variant=variant,
         final_hash=outcome.final_hash,
         mentions=written.mentions,
