@@ -14,6 +14,10 @@
   beside its code.
 - `generation`: `GeneratorRun`, a generator writing straight into an empty database of its
   model (ids, unique emails and phones, seeded draws).
+- `customer_draws`: the names, phones and numbered card blocks of generated customers who
+  hold cards and now and then a stored-value method.
+- `ownership`: `owned_record`, a record the caller names that must be theirs (missing and
+  someone else's refused alike).
 
 A domain keeps what the agent reads (tool names, docstrings, refusal wording) and what its
 snapshots hold; the kit holds the bodies. `tau_emotion.domains.common` keeps the smaller
