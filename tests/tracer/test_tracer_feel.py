@@ -61,14 +61,32 @@ def _candidate(task: Task) -> Candidate:
     )
 
 
-def test_feeling_comes_from_the_request_and_the_mapper_sets_the_condition() -> None:
+def test_the_condition_the_feeling_was_written_for_travels_as_data() -> None:
     mapper = FakeMapper()
     felt = feel_candidate(_candidate(_task()), mapper, seed=1, twin=True)
     assert felt.candidate is not None and felt.twin is not None
     task = felt.candidate.task
     assert task.feeling and "cancel your reservation ABC123" in task.feeling
-    assert mapper.seen == [task.feeling], "the mapper reads the feeling, nothing else"
-    assert task.emotion is not None and task.emotion.condition_id == mapper.condition_id
+    assert mapper.seen == [], "no stage re-guesses the condition from the text"
+    # The same seed writes the same feeling for the same emotion and dimensions.
+    rng = random.Random(f"tracer/feel/1/{task.id}")
+    goals = [a.name for i in task.intents for a in i.actions]
+    values = [str(v) for a in task.gold_actions for v in a.arguments.values()]
+    text, emotion, dims = write_feeling(
+        "Ana Lee", _candidate(_task()).situation, request_kind(goals, values), rng
+    )
+    assert task.emotion is not None and text == task.feeling
+    assert (task.emotion.emotion, task.emotion.politeness, task.emotion.urgency) == (
+        emotion,
+        *dims[:2],
+    )
+    assert task.emotion.trust == dims[2]
+
+
+def test_a_policy_challenge_feels_like_being_refused() -> None:
+    assert request_kind(["cancel_reservation"], [], challenged=True) == "refused"
+    families = {FAMILY_OF[e] for e in KIND_EMOTIONS["refused"]}
+    assert {"anger", "sadness"} <= families
 
 
 def test_the_twin_differs_only_in_the_emotion() -> None:

@@ -1,10 +1,12 @@
-"""Stage 5: feelings. Describe how each customer feels, map it to an emotion condition.
+"""Stage 5: feelings. Describe how each customer feels, in the condition chosen for them.
 
-The feeling comes from the customer's background and requests only (`feel.cues`); the
-mapper turns the free text into one of the 594 conditions and a sampled second-person
-instruction. The mapper is a small protocol: the real one (`tau_emotion.emotions.mapper`)
-when its trained assets are installed, otherwise an offline lexicon mapper that reads the
-same cues the writer uses. Test tasks get a no-emotion twin.
+The feeling comes from the customer's background and requests only (`feel.cues`), written
+for an emotion and three dimensions chosen from the situation; that condition travels with
+the task as data, and the mapper writes its sampled second-person instruction (a model's
+free-text feeling is the mapper's to assign a condition, `llm`). The mapper is a small
+protocol: the real one (`tau_emotion.emotions.mapper`) when its trained assets are installed,
+otherwise an offline lexicon mapper that reads the same cues the writer uses. Test tasks get a
+no-emotion twin.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tau_emotion.data import EmotionSpec
+from tau_emotion.emotions import FAMILY_OF, to_emotion_spec
 from tau_emotion.emotions.space import Emotion
 from tau_emotion.tracer.feel.cues import (
     EMOTION_PHRASES,
@@ -114,10 +117,14 @@ def feel_candidate(candidate: Candidate, mapper: FeelingMapper, seed: int, twin:
     rng = random.Random(f"tracer/feel/{seed}/{task.id}")
     goals = [a.name for i in task.intents for a in i.actions]
     values = [str(v) for a in task.gold_actions for v in a.arguments.values()]
-    kind = request_kind(goals, values)
+    kind = request_kind(goals, values, task.challenge is not None)
     name = task.known_facts.get("full_name", "The customer")
-    text, _, _ = write_feeling(name, candidate.situation, kind, rng)
-    spec = mapper.map([text])[0]
+    text, emotion, dims = write_feeling(name, candidate.situation, kind, rng)
+    # The writer chose the condition for this situation, so it travels as data: mapping the
+    # text back would only re-guess it (and sometimes flip it). The mapper writes the
+    # condition's instruction; it assigns conditions only to text a model wrote (`llm`).
+    cid = ".".join((FAMILY_OF[emotion], emotion, *dims))
+    spec = to_emotion_spec(cid, mapper.instruction(cid, text))
     return attach(candidate, text, spec, twin)
 
 

@@ -41,7 +41,7 @@ def _reassign(
     rng = random.Random(f"tracer/coverage/{seed}/{task.id}/{emotion}/{'.'.join(dims)}")
     goals = [a.name for a in task.gold_actions]
     values = [str(v) for a in task.gold_actions for v in a.arguments.values()]
-    kind = request_kind(goals, values)
+    kind = request_kind(goals, values, task.challenge is not None)
     name = task.known_facts.get("full_name", "The customer")
     text, _, _ = write_feeling(name, situation, kind, rng, emotion=emotion, dims=dims)
     cid = ".".join((FAMILY_OF[emotion], emotion, *dims))

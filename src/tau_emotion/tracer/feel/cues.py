@@ -107,6 +107,19 @@ KIND_EMOTIONS: Mapping[str, tuple[E, ...]] = {
     "money": (E.ANXIETY, E.HELPLESSNESS, E.RELIEF, E.NERVOUSNESS, E.PEACE, E.PRIDE),
     "gain": (E.EXCITEMENT, E.PRIDE, E.PEACE, E.RELIEF, E.NERVOUSNESS),
     "fix": (E.ANNOYANCE, E.NERVOUSNESS, E.ANXIETY, E.FRUSTRATION, E.PEACE, E.DISLIKE, E.RELIEF),
+    # A request the policy will refuse: mostly anger and sadness at being told no, though
+    # anyone can bring it (an anxious or hopeful customer asks too).
+    "refused": (
+        E.FRUSTRATION,
+        E.EXASPERATION,
+        E.ARGUMENTATIVENESS,
+        E.BITTERNESS,
+        E.DISAPPOINTMENT,
+        E.DISCOURAGEMENT,
+        E.DESPERATION,
+        E.AVERSION,
+        E.EXCITEMENT,
+    ),
 }
 
 # Ways to say each emotion without naming the label itself (the mapper should read the
@@ -221,8 +234,11 @@ OPENERS = (
 )
 
 
-def request_kind(tools: Sequence[str], values: Sequence[str]) -> str:
-    """The dominant kind of a task's requests, from its goal tools and argument values."""
+def request_kind(tools: Sequence[str], values: Sequence[str], challenged: bool = False) -> str:
+    """The dominant kind of a task's requests, from its goal tools and argument values;
+    'refused' for a task that asks for something its policy forbids."""
+    if challenged:
+        return "refused"
     words = " ".join([*tools, *values]).lower()
     for kind in KIND_ORDER:
         if any(w in words for w in KIND_WORDS[kind]):
