@@ -57,8 +57,9 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
         )
     drawn = rng.sample(customers, min(CANDIDATES, len(customers)))
     # Customers with open business (a scheduled visit, a pending order) first: records in a
-    # final state rarely take another action.
-    drawn.sort(key=lambda c: -activity(profile, variant, c))
+    # final state rarely take another action. Only whether they have any counts, not how
+    # much, so the busiest few customers do not take every walk of the split.
+    drawn.sort(key=lambda c: activity(profile, variant, c) == 0)
     writes = sorted({t for t in tools if profile.domain.tool_kinds[t] == "write"})
     order: list[str] = []
     for customer in drawn:
