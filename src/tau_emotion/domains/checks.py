@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +76,7 @@ class Trajectory:
     ) -> None:
         self.messages = list(messages)
         self._fresh_tools = fresh_tools
+        self._before: list[tuple[CallRecord, ToolSet]] | None = None
         results: dict[str, Message] = {
             m.tool_call_id: m for m in self.messages if m.role == "tool" and m.tool_call_id
         }
@@ -102,21 +103,25 @@ class Trajectory:
     def successful(self, kind: ToolKind | None = None) -> list[CallRecord]:
         return [c for c in self.calls if c.ok and (kind is None or c.kind == kind)]
 
-    def writes_with_state(self) -> Iterator[tuple[CallRecord, ToolSet]]:
+    def writes_with_state(self) -> list[tuple[CallRecord, ToolSet]]:
         """Each successful write, with the domain's tools over the database as it stood just
-        before it: the earlier writes are replayed on a fresh copy (reads change nothing).
+        before it: the earlier writes are replayed once on a fresh copy (reads change nothing)
+        and every judged check of the trajectory shares the result."""
+        if self._before is None:
+            self._before = self._replay_writes()
+        return self._before
 
-        Consume the pairs in order; the tools move on to the next write's "before" when the
-        next pair is drawn.
-        """
+    def _replay_writes(self) -> list[tuple[CallRecord, ToolSet]]:
         if self._fresh_tools is None:
             raise ValueError(
                 "a judged policy check needs the database before each write: build the "
                 "Trajectory with fresh_tools=domain.fresh_tools(variant)"
             )
         tools = self._fresh_tools()
+        before: list[tuple[CallRecord, ToolSet]] = []
         for call in self.successful("write"):
-            yield call, tools
+            # A fork per write (an overlay copy): the replay goes on past it.
+            before.append((call, type(tools)(tools.state.fork())))
             try:
                 # It succeeded on this very state in the episode, and tools are deterministic.
                 tools.invoke(call.call.name, dict(call.call.arguments))
@@ -124,7 +129,8 @@ class Trajectory:
                 # Only a trajectory that did not come from these tools gets here (a test's
                 # canned result, an episode stored under older tools): the states after this
                 # write are unknown, so nothing after it is judged rather than misjudged.
-                return
+                break
+        return before
 
 
 class Violation(Frozen):
