@@ -124,7 +124,7 @@ def test_the_selection_keeps_a_fifth_challenges(
 def test_the_selection_adds_challenges_for_rules_it_does_not_test_yet(
     challenged: list[Task],
 ) -> None:
-    from tau_emotion.tracer.select import _more_challenges
+    from tau_emotion.tracer.select import _cover_rules
 
     base = challenged[0]
     assert base.challenge is not None
@@ -147,6 +147,31 @@ def test_the_selection_adds_challenges_for_rules_it_does_not_test_yet(
         of("r2", "airline.b"),
         of("r3", "airline.c"),
     ]
-    extra = _more_challenges(picked, rest, 10)
-    # The quota (2) is met; the room (35% of 10: 3) takes one more, for a rule not tested yet.
-    assert [v.walk_id for v in extra] == ["r1"]
+    chosen = _cover_rules(picked, rest, 10, load_domain("airline").tool_kinds)
+    # The quota (2) is met. The room (35% of 10: 3) takes r1, a rule not tested yet, in place
+    # of the last plain task; r3, a third rule, then replaces a challenge of the rule held
+    # twice (the later one); r0 and r2 repeat rules already held.
+    assert [v.walk_id for v in chosen] == ["p0", "r3", *[f"p{i}" for i in range(2, 9)], "r1"]
+
+
+def test_a_plan_offers_the_rules_held_least_first(challenged: list[Task]) -> None:
+    from collections import Counter
+
+    from tau_emotion.tracer.ground.challenge import ChallengePlan
+
+    profile = load_profile("airline")
+    before = Counter(t.challenge.rule_id for t in challenged if t.challenge)
+    common = before.most_common(1)[0][0]
+    walks = walk_domain(profile, build_graph(profile), 120, 5, 0)[:40]
+
+    def rules(plan: ChallengePlan) -> Counter[str]:
+        tasks = [ground_walk(profile, w, 5, plan).candidate for w in walks]
+        return Counter(c.task.challenge.rule_id for c in tasks if c and c.task.challenge)
+
+    assert not rules(ChallengePlan(share=0.0))
+    after = rules(ChallengePlan(share=1.0, held={common: 50}))
+    # Offered to every walk, the rule the split holds most is taken only where no other is
+    # forbidden; the others gain.
+    assert sum(after.values()) > sum(before.values())
+    assert after[common] / sum(after.values()) < before[common] / sum(before.values())
+    assert set(after) - {common}

@@ -14,6 +14,7 @@ get them when the build's pool starts.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from multiprocessing.pool import Pool
 from pathlib import Path
@@ -26,6 +27,7 @@ from tau_emotion.domains.base import write_tasks
 from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
 from tau_emotion.tracer.feel.coverage import enforce_coverage
 from tau_emotion.tracer.ground import run_ground, worker_pool
+from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, ChallengePlan
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult
@@ -34,12 +36,13 @@ from tau_emotion.tracer.select import (
     admissible,
     capped,
     challenge_quota,
+    challenge_rule,
     install_tasks,
     is_challenge,
     select,
 )
 from tau_emotion.tracer.validate import run_validate
-from tau_emotion.tracer.walks import WalkConfig, run_walks
+from tau_emotion.tracer.walks import TEST_INTENTS, WalkConfig, run_walks
 
 
 class BuildConfig(BaseModel):
@@ -60,6 +63,10 @@ class BuildConfig(BaseModel):
     workers: int = Field(default=2, description="Processes for grounding.")
     run_oracle: bool = Field(default=True, description="Validate with an oracle episode.")
     intents: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().intents))
+    test_intents: dict[int, float] = Field(
+        default_factory=lambda: dict(TEST_INTENTS),
+        description="Intents per task in the test pool (weights).",
+    )
     lengths: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().lengths))
 
     def test_target(self, profile: Profile) -> int:
@@ -83,15 +90,17 @@ def build_split(
     """Ground, feel and validate walks of one split in waves until `target` tasks pass."""
     domain = profile.name
     graph = profile.graph
-    walk_config = WalkConfig(intents=config.intents, lengths=config.lengths)
+    walk_config = WalkConfig(
+        intents=config.intents, lengths=config.lengths, test_intents=config.test_intents
+    )
     walks_path = stage_path(out, domain, "walks")
     samples = config.walk_samples
     walks = run_walks(
         profile, graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
     )
     done = _grounded_ids(out, domain, split)
-    kept, challenges = _kept(out, profile.domain, split, target)
-    while kept < target or challenges < challenge_quota(target):
+    kept, held = _kept(out, profile.domain, split, target)
+    while kept < target or sum(held.values()) < challenge_quota(target):
         todo = [w for w in walks if w.split == split and w.id not in done]
         if not todo:
             if split == "test" or samples >= config.walk_samples * 8:
@@ -110,7 +119,11 @@ def build_split(
             continue
         rate = max(kept / len(done), 0.1) if done else 0.4
         size = max(40, int((target - kept) / rate * 1.15))
+        if not done:
+            size = min(size, FIRST_WAVE)  # a first look, so later waves know the rules held
         batch = {w.id for w in todo[:size]}
+        short = bool(done) and sum(held.values()) < challenge_quota(target)
+        plan = ChallengePlan(share=1.0 if short else CHALLENGE_SHARE, held=held)
         ground = stage_path(out, domain, "ground", split)
         run_ground(
             profile,
@@ -122,6 +135,7 @@ def build_split(
             only=batch,
             show=show,
             pool=pool,
+            plan=plan,
         )
         felt = stage_path(out, domain, "feel", split)
         run_feel(ground, felt, config.seed, mapper, show)
@@ -129,18 +143,23 @@ def build_split(
             profile, felt, stage_path(out, domain, "validate", split), config.run_oracle, None, show
         )
         done |= batch
-        had = challenges
-        kept, challenges = _kept(out, profile.domain, split, target)
-        if kept >= target and challenges == had:
+        had = sum(held.values())
+        kept, held = _kept(out, profile.domain, split, target)
+        if kept >= target and sum(held.values()) == had:
             break  # a wave for challenges alone that found none: this domain has no more
     return kept
 
 
-def _kept(out: Path, domain: Domain, split: Split, target: int) -> tuple[int, int]:
-    """Accepted tasks a selection of `target` could use so far, and how many of them are
-    policy challenges."""
+FIRST_WAVE = 80
+"""Walks in a split's first wave at most: the waves after it try the rules it held least
+first (`ChallengePlan`)."""
+
+
+def _kept(out: Path, domain: Domain, split: Split, target: int) -> tuple[int, Counter[str]]:
+    """Accepted tasks a selection of `target` could use so far, and the policy challenges
+    among them by rule id."""
     verdicts = capped(admissible(out, domain, split), target, domain.tool_kinds)
-    return len(verdicts), sum(map(is_challenge, verdicts))
+    return len(verdicts), Counter(challenge_rule(v) for v in verdicts if is_challenge(v))
 
 
 def _build_all(

@@ -1,7 +1,7 @@
 """The last stage: select the accepted tasks of a build and export them.
 
-`select` takes the first accepted tasks in walk order (the selection does not depend on how
-many waves grounding took), at least a fifth of them policy challenges, at most 3% hand-offs
+`select` takes the first accepted tasks in walk order, at least a fifth of them policy
+challenges and as many rules challenged as the accepted tasks allow, at most 3% hand-offs
 alone, no two alike (end state, instruction), three a customer at most; `install_tasks` writes
 a selection into the domain folder, for shipping a new benchmark with the package.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -118,22 +119,16 @@ def admissible(out: Path, domain: Domain, split: Split) -> list[Verdict]:
 
 def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     """The first `target` accepted tasks in walk order, their neutral twins, their gold
-    hashes and their situations. When fewer than `challenge_quota(target)` of them are policy
-    challenges, or a rule has a challenge further on and none here, the next such challenges
-    in walk order replace the last plain tasks (see `_more_challenges`)."""
+    hashes and their situations; then further challenges in walk order take the place of some
+    of them, to reach the quota and cover more rules (see `_cover_rules`)."""
     walks = read_jsonl(stage_path(out, domain.name, "walks"), Walk)
     order = {w.id: i for i, w in enumerate(walks)}
     verdicts = admissible(out, domain, split)
     verdicts = capped(
         sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, domain.tool_kinds
     )
-    picked = verdicts[:target]
-    extra = _more_challenges(picked, verdicts[target:], target)
-    if extra:
-        plain = [i for i, v in enumerate(picked) if not is_challenge(v)]
-        dropped = set(plain[len(plain) - len(extra) :])
-        kept = [v for i, v in enumerate(picked) if i not in dropped]
-        picked = sorted(kept + extra, key=lambda v: order.get(v.walk_id, 10**9))
+    picked = _cover_rules(verdicts[:target], verdicts[target:], target, domain.tool_kinds)
+    picked.sort(key=lambda v: order.get(v.walk_id, 10**9))
     chosen = [v.candidate for v in picked if v.candidate is not None]
     twins = [v.twin for v in picked if v.twin is not None]
     hashes = {c.task.id: c.final_hash for c in chosen}
@@ -141,31 +136,48 @@ def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
 
 
 CHALLENGE_ROOM = 0.35
-"""Challenges may fill up to this share of a selection to cover more of the rules."""
+"""Challenges may fill up to this share of a selection to cover more of the rules; beyond it,
+a challenge of a new rule takes the place of one whose rule the selection holds twice."""
 
 
-def _more_challenges(
-    picked: Sequence[Verdict], rest: Sequence[Verdict], target: int
+def _cover_rules(
+    picked: Sequence[Verdict], rest: Sequence[Verdict], target: int, kinds: Mapping[str, ToolKind]
 ) -> list[Verdict]:
-    """Challenges from `rest`, in walk order, to add to `picked`: any, up to the quota; then
-    ones for a rule no picked challenge tests yet, while the share stays within the room (so
-    breaking each rule shows in the final state of some task)."""
-    have = sum(map(is_challenge, picked))
-    covered = {_rule(v) for v in picked if is_challenge(v)}
-    room = max(challenge_quota(target), int(CHALLENGE_ROOM * target)) - have
-    short = challenge_quota(target) - have
-    extra: list[Verdict] = []
-    for v in rest:
-        if not is_challenge(v) or room <= 0:
+    """`picked` with challenges from `rest` (in walk order) in place of some of its tasks:
+    any challenge while the selection is short of its quota, then one for each rule no
+    challenge there tests yet (so breaking each rule shows in the final state of some task).
+    A newcomer replaces the plain task with the fewest writes while the challenges stay within
+    `CHALLENGE_ROOM`, else a challenge of the rule held most often, if it is held twice."""
+    chosen = list(picked)
+    quota = challenge_quota(target)
+    room = max(quota, int(CHALLENGE_ROOM * target))
+    for verdict in rest:
+        if not is_challenge(verdict):
             continue
-        if short > 0 or _rule(v) not in covered:
-            extra.append(v)
-            covered.add(_rule(v))
-            short, room = short - 1, room - 1
-    return extra
+        held = Counter(challenge_rule(v) for v in chosen if is_challenge(v))
+        total = sum(held.values())
+        if total >= quota and challenge_rule(verdict) in held:
+            continue
+        if total < room:
+            plain = [i for i, v in enumerate(chosen) if not is_challenge(v)]
+            # Fewest writes first, the latest of those: the harder tasks stay.
+            victims = sorted(plain, key=lambda i: (_writes(chosen[i], kinds), -i))
+        else:
+            crowded = [i for i, v in enumerate(chosen) if is_challenge(v)]
+            crowded = [i for i in crowded if held[challenge_rule(chosen[i])] > 1]
+            victims = sorted(crowded, key=lambda i: (-held[challenge_rule(chosen[i])], -i))
+        if victims:
+            chosen[victims[0]] = verdict
+    return chosen
 
 
-def _rule(verdict: Verdict) -> str:
+def _writes(verdict: Verdict, kinds: Mapping[str, ToolKind]) -> int:
+    assert verdict.candidate is not None
+    return sum(kinds.get(a.name) == "write" for a in verdict.candidate.task.gold_actions)
+
+
+def challenge_rule(verdict: Verdict) -> str:
+    """The rule id a challenge verdict tests."""
     assert verdict.candidate is not None and verdict.candidate.task.challenge is not None
     return verdict.candidate.task.challenge.rule_id
 

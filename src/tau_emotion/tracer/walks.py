@@ -20,6 +20,11 @@ from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import ToolGraph, Walk, trace_key
 
 DEFAULT_INTENTS: Mapping[int, float] = {1: 0.45, 2: 0.35, 3: 0.2}
+TEST_INTENTS: Mapping[int, float] = {1: 0.1, 2: 0.4, 3: 0.5}
+"""The test pool is drawn richer: the benchmark measures whole conversations with several
+things to do (the released τ-Emotion-Bench tasks hold 2.9 writes on average). The train pool
+keeps the wider spread, and its later draws are longer anyway (repeated short sequences are
+dropped)."""
 DEFAULT_LENGTHS: Mapping[int, float] = {2: 0.15, 3: 0.3, 4: 0.3, 5: 0.15, 6: 0.1}
 TRIES_PER_WALK = 60
 MAX_SAME_WRITE = 2
@@ -36,6 +41,8 @@ class WalkConfig:
 
     intents: Mapping[int, float] = field(default_factory=lambda: dict(DEFAULT_INTENTS))
     lengths: Mapping[int, float] = field(default_factory=lambda: dict(DEFAULT_LENGTHS))
+    test_intents: Mapping[int, float] | None = None
+    """Intents per task for the test pool; None draws it like the train pool."""
 
 
 def _pick(rng: random.Random, weights: Mapping[int, float]) -> int:
@@ -220,6 +227,9 @@ def walk_domain(
     distinct ones form the test pool, the rest the train pool. Train never gets a sequence
     that a seed test task uses either."""
     config = config or WalkConfig()
+    test_config = config
+    if config.test_intents is not None:
+        test_config = WalkConfig(intents=config.test_intents, lengths=config.lengths)
     rng = random.Random(f"tracer/walks/{graph.domain}/{seed}")
     walker = Walker(profile, graph)
     seed_test = {trace_key(t) for t in profile.seed_traces.get("test", [])}
@@ -228,8 +238,9 @@ def walk_domain(
     n_test = 0
     for _ in range(n):
         intents = None
+        drawing = test_config if n_test < test_walks else config
         for _ in range(TRIES_PER_WALK):
-            intents = walker.sample(rng, config)
+            intents = walker.sample(rng, drawing)
             if intents is not None:
                 break
         if intents is None:

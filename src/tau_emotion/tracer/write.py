@@ -483,7 +483,9 @@ def write_task_text(
     if len(goals) == 1:
         parts.append(f"You want to {goals[0]}.")
     else:
-        order = ["First", "Then", "Finally"] if len(goals) == 3 else ["First", "Then"]
+        order = ["First", "Then", "After that", "Finally"][: len(goals)]
+        if len(goals) > 2:
+            order[-1] = "Finally"
         for word, goal in zip(order, goals, strict=True):
             parts.append(f"{word}, you want to {goal}.")
     parts += _lookups(writer, " ".join(parts), intent_of)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tau_emotion.data import Action, Challenge, Task
 from tau_emotion.tracer.ground.arguments import TERMINAL_STATES
-from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, MAX_INTENTS, find_challenge
+from tau_emotion.tracer.ground.challenge import MAX_INTENTS, ChallengePlan, find_challenge
 from tau_emotion.tracer.ground.screen import (
     CANDIDATES,
     SCREEN_CUSTOMERS,
@@ -36,8 +36,13 @@ FALLBACK_SEARCHES = 1
 """Searches run anyway when no customer passes the screen (the screen can be wrong)."""
 
 
-def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
-    """Ground one walk: a candidate task, or why not."""
+NO_PLAN = ChallengePlan()
+
+
+def ground_walk(
+    profile: Profile, walk: Walk, seed: int, plan: ChallengePlan = NO_PLAN
+) -> GroundResult:
+    """Ground one walk: a candidate task, or why not; `plan` says how challenges are offered."""
     variant = profile.domain.variant_for(walk.split)
     env = profile.env("ground", variant)
     pools = db_pools(profile, variant)
@@ -89,9 +94,9 @@ def ground_walk(profile: Profile, walk: Walk, seed: int) -> GroundResult:
     found = None
     # A challenge is one more intent: room for it, and no transfer that ends the talk before.
     room = len(walk.intents) < MAX_INTENTS and all(kinds[t] != "terminal" for t in tools)
-    if outcome is not None and outcome.ok and room and rng.random() < CHALLENGE_SHARE:
+    if outcome is not None and outcome.ok and room and rng.random() < plan.share:
         # The search leaves the gold's final state in `env`: the challenge is judged on it.
-        found = find_challenge(scene, env, rng)
+        found = find_challenge(scene, env, rng, plan.held)
     env.reset()
     if outcome is None or not outcome.ok:
         reason = outcome.reason if outcome is not None else "screen"
@@ -181,9 +186,9 @@ def _start_worker(profiles: dict[str, Profile]) -> None:
     _WORKER_PROFILES.update(profiles)
 
 
-def _ground_one(job: tuple[str, Walk, int]) -> GroundResult:
-    name, walk, seed = job
-    return ground_walk(_WORKER_PROFILES[name], walk, seed)
+def _ground_one(job: tuple[str, Walk, int, ChallengePlan]) -> GroundResult:
+    name, walk, seed, plan = job
+    return ground_walk(_WORKER_PROFILES[name], walk, seed, plan)
 
 
 @contextmanager
@@ -199,16 +204,21 @@ def worker_pool(profiles: Sequence[Profile], workers: int) -> Iterator[Pool | No
 
 
 def map_walks(
-    profile: Profile, walks: Sequence[Walk], seed: int, workers: int, pool: Pool | None = None
+    profile: Profile,
+    walks: Sequence[Walk],
+    seed: int,
+    workers: int,
+    pool: Pool | None = None,
+    plan: ChallengePlan = NO_PLAN,
 ) -> Iterator[GroundResult]:
     """Ground walks in order, on `workers` processes (each result depends only on its walk
     and the seed, so the output is the same for any number of workers). `pool` is the
     build's (see `worker_pool`); without one, a pool is made for these walks."""
     if workers <= 1 or len(walks) < 8:
         for walk in walks:
-            yield ground_walk(profile, walk, seed)
+            yield ground_walk(profile, walk, seed, plan)
         return
-    jobs = [(profile.name, w, seed) for w in walks]
+    jobs = [(profile.name, w, seed, plan) for w in walks]
     if pool is not None:
         yield from pool.imap(_ground_one, jobs, chunksize=4)
         return
@@ -228,9 +238,10 @@ def run_ground(
     only: set[str] | None = None,
     show: bool = True,
     pool: Pool | None = None,
+    plan: ChallengePlan = NO_PLAN,
 ) -> list[GroundResult]:
     """The ground stage over files: ground the walks `out` does not hold yet (of one split,
-    the first `limit`, or the ids in `only`)."""
+    the first `limit`, or the ids in `only`), offering challenges as `plan` says."""
     walks = [w for w in read_jsonl(walks_path, Walk) if split is None or w.split == split]
     if only is not None:
         walks = [w for w in walks if w.id in only]
@@ -239,7 +250,7 @@ def run_ground(
     have = done_keys(out, "walk_id")
     todo = [w for w in walks if w.id not in have]
     with appender(out) as add, progress(f"ground {out.stem}", len(todo), show) as tick:
-        for result in map_walks(profile, todo, seed, workers, pool):
+        for result in map_walks(profile, todo, seed, workers, pool, plan):
             add(result)
             tick()
     return read_jsonl(out, GroundResult)

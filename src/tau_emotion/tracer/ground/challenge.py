@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tau_emotion.domains.checks import PolicyCheck
@@ -30,8 +30,28 @@ CHALLENGE_SHARE = 0.5
 """Share of grounded walks (with room for one more intent) that are offered a challenge; the
 selection then keeps at least `CHALLENGE_QUOTA` of each split's tasks as challenges."""
 CHALLENGE_QUOTA = 0.2
-MAX_INTENTS = 3
-"""A task holds one to three intents; a challenge is one of them."""
+MAX_INTENTS = 4
+"""A task holds one to four intents; a challenge is one of them (the default walks hold at most
+three, so every one without a hand-off has room for it)."""
+
+
+@dataclass(frozen=True)
+class ChallengePlan:
+    """How a wave of grounding offers challenges, decided from the waves before it (so the
+    output depends only on the walks and the files, and builds stay byte-identical).
+
+    Some rules are forbidden on almost any record (compensation nobody qualifies for), others
+    only on a rare one (a basic fare inside its window): tried in a plain random order, the
+    common rules take nearly every challenge. So the rules the split already holds most often
+    are tried last."""
+
+    share: float = CHALLENGE_SHARE
+    """Chance that a grounded walk with room is offered one (1.0 while the split is short of
+    its quota)."""
+    held: Mapping[str, int] = field(default_factory=dict)
+    """Rule id -> challenges of it the split has accepted so far."""
+
+
 CHALLENGE_ATTEMPTS = 12
 """Argument sets tried per covered tool."""
 
@@ -56,14 +76,19 @@ def judged_rules(checks: Sequence[PolicyCheck]) -> list[PolicyCheck]:
     return [c for c in checks if c.judgement is not None]
 
 
-def find_challenge(scene: Scene, env: Environment, rng: random.Random) -> FoundChallenge | None:
+def find_challenge(
+    scene: Scene, env: Environment, rng: random.Random, held: Mapping[str, int] | None = None
+) -> FoundChallenge | None:
     """A write the policy forbids on the state the gold left (`env`), or None.
 
-    Rules and tools are tried in a seeded order, so builds stay byte-identical."""
+    Rules are tried from the least held (`ChallengePlan.held`) to the most, in a seeded order
+    among equals, and their tools in a seeded order, so builds stay byte-identical."""
     domain = scene.profile.domain
     specs = domain.toolset.specs
     rules = judged_rules(domain.checks)
     rng.shuffle(rules)
+    counts = held or {}
+    rules.sort(key=lambda r: counts.get(r.rule_id, 0))
     for rule in rules:
         assert rule.judgement is not None
         tools = sorted(rule.judgement.tools)
