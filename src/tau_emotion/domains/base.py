@@ -4,7 +4,7 @@ A domain is a subpackage of `tau_emotion.domains` that defines ``DOMAIN = Domain
 ``__init__.py``, usually through `kit.package.domain_package`, which takes the name and root
 from the folder and the databases from the generator. Its folder holds ``policy.md``, its
 database snapshot(s), ``tasks/*.jsonl`` and, for the Tracer, ``tracer_profile.py``
-(``TRACER = TracerSpec(...)``, see `Domain.tracer`).
+(``TRACER = TracerSpec(...)``, see `Domain.tracer`) with the data files of ``tracer/``.
 Nothing outside the folder names it: discovery is by package name.
 """
 
@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from threading import Lock
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -32,6 +32,33 @@ if TYPE_CHECKING:
 
 TRACER_FILE = "tracer_profile.py"
 """The file in a domain folder that declares what the Tracer needs (``TRACER``)."""
+TRACER_DATA = "tracer"
+"""The folder beside it whose JSON files hold the declaration's phrases and reasons."""
+
+T = TypeVar("T")
+
+
+def _tracer_data(spec: TracerSpec, folder: Path) -> TracerSpec:
+    """`spec` with the data files of `folder`: ``phrases.json``, ``reasons.json`` and
+    ``transfers.json``, each read and checked by its loader. Every domain folder keeps them
+    there, so its ``tracer_profile.py`` declares only what is not data."""
+    from tau_emotion.tracer.declaration import load_phrases, load_reasons, load_transfer_reasons
+
+    def read(name: str, load: Callable[[Path], T], declared: T) -> T:
+        path = folder / name
+        if not path.exists():
+            return declared
+        if declared:
+            # Two sources for one field would leave a reader guessing which one the Tracer uses.
+            raise DomainError(f"{path} and {TRACER_FILE} both declare what {name} holds")
+        return load(path)
+
+    return replace(
+        spec,
+        phrases=read("phrases.json", load_phrases, spec.phrases),
+        reasons=read("reasons.json", load_reasons, spec.reasons),
+        transfer_reasons=read("transfers.json", load_transfer_reasons, spec.transfer_reasons),
+    )
 
 
 @dataclass(frozen=True)
@@ -71,8 +98,9 @@ class Domain:
     @cached_property
     def tracer(self) -> TracerSpec:
         """What the Tracer needs to know about this domain beyond its code and data: the
-        given `tracer_spec`, else ``TRACER`` from the folder's ``tracer_profile.py``, else
-        the empty defaults (the Tracer then derives what it can)."""
+        given `tracer_spec`, else ``TRACER`` from the folder's ``tracer_profile.py`` with
+        the phrases and reasons of its ``tracer/`` files, else the empty defaults (the Tracer
+        then derives what it can)."""
         from tau_emotion.tracer.declaration import TracerSpec
 
         if self.tracer_spec is not None:
@@ -86,7 +114,7 @@ class Domain:
                 f"{self.root / TRACER_FILE} must define TRACER = TracerSpec(...) "
                 "(tau_emotion.tracer.declaration)"
             )
-        return spec
+        return _tracer_data(spec, self.root / TRACER_DATA)
 
     @property
     def tool_kinds(self) -> dict[str, ToolKind]:

@@ -2,24 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tau_emotion.domains.bank.checks import AUTH_TOOLS
-from tau_emotion.tracer.declaration import (
-    ReviewEdit,
-    TracerSpec,
-    load_phrases,
-    load_reasons,
-    load_transfer_reasons,
-)
-
-# How customers ask for each action (see `Phrase`): data, in tracer/phrases.json.
-PHRASES = load_phrases(Path(__file__).parent / "tracer" / "phrases.json")
-# What the policy sends to a human, as customers put it: data, in tracer/transfers.json.
-TRANSFER_REASONS = load_transfer_reasons(Path(__file__).parent / "tracer" / "transfers.json")
-# Why a customer wants each write, in their words (the task names the record): data, in
-# tracer/reasons.json.
-REASONS = load_reasons(Path(__file__).parent / "tracer" / "reasons.json")
+from tau_emotion.tracer.declaration import ReviewEdit, TracerSpec
 
 TRACER = TracerSpec(
     auth_tools=AUTH_TOOLS,
@@ -53,7 +37,4 @@ TRACER = TracerSpec(
             "require_any", "freeze_card", "", "policy: a freeze needs no strong verification"
         ),
     ),
-    phrases=PHRASES,
-    reasons=REASONS,
-    transfer_reasons=TRANSFER_REASONS,
 )

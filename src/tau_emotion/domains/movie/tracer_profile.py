@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from tau_emotion.domains.movie.checks import AUTH_TOOLS
-from tau_emotion.tracer.declaration import (
-    TracerSpec,
-    load_phrases,
-    load_reasons,
-    load_transfer_reasons,
-)
+from tau_emotion.tracer.declaration import TracerSpec
 from tau_emotion.tracer.ground.scene import Choice, Scene
-
-# How customers ask for each action (see `Phrase`): data, in tracer/phrases.json.
-PHRASES = load_phrases(Path(__file__).parent / "tracer" / "phrases.json")
-# What the policy sends to a human, as customers put it: data, in tracer/transfers.json.
-TRANSFER_REASONS = load_transfer_reasons(Path(__file__).parent / "tracer" / "transfers.json")
-# Why a customer wants each write, in their words: data, in tracer/reasons.json.
-REASONS = load_reasons(Path(__file__).parent / "tracer" / "reasons.json")
 
 
 def _free_seats(seat_map: dict[str, object]) -> list[list[str]]:
@@ -75,9 +62,6 @@ def seats_hook(tool: str, scene: Scene) -> list[dict[str, Choice]]:
 TRACER = TracerSpec(
     auth_tools=AUTH_TOOLS,
     known_codes={"booking_code": "booking_code"},
-    phrases=PHRASES,
-    transfer_reasons=TRANSFER_REASONS,
-    reasons=REASONS,
     hooks={"book_tickets": seats_hook, "change_seats": seats_hook, "exchange_booking": seats_hook},
     # Showtimes are searched by title; results name a film under "movie".
     param_aliases={"movie_title": ("movie", "title")},
