@@ -22,6 +22,7 @@ from tau_emotion.domains.kit.identity import (
     written_date,
     zip_code,
 )
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.state import DomainDB, State, Table
 from tau_emotion.domains.tools import ToolSet, tool
 from tau_emotion.errors import ToolError
@@ -183,3 +184,30 @@ def test_every_domain_declares_each_documented_kit_tool_under_its_name(name: str
         assert schema["description"] == entry.description
         properties = schema["parameters"]["properties"]
         assert {p: properties[p]["description"] for p in properties} == entry.args
+
+
+class DeskTools(DatabaseTools[_Desk]):
+    """A tool base whose model is its class line's type argument."""
+
+
+class DeskReads(DeskTools):
+    """A mixin over it inherits the model."""
+
+
+def test_database_tools_view_the_model_of_their_class_line() -> None:
+    reads = DeskReads(State(_Desk(transfers={}), "digest"))
+    assert DeskReads.model is _Desk
+    assert isinstance(reads.db, _Desk)
+    assert isinstance(reads.db.transfers, Table)
+
+
+def test_database_tools_want_a_database_model() -> None:
+    with pytest.raises(TypeError, match="must subclass DatabaseTools"):
+
+        class Untyped(DatabaseTools):  # type: ignore[type-arg]
+            pass
+
+    with pytest.raises(TypeError, match="wants a DomainDB model"):
+
+        class NotADatabase(DatabaseTools[Caller]):  # type: ignore[type-var]
+            pass

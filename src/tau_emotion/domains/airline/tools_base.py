@@ -35,8 +35,7 @@ from tau_emotion.domains.airline.rules import (
     free_bags,
 )
 from tau_emotion.domains.common import require
-from tau_emotion.domains.state import State
-from tau_emotion.domains.tools import ToolSet
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.errors import ToolError
 
 
@@ -51,11 +50,7 @@ def parse_day(text: str) -> str:
     return day.isoformat()
 
 
-class AirlineBase(ToolSet):
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(AirlineDB)
-
+class AirlineBase(DatabaseTools[AirlineDB]):
     # -- lookups -------------------------------------------------------------------------
 
     def _user(self, user_id: str) -> User:

@@ -22,8 +22,8 @@ from tau_emotion.domains.bank.db import (
 from tau_emotion.domains.bank.rules import today
 from tau_emotion.domains.common import money, money_text, next_id, require
 from tau_emotion.domains.kit.ownership import owned_record
-from tau_emotion.domains.state import Record, State
-from tau_emotion.domains.tools import ToolSet
+from tau_emotion.domains.kit.toolbase import DatabaseTools
+from tau_emotion.domains.state import Record
 from tau_emotion.errors import ToolError
 
 R = TypeVar("R", bound=Record)
@@ -33,12 +33,8 @@ def _holder(record: Account | Card | Payee) -> str:
     return record.customer_id
 
 
-class BankOffice(ToolSet):
+class BankOffice(DatabaseTools[BankDB]):
     """Base of `BankTools`: tables and helpers, no tools."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(BankDB)
 
     # -- lookups: one refusal text whether the record is missing or someone else's, so a
     # probe cannot learn other customers' ids.

@@ -16,6 +16,8 @@
   model (ids, unique emails and phones, seeded draws).
 - `customer_draws`: the names, phones and numbered card blocks of generated customers who
   hold cards and now and then a stored-value method.
+- `toolbase`: `DatabaseTools[SomeDB]`, the base of a domain's tool classes, with the
+  episode's tables typed as its model in ``self.db``.
 - `ownership`: `owned_record`, a record the caller names that must be theirs (missing and
   someone else's refused alike).
 

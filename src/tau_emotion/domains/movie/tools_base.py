@@ -8,6 +8,7 @@ from typing import Any
 
 from tau_emotion.domains.common import money, money_text, next_id, require
 from tau_emotion.domains.kit.ownership import owned_record
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.movie.db import (
     ACCOUNT_CREDIT,
     NOW,
@@ -19,8 +20,6 @@ from tau_emotion.domains.movie.db import (
     Showtime,
     payment,
 )
-from tau_emotion.domains.state import State
-from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 NOW_TEXT = NOW.strftime("%Y-%m-%dT%H:%M")
@@ -44,12 +43,8 @@ def _holder(record: Booking | FilmPass) -> str:
     return record.customer_id
 
 
-class MovieOffice(ToolSet):
+class MovieOffice(DatabaseTools[MovieDB]):
     """Base of `MovieTools`: tables and helpers, no tools."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(MovieDB)
 
     # -- lookups -------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from tau_emotion.domains.common import require
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
     Customer,
@@ -16,8 +17,6 @@ from tau_emotion.domains.restaurant.db import (
     Reservation,
     RestaurantDB,
 )
-from tau_emotion.domains.state import State
-from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 Cancellable = TypeVar("Cancellable", Reservation, PrivateEvent)
@@ -31,12 +30,8 @@ def cancelled_now(record: Cancellable, **settled: Any) -> Cancellable:
     )
 
 
-class RestaurantBase(ToolSet):
+class RestaurantBase(DatabaseTools[RestaurantDB]):
     """Tables and helpers; the tool methods live in the mixins that subclass this."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(RestaurantDB)
 
     def _customer(self, customer_id: str) -> Customer:
         return require(self.db.customers, customer_id, f"no customer with id {customer_id!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tau_emotion.domains.common import cents_text, next_id, require
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.retail.db import (
     Address,
     Customer,
@@ -15,8 +16,6 @@ from tau_emotion.domains.retail.db import (
     Transaction,
 )
 from tau_emotion.domains.retail.rules import STATE_CODE, ZIP_CODE, normalize_order_number
-from tau_emotion.domains.state import State
-from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 # Why an order in each status cannot be changed, in the words the agent passes on.
@@ -34,12 +33,8 @@ FROZEN_REASONS = {
 }
 
 
-class RetailAccess(ToolSet):
+class RetailAccess(DatabaseTools[RetailDB]):
     """Lookups that raise `ToolError` on unknown ids, and balance-aware charges and refunds."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(RetailDB)
 
     def customer(self, customer_id: str) -> Customer:
         return require(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tau_emotion.domains.common import next_id, require
-from tau_emotion.domains.state import State
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.telecom.db import (
     Bill,
     ChargeKind,
@@ -33,7 +33,6 @@ from tau_emotion.domains.telecom.rules import (
     next_month_start,
     prorated_cents,
 )
-from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 
@@ -49,11 +48,7 @@ class PlanChange:
     prorated_cents: int
 
 
-class TelecomToolBase(ToolSet):
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(TelecomDB)
-
+class TelecomToolBase(DatabaseTools[TelecomDB]):
     # -- finding things --------------------------------------------------------------------
 
     def _customer(self, customer_id: str) -> Customer:

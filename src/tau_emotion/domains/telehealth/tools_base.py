@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from tau_emotion.domains.common import cents_text, next_id, require
-from tau_emotion.domains.state import State
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.telehealth.db import (
     Appointment,
     Patient,
@@ -20,7 +20,6 @@ from tau_emotion.domains.telehealth.db import (
 )
 from tau_emotion.domains.telehealth.pricing import coverage_status
 from tau_emotion.domains.telehealth.rules import TODAY
-from tau_emotion.domains.tools import ToolSet
 from tau_emotion.errors import ToolError
 
 
@@ -34,12 +33,8 @@ class _Owned(Protocol):
 OwnedT = TypeVar("OwnedT", bound=_Owned)
 
 
-class TelehealthBase(ToolSet):
+class TelehealthBase(DatabaseTools[TelehealthDB]):
     """Tables and helpers; the tool methods live in the mixins combined in `tools`."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(TelehealthDB)
 
     # --- lookups that refuse with a reason ----------------------------------------------
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tau_emotion.domains.common import float_money, require
-from tau_emotion.domains.state import State
-from tau_emotion.domains.tools import ToolSet
+from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.travel import pricing
 from tau_emotion.domains.travel.db import (
     Booking,
@@ -19,12 +18,8 @@ from tau_emotion.domains.travel.db import (
 from tau_emotion.errors import ToolError
 
 
-class TravelBase(ToolSet):
+class TravelBase(DatabaseTools[TravelDB]):
     """Tables and helpers; the tool methods live in the mixins that subclass this."""
-
-    def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self.db = state.view(TravelDB)
 
     def _customer(self, customer_id: str) -> Customer:
         return require(self.db.customers, customer_id, f"no customer with id {customer_id!r}")
