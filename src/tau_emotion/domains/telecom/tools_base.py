@@ -9,7 +9,9 @@ checks.py, which reads the account through the helpers here (`_overdue_bills`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tau_emotion.domains.common import next_id, require
 from tau_emotion.domains.kit.toolbase import DatabaseTools
@@ -34,6 +36,9 @@ from tau_emotion.domains.telecom.rules import (
     prorated_cents,
 )
 from tau_emotion.errors import ToolError
+
+H = TypeVar("H", Line, Device, Bill)
+"""A record on one customer's account."""
 
 
 @dataclass(frozen=True)
@@ -60,28 +65,23 @@ class TelecomToolBase(DatabaseTools[TelecomDB]):
     def _device(self, device_id: str) -> Device:
         return require(self.db.devices, device_id, f"no device with id {device_id!r}")
 
-    def _owned_line(self, customer_id: str, line_id: str) -> Line:
+    def _on_account(self, customer_id: str, what: str, table: Mapping[str, H], key: str) -> H:
+        """The `what` called `key` in `table`, refused unless it is on the customer's account
+        (the customer first, then the record, then whose it is)."""
         self._customer(customer_id)
-        line = self._line(line_id)
-        if line.customer_id != customer_id:
-            raise ToolError(f"line {line_id} is not on customer {customer_id}'s account")
-        return line
+        record = require(table, key, f"no {what} with id {key!r}")
+        if record.customer_id != customer_id:
+            raise ToolError(f"{what} {key} is not on customer {customer_id}'s account")
+        return record
+
+    def _owned_line(self, customer_id: str, line_id: str) -> Line:
+        return self._on_account(customer_id, "line", self.db.lines, line_id)
 
     def _owned_device(self, customer_id: str, device_id: str) -> Device:
-        self._customer(customer_id)
-        device = self._device(device_id)
-        if device.customer_id != customer_id:
-            raise ToolError(f"device {device_id} is not on customer {customer_id}'s account")
-        return device
+        return self._on_account(customer_id, "device", self.db.devices, device_id)
 
     def _owned_bill(self, customer_id: str, bill_id: str) -> Bill:
-        self._customer(customer_id)
-        bill = self.db.bills.get(bill_id)
-        if bill is None:
-            raise ToolError(f"no bill with id {bill_id!r}")
-        if bill.customer_id != customer_id:
-            raise ToolError(f"bill {bill_id} is not on customer {customer_id}'s account")
-        return bill
+        return self._on_account(customer_id, "bill", self.db.bills, bill_id)
 
     def _plan(self, plan_id: str) -> Plan:
         return require(
