@@ -14,14 +14,16 @@ get them when the build's pool starts.
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import asdict
 from multiprocessing.pool import Pool
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau_emotion.data import Split
+from tau_emotion.data import Split, Task
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.base import write_tasks
 from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
@@ -31,8 +33,10 @@ from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, ChallengePlan
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult
+from tau_emotion.tracer.review import apply_reviews, load_reviews, review_path
 from tau_emotion.tracer.select import (
     Selection,
+    accepted,
     admissible,
     capped,
     challenge_quota,
@@ -191,6 +195,26 @@ def _build_all(
     return targets
 
 
+def _reviewed(
+    out: Path, profile: Profile, tasks: list[Task], twins: list[Task], show: bool
+) -> tuple[list[Task], list[Task]]:
+    """The test selection with the domain's hand review applied (see `tracer.review`). The
+    writer's own text is kept beside it (``<domain>/written-test*.jsonl``), for reviewing a
+    build; what could not be applied is said, and listed in ``<domain>/review.json``."""
+    write_tasks(out / profile.name / "written-test.jsonl", tasks)
+    write_tasks(out / profile.name / "written-test_neutral.jsonl", twins)
+    reviews = load_reviews(review_path(profile.domain.root))
+    verdicts = accepted(out, profile.name, "test")
+    candidates = {v.candidate.task.id: v.candidate for v in verdicts if v.candidate is not None}
+    tasks, twins, outcome = apply_reviews(profile, tasks, twins, candidates, reviews)
+    report = out / profile.name / "review.json"
+    report.write_text(json.dumps(asdict(outcome), indent=1) + "\n", encoding="utf-8")
+    if show and reviews:
+        for line in outcome.lines(profile.name):
+            print(line, file=sys.stderr)
+    return tasks, twins
+
+
 def run_build(
     config: BuildConfig,
     out: Path,
@@ -224,7 +248,9 @@ def run_build(
     covered = {t.id: t for t in enforce_coverage(test, situations, mapper, config.seed)}
     final = out / "tasks"
     for (domain, split), (tasks, twins, hashes, _) in sorted(selected.items()):
-        tasks = [covered.get(t.id, t) if split == "test" else t for t in tasks]
+        if split == "test":
+            tasks = [covered.get(t.id, t) for t in tasks]
+            tasks, twins = _reviewed(out, profiles[domain], tasks, twins, show)
         write_tasks(final / domain / f"{split}.jsonl", tasks)
         if split == "test":
             write_tasks(final / domain / "test_neutral.jsonl", twins)

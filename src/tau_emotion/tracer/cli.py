@@ -260,3 +260,75 @@ def stats_cmd(
     for d in stats:
         parts = [f"{s}: {x.selected} selected of {x.candidates}" for s, x in d.splits.items()]
         typer.echo(f"{d.domain}: {d.nodes} tools, {d.distinct_traces} traces; " + "; ".join(parts))
+
+
+@app.command("review")
+def review_cmd(
+    out: Annotated[Path, typer.Argument(help="A build folder (its test selection is reviewed).")],
+    domain: DomainOpt = "all",
+    add: Annotated[
+        Path | None,
+        typer.Option(
+            "--add",
+            help="A JSONL file of drafts ({task_id, after, requests?, reason}): each that "
+            "passes every check of the validate stage is filed in its domain's review file.",
+        ),
+    ] = None,
+) -> None:
+    """Check a build's test selection against the domains' hand reviews, or file new ones.
+
+    Without --add: how each domain's tracer/test_review.jsonl applies to the build (applied,
+    unreviewed, stale, failing). With --add: the drafts are checked like a Tracer task (every
+    value derivable, no internal id, the twin identical but for the emotion, the oracle with
+    the scripted user succeeds) and the ones that pass are written into the review files."""
+    from tau_emotion.domains.base import load_tasks
+    from tau_emotion.errors import TaskFileError
+    from tau_emotion.tracer.profile import load_profile
+    from tau_emotion.tracer.review import (
+        Draft,
+        add_drafts,
+        apply_reviews,
+        load_drafts,
+        load_reviews,
+        review_path,
+        write_reviews,
+    )
+    from tau_emotion.tracer.select import accepted
+
+    drafts: list[Draft] = []
+    if add is not None:
+        try:
+            drafts = load_drafts(add)
+        except TaskFileError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--add") from None
+    refused_any = False
+    for name in _domains(domain):
+        written = out / name / "written-test.jsonl"
+        if not written.exists():
+            if add is None and domain == "all":
+                continue
+            raise typer.BadParameter(f"{written} does not exist: build the test split first")
+        profile = load_profile(name)
+        tasks = load_tasks(written)
+        twins = load_tasks(out / name / "written-test_neutral.jsonl")
+        verdicts = accepted(out, name, "test")
+        candidates = {v.candidate.task.id: v.candidate for v in verdicts if v.candidate}
+        path = review_path(profile.domain.root)
+        reviews = load_reviews(path)
+        mine = [d for d in drafts if d.task_id.startswith(f"{name}-")]
+        if add is not None:
+            if not mine:
+                continue
+            filed, refused = add_drafts(profile, tasks, twins, candidates, mine, reviews)
+            write_reviews(path, filed.values())
+            typer.echo(f"{name}: {len(mine) - len(refused)} of {len(mine)} drafts filed in {path}")
+            for task_id, why in refused.items():
+                typer.echo(f"  {task_id}: refused: {why}")
+            refused_any |= bool(refused)
+            continue
+        _, _, outcome = apply_reviews(profile, tasks, twins, candidates, reviews)
+        for line in outcome.lines(name):
+            typer.echo(line)
+        refused_any |= bool(outcome.failed or outcome.stale)
+    if refused_any:
+        raise typer.Exit(1)
