@@ -147,11 +147,22 @@ def test_the_selection_adds_challenges_for_rules_it_does_not_test_yet(
         of("r2", "airline.b"),
         of("r3", "airline.c"),
     ]
-    chosen = _cover_rules(picked, rest, 10, load_domain("airline").tool_kinds)
+    kinds = load_domain("airline").tool_kinds
+    chosen = _cover_rules(picked, rest, 10, kinds)
     # The quota (2) is met. The room (35% of 10: 3) takes r1, a rule not tested yet, in place
     # of the last plain task; r3, a third rule, then replaces a challenge of the rule held
     # twice (the later one); r0 and r2 repeat rules already held.
     assert [v.walk_id for v in chosen] == ["p0", "r3", *[f"p{i}" for i in range(2, 9)], "r1"]
+
+    # Six challenges of two rules in ten, room for three: plain tasks further on take the
+    # place of the latest challenges of the rule held most, never of a rule's last one.
+    crowded = [
+        of(f"p{i}", "airline.a" if i < 5 else "airline.b" if i < 6 else None) for i in range(10)
+    ]
+    later = [of("q0", None), of("q1", "airline.c"), of("q2", None), of("q3", None), of("q4", None)]
+    chosen = _cover_rules(crowded, later, 10, kinds)
+    rules = [v.candidate.task.challenge.rule_id for v in chosen if is_challenge(v)]  # type: ignore[union-attr]
+    assert sorted(rules) == ["airline.a", "airline.b", "airline.c"]
 
 
 def test_a_plan_offers_the_rules_held_least_first(challenged: list[Task]) -> None:

@@ -126,8 +126,10 @@ def build_split(
         if not done:
             size = min(size, FIRST_WAVE)  # a first look, so later waves know the rules held
         batch = {w.id for w in todo[:size]}
-        short = bool(done) and sum(held.values()) < challenge_quota(target)
-        plan = ChallengePlan(share=1.0 if short else CHALLENGE_SHARE, held=held)
+        # A wave for challenges alone (the split has its tasks, not its quota of challenges)
+        # offers one to every walk; otherwise the share keeps the split mostly plain work.
+        alone = kept >= target
+        plan = ChallengePlan(share=1.0 if alone else CHALLENGE_SHARE, held=held)
         ground = stage_path(out, domain, "ground", split)
         run_ground(
             profile,

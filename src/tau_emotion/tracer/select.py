@@ -147,7 +147,8 @@ def _cover_rules(
     any challenge while the selection is short of its quota, then one for each rule no
     challenge there tests yet (so breaking each rule shows in the final state of some task).
     A newcomer replaces the plain task with the fewest writes while the challenges stay within
-    `CHALLENGE_ROOM`, else a challenge of the rule held most often, if it is held twice."""
+    `CHALLENGE_ROOM`, else a challenge of the rule held most often, if it is held twice. Last,
+    plain tasks bring a share above the room back down (`_within_room`)."""
     chosen = list(picked)
     quota = challenge_quota(target)
     room = max(quota, int(CHALLENGE_ROOM * target))
@@ -168,6 +169,26 @@ def _cover_rules(
             victims = sorted(crowded, key=lambda i: (-held[challenge_rule(chosen[i])], -i))
         if victims:
             chosen[victims[0]] = verdict
+    return _within_room(chosen, rest, room)
+
+
+def _within_room(chosen: list[Verdict], rest: Sequence[Verdict], room: int) -> list[Verdict]:
+    """Beyond the room, plain tasks from `rest` (in walk order) replace challenges of the
+    rules held most often (never a rule's last challenge): the set measures mostly work done."""
+    taken = {v.walk_id for v in chosen}
+    for verdict in rest:
+        held = Counter(challenge_rule(v) for v in chosen if is_challenge(v))
+        if sum(held.values()) <= room:
+            break
+        if is_challenge(verdict) or verdict.walk_id in taken:
+            continue
+        crowded = [i for i, v in enumerate(chosen) if is_challenge(v)]
+        crowded = [i for i in crowded if held[challenge_rule(chosen[i])] > 1]
+        if not crowded:
+            break
+        victim = min(crowded, key=lambda i: (-held[challenge_rule(chosen[i])], -i))
+        chosen[victim] = verdict
+        taken.add(verdict.walk_id)
     return chosen
 
 

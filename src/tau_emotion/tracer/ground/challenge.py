@@ -26,9 +26,10 @@ from tau_emotion.tracer.ground.arguments import argument_sets
 from tau_emotion.tracer.ground.scene import Scene, required_params
 from tau_emotion.tracer.values import Choice
 
-CHALLENGE_SHARE = 0.5
-"""Share of grounded walks (with room for one more intent) that are offered a challenge; the
-selection then keeps at least `CHALLENGE_QUOTA` of each split's tasks as challenges."""
+CHALLENGE_SHARE = 0.4
+"""Share of grounded walks (with room for one more intent) that are offered a challenge, about
+a third of a split's tasks; the selection then keeps at least `CHALLENGE_QUOTA` of each split's
+tasks as challenges and at most `select.CHALLENGE_ROOM`, as far as the accepted tasks allow."""
 CHALLENGE_QUOTA = 0.2
 MAX_INTENTS = 4
 """A task holds one to four intents; a challenge is one of them (the default walks hold at most
@@ -46,8 +47,8 @@ class ChallengePlan:
     are tried last."""
 
     share: float = CHALLENGE_SHARE
-    """Chance that a grounded walk with room is offered one (1.0 while the split is short of
-    its quota)."""
+    """Chance that a grounded walk with room is offered one (1.0 in a wave for challenges
+    alone)."""
     held: Mapping[str, int] = field(default_factory=dict)
     """Rule id -> challenges of it the split has accepted so far."""
 
