@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import Field
 
 from tau_emotion.data import Frozen, Message, ToolCall
 from tau_emotion.domains.tools import ToolKind, ToolSet
 from tau_emotion.errors import ToolError
+
+V = TypeVar("V")
 
 _AFFIRMATIVE = re.compile(
     r"\b(yes|yeah|yep|yup|sure|confirm(?:ed)?|go ahead|proceed|please do|do it|do that|"
@@ -236,19 +238,29 @@ def authentication_before(
     )
 
 
+def other_than_first(
+    found: Iterable[tuple[CallRecord, V | None]],
+) -> Iterator[tuple[CallRecord, V, V]]:
+    """Each call whose value (a customer id it names or returns; None: none) is not the first
+    value found, with that value and the first: where a conversation reached a second
+    customer."""
+    first: V | None = None
+    for call, value in found:
+        if value is None:
+            continue
+        if first is None:
+            first = value
+        elif value != first:
+            yield call, value, first
+
+
 def one_customer(rule_id: str, argument: str = "user_id", *, hard: bool = True) -> PolicyCheck:
     """All successful calls that name a customer name the same one."""
 
     def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
-        seen: Any = None
-        for c in t.successful():
-            value = c.call.arguments.get(argument)
-            if value is None:
-                continue
-            if seen is None:
-                seen = value
-            elif value != seen:
-                yield f"{c.call.name} acted on {argument}={value} after {seen}", c.message_index
+        named = ((c, c.call.arguments.get(argument)) for c in t.successful())
+        for c, value, seen in other_than_first(named):
+            yield f"{c.call.name} acted on {argument}={value} after {seen}", c.message_index
 
     return PolicyCheck(rule_id, "Serve one customer per conversation.", fn, hard)
 

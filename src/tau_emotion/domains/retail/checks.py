@@ -20,6 +20,7 @@ from tau_emotion.domains.checks import (
     confirmation_before_writes,
     judged,
     nothing_after_transfer,
+    other_than_first,
     read_before_change,
     result_field,
     writes_and,
@@ -57,16 +58,9 @@ def _one_customer(t: Trajectory) -> Iterable[tuple[str, int | None]]:
     Order tools name no customer, so the customer id in their results is what ties an
     order to its owner: reading or changing someone else's order shows up here.
     """
-    first: str | None = None
-    for c in t.successful():
-        for customer_id in _customer_ids(c):
-            if first is None:
-                first = customer_id
-            elif customer_id != first:
-                yield (
-                    f"{c.call.name} reached customer {customer_id} after serving {first}",
-                    c.message_index,
-                )
+    reached = ((c, customer_id) for c in t.successful() for customer_id in _customer_ids(c))
+    for c, customer_id, first in other_than_first(reached):
+        yield f"{c.call.name} reached customer {customer_id} after serving {first}", c.message_index
 
 
 # -- judged rules: each judge reads the database as it stood before the write ---------------

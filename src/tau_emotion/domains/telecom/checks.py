@@ -15,6 +15,7 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     Trajectory,
     all_but,
+    other_than_first,
     result_field,
     session_checks,
 )
@@ -29,18 +30,10 @@ Findings = Iterable[tuple[str, int | None]]
 
 def _no_other_account_data(t: Trajectory) -> Findings:
     """Reads take line, device or bill ids, so a second account shows up only in results."""
-    first: str | None = None
-    for c in t.successful():
-        customer = result_field(c, "customer_id")  # every account view names its customer
-        if customer is None:
-            continue
-        if first is None:
-            first = customer
-        elif customer != first:
-            yield (
-                f"{c.call.name} returned data of customer {customer} after {first}",
-                c.message_index,
-            )
+    # Every account view names its customer.
+    shown = ((c, result_field(c, "customer_id")) for c in t.successful())
+    for c, customer, first in other_than_first(shown):
+        yield f"{c.call.name} returned data of customer {customer} after {first}", c.message_index
 
 
 def _quote_before_plan_change(t: Trajectory) -> Findings:

@@ -17,6 +17,7 @@ from tau_emotion.domains.checks import (
     PolicyCheck,
     Trajectory,
     act_as_authenticated,
+    other_than_first,
     result_field,
     result_json,
     session_checks,
@@ -80,15 +81,8 @@ def _looked_up(call: CallRecord) -> str | None:
 
 
 def _single_identity(t: Trajectory) -> Found:
-    first: str | None = None
-    for c in t.calls:
-        found = _looked_up(c)
-        if found is None:
-            continue
-        if first is None:
-            first = found
-        elif found != first:
-            yield f"identity lookup reached a second patient {found} after {first}", c.message_index
+    for c, found, first in other_than_first((c, _looked_up(c)) for c in t.calls):
+        yield f"identity lookup reached a second patient {found} after {first}", c.message_index
 
 
 def _interaction_check_before_refill(t: Trajectory) -> Found:
