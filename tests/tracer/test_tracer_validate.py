@@ -144,3 +144,43 @@ def test_twin_and_emotion_defects_are_caught(sound: Felt) -> None:
 def test_an_earlier_rejection_passes_through() -> None:
     felt = Felt(walk_id="w", rejection=Rejection(stage="ground", reason="screen"))
     assert reasons(check(airline(), felt)) == ["screen"]
+
+
+def test_a_date_the_customer_says_in_words_is_derivable(sound: Felt) -> None:
+    import re
+
+    from tau_emotion.tracer.values import spoken_dates
+
+    assert spoken_dates("2025-06-01") == ["june 1st", "june 1", "1 june", "1st of june"]
+    assert spoken_dates("2025-13-01") == [] and spoken_dates("LK123") == []
+    task = _candidate(sound).task
+    iso = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+    def spoken(text: str, day: int | None = None) -> str:
+        def say(m: re.Match[str]) -> str:
+            words = spoken_dates(m.group(0))[0].title()
+            return words if day is None else f"{words.split()[0]} {day}"
+
+        return iso.sub(say, text)
+
+    dated = [
+        a for a in task.gold_actions if any(iso.fullmatch(str(v)) for v in a.arguments.values())
+    ]
+    if not dated:
+        pytest.skip("the sound task carries no date")
+
+    def told(day: int | None) -> Felt:
+        return _with_task(
+            sound,
+            instruction=spoken(task.instruction, day),
+            intents=[
+                i.model_copy(update={"request": spoken(i.request, day)}) for i in task.intents
+            ],
+            known_facts={k: spoken(v, day) for k, v in task.known_facts.items()},
+        )
+
+    assert not [
+        r for r in reasons(check(airline(), told(None), run_oracle=False)) if "underivable" in r
+    ]
+    wrong = reasons(check(airline(), told(31), run_oracle=False))
+    assert any(r.startswith("underivable:") for r in wrong)

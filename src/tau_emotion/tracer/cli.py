@@ -290,6 +290,7 @@ def review_cmd(
         apply_reviews,
         load_drafts,
         load_reviews,
+        locked,
         review_path,
         write_reviews,
     )
@@ -319,8 +320,10 @@ def review_cmd(
         if add is not None:
             if not mine:
                 continue
-            filed, refused = add_drafts(profile, tasks, twins, candidates, mine, reviews)
-            write_reviews(path, filed.values())
+            with locked(path):  # reviewers of one domain may file at the same time
+                reviews = load_reviews(path)
+                filed, refused = add_drafts(profile, tasks, twins, candidates, mine, reviews)
+                write_reviews(path, filed.values())
             typer.echo(f"{name}: {len(mine) - len(refused)} of {len(mine)} drafts filed in {path}")
             for task_id, why in refused.items():
                 typer.echo(f"  {task_id}: refused: {why}")

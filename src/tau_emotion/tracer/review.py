@@ -17,9 +17,11 @@ a build and files the ones that pass (`tau-emotion tracer review`).
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -140,6 +142,18 @@ def write_reviews(path: Path, reviews: Iterable[Review]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [r.model_dump_json() + "\n" for r in sorted(reviews, key=lambda r: r.task_id)]
     path.write_text("".join(lines), encoding="utf-8")
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on a review file while it is read and rewritten."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with (path.parent / f".{path.name}.lock").open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def reviewed(task: Task, review: Review) -> Task:

@@ -42,7 +42,7 @@ from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import Profile, internal_ids
 from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
-from tau_emotion.tracer.values import FREE_TEXT, humanize, looks_like_id, scalars
+from tau_emotion.tracer.values import FREE_TEXT, humanize, looks_like_id, scalars, spoken_dates
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -106,6 +106,8 @@ def _derivable(
         return float(leaf) in said_numbers or float(leaf) in seen_numbers
     text = str(leaf)
     if text.lower() in said or humanize(text).lower() in said:
+        return True
+    if any(re.search(rf"\b{form}\b", said) for form in spoken_dates(text)):
         return True
     if text in seen:
         # Seen in an output: the customer must still say which one (by its description).

@@ -281,6 +281,34 @@ def humanize(value: Any) -> str:
     return text
 
 
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+
+
+def spoken_dates(value: str) -> list[str]:
+    """How a customer may say an ISO date instead ("June 3", "June 3rd", "3 June"), lower
+    case; none for anything else. The agent turns them back into the date the tools take."""
+    m = re.fullmatch(r"\d{4}-(\d{2})-(\d{2})", value)
+    if not m or not 1 <= int(m.group(1)) <= 12:
+        return []
+    month, day = _MONTHS[int(m.group(1)) - 1], int(m.group(2))
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    nth = f"{day}{suffix}"
+    return [f"{month} {nth}", f"{month} {day}", f"{day} {month}", f"{nth} of {month}"]
+
+
 def _usable(v: Any, value: Any) -> bool:
     if v is None or v == value or isinstance(v, dict | list | bool) or looks_like_id(v):
         return False
