@@ -187,6 +187,14 @@ LexicalWeightOpt = Annotated[
         help="Weight of the n-gram model against the embedding side (0 = embeddings only).",
     ),
 ]
+# The options of the commands that build a mapper (`map`, `eval`), spelled once.
+NeighboursOpt = Annotated[int, typer.Option(help="Neighbouring anchors that vote.")]
+ClassifierOpt = Annotated[
+    Path | None, typer.Option(help="Classifier artifact (default: shipped or cached).")
+]
+MapperAnchorsOpt = Annotated[
+    Path | None, typer.Option(help="Anchors the classifier was trained on (default: shipped).")
+]
 
 
 @app.command("map")
@@ -198,19 +206,15 @@ def map_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Where to write JSONL (default stdout).")
     ] = None,
-    k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
+    k: NeighboursOpt = 9,
     seed: Annotated[int, typer.Option(help="Seed for choosing the instruction.")] = 0,
     lexical_weight: LexicalWeightOpt = 0.6,
     embedder: EmbedderOpt = "static",
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
-    classifier: Annotated[
-        Path | None, typer.Option(help="Classifier artifact (default: shipped or cached).")
-    ] = None,
-    anchors: Annotated[
-        Path | None, typer.Option(help="Anchors the classifier was trained on (default: shipped).")
-    ] = None,
+    classifier: ClassifierOpt = None,
+    anchors: MapperAnchorsOpt = None,
 ) -> None:
     """Map free text to a condition (+ confidences and a sampled instruction)."""
     if (text is None) == (input_path is None):
@@ -304,18 +308,14 @@ def eval_command(
             "default: benchmarks/emotion_eval of the source checkout."
         ),
     ] = None,
-    k: Annotated[int, typer.Option(help="Neighbouring anchors that vote.")] = 9,
+    k: NeighboursOpt = 9,
     lexical_weight: LexicalWeightOpt = 0.6,
     embedder: EmbedderOpt = "static",
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
-    classifier: Annotated[
-        Path | None, typer.Option(help="Classifier artifact (default: shipped or cached).")
-    ] = None,
-    anchors: Annotated[
-        Path | None, typer.Option(help="Anchors the classifier was trained on (default: shipped).")
-    ] = None,
+    classifier: ClassifierOpt = None,
+    anchors: MapperAnchorsOpt = None,
     confusion: Annotated[
         bool, typer.Option(help="Also print the within-family emotion confusion tables.")
     ] = False,
