@@ -109,25 +109,13 @@ def domains_generate(
 
 
 def _run(request: RunRequest) -> None:
-    from tau_emotion.cli.tables import make_console, warning_printer
-    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.cli.tables import make_console
     from tau_emotion.runner.outcome import outcome_of_run
-    from tau_emotion.runner.progress import progress_display
     from tau_emotion.runner.run import execute_run
 
     console = make_console()
     config = request.config
-    try:
-        with progress_display(console) as hook:
-            episodes = execute_run(
-                config,
-                resume=request.resume,
-                progress=hook,
-                retry_errors=request.retry_errors,
-                on_warning=warning_printer(),
-            )
-    except TauEmotionError as exc:
-        raise fail(str(exc)) from None
+    episodes = request.execute(execute_run, console)
     _report(config.out, episodes, console)
     finish_run(outcome_of_run(config, episodes))  # exit 3/4/5 when the endpoint failed
 

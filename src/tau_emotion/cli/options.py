@@ -19,7 +19,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar, Union, get_args, get_origin
 
 import typer
 from pydantic import ValidationError
@@ -29,6 +29,11 @@ from pydantic_core import PydanticUndefined
 from tau_emotion.models.factory import LOCAL
 from tau_emotion.models.openai_compat import ModelConfig
 from tau_emotion.runner.config import RunConfig
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from tau_emotion.runner.run import ProgressHook
 
 ROLES = {"agent_model": "agent", "user_model": "user"}
 RENAMED = {"domains": "domain", "task_ids": "task_id"}
@@ -202,6 +207,24 @@ RetryErrorsOpt = Annotated[
 ]
 
 
+T_co = TypeVar("T_co", covariant=True)
+T = TypeVar("T")
+
+
+class RunFunction(Protocol[T_co]):
+    """What a run-like command runs: `runner.run.execute_run`, `training.collect.collect`."""
+
+    def __call__(
+        self,
+        config: RunConfig,
+        *,
+        resume: bool,
+        progress: ProgressHook,
+        retry_errors: bool,
+        on_warning: Callable[[str], None],
+    ) -> T_co: ...
+
+
 @dataclass(frozen=True)
 class RunRequest:
     """What a run-like command was asked: the config plus the flags that are not config."""
@@ -209,6 +232,26 @@ class RunRequest:
     config: RunConfig
     resume: bool
     retry_errors: bool
+
+    def execute(self, run: RunFunction[T], console: Console) -> T:
+        """`run` this request with a progress display and warnings on `console`'s terminal;
+        a `TauEmotionError` becomes the one-line error and exit status 2."""
+        from tau_emotion.cli.common import fail
+        from tau_emotion.cli.tables import warning_printer
+        from tau_emotion.errors import TauEmotionError
+        from tau_emotion.runner.progress import progress_display
+
+        try:
+            with progress_display(console) as hook:
+                return run(
+                    self.config,
+                    resume=self.resume,
+                    progress=hook,
+                    retry_errors=self.retry_errors,
+                    on_warning=warning_printer(),
+                )
+        except TauEmotionError as exc:
+            raise fail(str(exc)) from None
 
 
 def run_like_command(

@@ -20,27 +20,15 @@ DEFAULT_MIXES_DIR = Path("runs/mixes")
 
 def _collect(request: RunRequest) -> None:
     from tau_emotion.cli.errors import finish_run
-    from tau_emotion.cli.tables import make_console, warning_printer
-    from tau_emotion.errors import TauEmotionError
+    from tau_emotion.cli.tables import make_console
     from tau_emotion.runner.outcome import outcome_of_run
-    from tau_emotion.runner.progress import progress_display
     from tau_emotion.training.collect import SUMMARY_FILE
     from tau_emotion.training.collect import collect as run_collection
     from tau_emotion.training.report import print_collect_summary
 
     console = make_console()
     out = request.config.out
-    try:
-        with progress_display(console) as hook:
-            summary = run_collection(
-                request.config,
-                resume=request.resume,
-                progress=hook,
-                retry_errors=request.retry_errors,
-                on_warning=warning_printer(),
-            )
-    except TauEmotionError as exc:
-        raise fail(str(exc)) from None
+    summary = request.execute(run_collection, console)
     print_collect_summary(summary, console)
     console.print(f"results: {out}/results.jsonl   summary: {out}/{SUMMARY_FILE}")
     finish_run(outcome_of_run(request.config))  # exit 3/4/5 when the endpoint failed
