@@ -63,7 +63,7 @@ class BuildConfig(BaseModel):
     )
     train_total: int = Field(default=7600, description="Train tasks over all domains.")
     walk_samples: int = Field(default=4000, description="Walk samples per domain, first round.")
-    test_walks: int = Field(default=800, description="Distinct walks reserved for test.")
+    test_walks: int = Field(default=1600, description="Distinct walks reserved for test.")
     workers: int = Field(default=2, description="Processes for grounding.")
     run_oracle: bool = Field(default=True, description="Validate with an oracle episode.")
     intents: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().intents))
