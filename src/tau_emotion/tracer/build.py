@@ -180,9 +180,11 @@ def _build_all(
     share = -(-config.train_total // len(config.domains))
     targets = {d: share for d in config.domains}
     kept: dict[str, int] = {}
-    for domain in config.domains:
-        profile = profiles[domain]
-        for split in config.splits:
+    # Every test split first: it is what gets reviewed, and no split depends on another
+    # domain's (a train split reads only its own domain's test split).
+    for split in config.splits:
+        for domain in config.domains:
+            profile = profiles[domain]
             target = config.test_target(profile) if split == "test" else targets[domain]
             got = build_split(config, out, profile, split, target, mapper, show, pool)
             if split == "train":
