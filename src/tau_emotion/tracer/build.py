@@ -98,16 +98,19 @@ def build_split(
         intents=config.intents, lengths=config.lengths, test_intents=config.test_intents
     )
     walks_path = stage_path(out, domain, "walks")
-    samples = config.walk_samples
+    test_walks = profile.spec.test_walks or config.test_walks
+    # Enough samples for the test pool to fill with distinct walks and leave a train pool.
+    samples = max(config.walk_samples, 2 * test_walks)
     walks = run_walks(
-        profile, graph, walks_path, samples, config.seed, config.test_walks, walk_config, show
+        profile, graph, walks_path, samples, config.seed, test_walks, walk_config, show
     )
     done = _grounded_ids(out, domain, split)
     kept, held = _kept(out, profile.domain, split, target)
+    empty = 0
     while kept < target or sum(held.values()) < challenge_quota(target):
         todo = [w for w in walks if w.split == split and w.id not in done]
         if not todo:
-            if split == "test" or samples >= config.walk_samples * 8:
+            if split == "test" or samples >= max(config.walk_samples, 2 * test_walks) * 8:
                 break  # the test pool is fixed; train stops after a few extensions
             samples *= 2
             walks = run_walks(
@@ -116,7 +119,7 @@ def build_split(
                 walks_path,
                 samples,
                 config.seed,
-                config.test_walks,
+                test_walks,
                 walk_config,
                 show,
             )
@@ -151,9 +154,17 @@ def build_split(
         done |= batch
         had = sum(held.values())
         kept, held = _kept(out, profile.domain, split, target)
-        if kept >= target and sum(held.values()) == had:
-            break  # a wave for challenges alone that found none: this domain has no more
+        if kept >= target and alone:
+            empty = empty + 1 if sum(held.values()) == had else 0
+            if empty >= EMPTY_CHALLENGE_WAVES:
+                break  # waves for challenges alone keep finding none: this pool has no more
     return kept
+
+
+EMPTY_CHALLENGE_WAVES = 6
+"""Waves for challenges alone (40 walks each) that may find none in a row before a split
+gives up on its challenge quota: a domain with few forbidden writes finds one in a hundred
+walks or so."""
 
 
 FIRST_WAVE = 80

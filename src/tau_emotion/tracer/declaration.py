@@ -141,6 +141,10 @@ class TracerSpec:
     title...), so a customer can describe it."""
     test_target: int = DEFAULT_TEST_TARGET
     """Test tasks a full build selects."""
+    test_walks: int | None = None
+    """Distinct walks in the test pool, where the build's default (`BuildConfig.test_walks`)
+    is too few: a domain whose customers rarely carry several writes at once accepts few of
+    the test pool's many-intent walks."""
     reasons: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Write tool -> why a customer would want it, in their words, each complete after
     "because" (first person; "my plans changed"). The writer gives one with an intent's
