@@ -1,9 +1,10 @@
 """The last stage: select the accepted tasks of a build and export them.
 
-`select` takes the first accepted tasks in walk order, at least a fifth of them policy
-challenges and as many rules challenged as the accepted tasks allow, at most 3% hand-offs
-alone, no two alike (end state, instruction), three a customer at most; `install_tasks` writes
-a selection into the domain folder, for shipping a new benchmark with the package.
+`select` takes the accepted tasks with the most writes (the hard walks, not the first ones),
+at least a fifth of them policy challenges and as many rules challenged as the accepted
+tasks allow, at most 3% hand-offs alone, no two alike (end state, instruction), three a
+customer at most; `install_tasks` writes a selection into the domain folder, for shipping a
+new benchmark with the package.
 """
 
 from __future__ import annotations
@@ -117,17 +118,23 @@ def admissible(out: Path, domain: Domain, split: Split) -> list[Verdict]:
     return [v for v in verdicts if v.candidate and gold_trace(v.candidate.task) not in held]
 
 
+MANY_WRITES = 3
+"""Tasks with this many writes or more rank alike in the selection."""
+
+
 def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
-    """The first `target` accepted tasks in walk order, their neutral twins, their gold
-    hashes and their situations; then further challenges in walk order take the place of some
-    of them, to reach the quota and cover more rules (see `_cover_rules`)."""
+    """`target` accepted tasks (those with the most writes, then the first in walk order),
+    their neutral twins, their gold hashes and their situations; then further challenges
+    take the place of some of them, to reach the quota and cover more rules (see
+    `_cover_rules`)."""
     walks = read_jsonl(stage_path(out, domain.name, "walks"), Walk)
     order = {w.id: i for i, w in enumerate(walks)}
     verdicts = admissible(out, domain, split)
-    verdicts = capped(
-        sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, domain.tool_kinds
-    )
-    picked = _cover_rules(verdicts[:target], verdicts[target:], target, domain.tool_kinds)
+    kinds = domain.tool_kinds
+    verdicts = capped(sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, kinds)
+    # The harder tasks first: more writes (three and more alike), then walk order.
+    verdicts.sort(key=lambda v: (-min(_writes(v, kinds), MANY_WRITES), order.get(v.walk_id, 0)))
+    picked = _cover_rules(verdicts[:target], verdicts[target:], target, kinds)
     picked.sort(key=lambda v: order.get(v.walk_id, 10**9))
     chosen = [v.candidate for v in picked if v.candidate is not None]
     twins = [v.twin for v in picked if v.twin is not None]
