@@ -176,4 +176,13 @@ def test_the_review_command_files_drafts_and_reports(
     result = runner.invoke(cli.app, ["review", str(out), "--domain", "toy"])
     assert result.exit_code == 0, result.output
     assert "review toy: 1 applied" in result.output
-    review_path(toy.root).unlink()  # type: ignore[attr-defined]
+    # A review of a task the build no longer selects is dropped by --prune, no other.
+    path = review_path(toy.root)  # type: ignore[attr-defined]
+    gone = Review(
+        task_id="toy-gone", gold="0", before="a", after="b", requests_before=[], reason="r"
+    )
+    write_reviews(path, [*load_reviews(path).values(), gone])
+    result = runner.invoke(cli.app, ["review", str(out), "--domain", "toy", "--prune"])
+    assert result.exit_code == 0 and "pruned 1 reviews" in result.output, result.output
+    assert set(load_reviews(path)) == {tasks[0].id}
+    path.unlink()

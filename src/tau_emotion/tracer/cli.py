@@ -274,6 +274,14 @@ def review_cmd(
             "passes every check of the validate stage is filed in its domain's review file.",
         ),
     ] = None,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Drop the reviews the build can no longer use (stale, or of tasks it no "
+            "longer selects) from the review files.",
+        ),
+    ] = False,
 ) -> None:
     """Check a build's test selection against the domains' hand reviews, or file new ones.
 
@@ -332,6 +340,13 @@ def review_cmd(
         _, _, outcome = apply_reviews(profile, tasks, twins, candidates, reviews)
         for line in outcome.lines(name):
             typer.echo(line)
+        if prune and (outcome.stale or outcome.orphans):
+            with locked(path):
+                dropped = {*outcome.stale, *outcome.orphans}
+                kept = [r for r in load_reviews(path).values() if r.task_id not in dropped]
+                write_reviews(path, kept)
+            typer.echo(f"  pruned {len(dropped)} reviews from {path}")
+            continue
         refused_any |= bool(outcome.failed or outcome.stale)
     if refused_any:
         raise typer.Exit(1)
