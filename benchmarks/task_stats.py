@@ -12,8 +12,9 @@ Definitions (the helpers below say the same):
 - words: whitespace-separated tokens of ``instruction`` (the emotion text is apart);
 - writes: gold actions whose tool kind is ``write``;
 - reason: the instruction matches `REASON` (because, so that, since, as I/you..., due to,
-  in order to, otherwise, now that, given that, the reason, for my/your + a person or an
-  occasion);
+  in order to, otherwise, now that, given that, the reason, "..., so", which is why, so
+  you'd / so I want..., for my/your + a person or an occasion); a reason stated with no
+  marker at all ("Money is tight this month. Cancel order X.") is not counted;
 - verbatim: every scalar string/number value of the gold writes (nested ones too) that is
   not an id (`is_id`) appears in the instruction on token boundaries, ignoring case and
   reading "_" as a space; of the tasks whose writes have such a value;
@@ -53,6 +54,8 @@ URGENCIES: tuple[str, ...] = get_args(Urgency)
 REASON = re.compile(
     r"\b(because|'?cause|so that|since|due to|in order to|otherwise|now that|given that"
     r"|the reason|so (?:i|you|we|they|he|she) (?:can|could|don't|won't|do not|will not)"
+    r"|(?:,|;|—| -) so (?=\w)|which is why|that(?:'s| is) why"
+    r"|so (?:i|you|we|they|he|she)(?:'d| would| want| need| have to| must)"
     r"|as (?:i|you|we|they|he|she|my|your|our|it's)"
     r"|for (?:my|your|our|their) (?:\w+'s )?(?:wife|husband|partner|son|daughter|kids?|child"
     r"|children|mother|mom|father|dad|parents|family|friends?|boss|team|work|job|trip|wedding"

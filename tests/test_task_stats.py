@@ -36,9 +36,18 @@ def test_reason_needs_a_motive_not_an_object() -> None:
         "Since the flight is late, rebook me.",
         "Move it, as I am ill.",
         "A room for my daughter's wedding.",
+        "The bags won't fit, so you want two checked.",
+        "It's the last game of the season, which is why you want seats.",
+        "The old card is worn out so you'd like a new one.",
     ):
         assert ts.REASON.search(text), text
-    for text in ("A refund for your order 12.", "Ask as soon as the agent does.", "Hi there."):
+    for text in (
+        "A refund for your order 12.",
+        "Ask as soon as the agent does.",
+        "Hi there.",
+        "It was so good.",
+        "Do so now.",
+    ):
         assert not ts.REASON.search(text), text
 
 

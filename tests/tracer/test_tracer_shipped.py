@@ -27,13 +27,11 @@ from tau_emotion.tracer.select import challenge_quota
 from tau_emotion.tracer.validate import challenge_problem
 
 TRAIN_MINIMUM = 7500
-CHALLENGE_SLACK = {"test": 1.0, "train": 0.9}
-"""The share of a split's policy-challenge quota its selection must reach. The test split
-meets it exactly; a train split that takes over another domain's gap after its quota was met
-can end a little under (bank: 150 of 823, 18.2%), which the build does not top up yet."""
-RULES_TESTED = 40
-"""Judged rules with a test-set challenge whose forbidden write breaks them (40 of 82 in the
-shipped build, 69 counting train): a floor, so a rebuild cannot quietly test fewer."""
+CHALLENGE_SLACK = {"test": 1.0, "train": 1.0}
+"""The share of a split's policy-challenge quota its selection must reach: all of it."""
+RULES_TESTED = 45
+"""Judged rules with a test-set challenge whose forbidden write breaks them (45 of 82 in the
+shipped build, 72 counting train): a floor, so a rebuild cannot quietly test fewer."""
 
 
 def _tracer(tasks: list[Task]) -> list[Task]:
@@ -157,3 +155,28 @@ def test_hand_offs_alone_are_at_most_three_percent() -> None:
         outputs = any(i.outputs for i in task.intents)
         alone += "terminal" in kinds and "write" not in kinds and not outputs
     assert alone <= 0.03 * len(tasks)
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_test_task_is_reviewed_and_carries_its_review(name: str) -> None:
+    """The hand review covers the whole test set, each review was written against the task's
+    present gold, and the shipped task and its twin carry the reviewed text."""
+    from tau_emotion.tracer.profile import internal_ids
+    from tau_emotion.tracer.review import gold_digest, load_reviews, review_path
+    from tau_emotion.tracer.validate import leaked_ids
+
+    test, _, twins, _ = shipped(name)
+    reviews = load_reviews(review_path(load_domain(name).root))
+    assert sorted(reviews) == sorted(t.id for t in test)
+    twin_of = {t.neutral_twin_id: t for t in twins}
+    profile = load_profile(name)
+    ids = internal_ids(profile, profile.domain.variant_for("test"))
+    for task in test:
+        review = reviews[task.id]
+        assert review.gold == gold_digest(task), task.id
+        assert task.instruction == review.after, task.id
+        requests = review.requests_after or review.requests_before
+        assert [i.request for i in task.intents] == requests, task.id
+        twin = twin_of[task.id]
+        assert (twin.instruction, twin.intents) == (task.instruction, task.intents), task.id
+        assert not leaked_ids([review.after, *requests], ids), task.id
