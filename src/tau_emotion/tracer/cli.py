@@ -262,7 +262,15 @@ def stats_cmd(
         typer.echo(f"{d.domain}: {d.nodes} tools, {d.distinct_traces} traces; " + "; ".join(parts))
 
 
-@app.command("review")
+@app.command(
+    "review",
+    help="Check a build's test selection against the domains' hand reviews, or file new "
+    "ones.\n\nWithout --add: how each domain's tracer/test_review.jsonl applies to the build "
+    "(applied, unreviewed, stale, failing). With --add: the drafts are checked like a Tracer "
+    "task (every value derivable, no internal id, the twin identical but for the emotion, the "
+    "oracle with the scripted user succeeds) and the ones that pass are written into the "
+    "review files.",
+)
 def review_cmd(
     out: Annotated[Path, typer.Argument(help="A build folder (its test selection is reviewed).")],
     domain: DomainOpt = "all",
@@ -283,12 +291,7 @@ def review_cmd(
         ),
     ] = False,
 ) -> None:
-    """Check a build's test selection against the domains' hand reviews, or file new ones.
-
-    Without --add: how each domain's tracer/test_review.jsonl applies to the build (applied,
-    unreviewed, stale, failing). With --add: the drafts are checked like a Tracer task (every
-    value derivable, no internal id, the twin identical but for the emotion, the oracle with
-    the scripted user succeeds) and the ones that pass are written into the review files."""
+    """The hand review of a build's test selection (see the command's help)."""
     from tau_emotion.domains.base import load_tasks
     from tau_emotion.errors import TaskFileError
     from tau_emotion.tracer.profile import load_profile
