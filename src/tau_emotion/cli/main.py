@@ -180,7 +180,7 @@ def metrics(
 
 @app.command()
 def show(
-    ref: Annotated[str, typer.Argument(help="domain/task-id, e.g. airline/airline-w00000")],
+    ref: Annotated[str, typer.Argument(help="domain/task-id, e.g. airline/airline-w00001")],
 ) -> None:
     """Show a task: instruction, known facts, emotion, gold actions and outputs."""
     import json
