@@ -33,10 +33,16 @@ from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, ChallengePlan
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult
-from tau_emotion.tracer.review import apply_reviews, load_reviews, review_path
+from tau_emotion.tracer.review import (
+    WRITTEN,
+    WRITTEN_TWINS,
+    apply_reviews,
+    load_reviews,
+    review_path,
+    test_candidates,
+)
 from tau_emotion.tracer.select import (
     Selection,
-    accepted,
     admissible,
     capped,
     challenge_quota,
@@ -100,7 +106,8 @@ def build_split(
     walks_path = stage_path(out, domain, "walks")
     test_walks = profile.spec.test_walks or config.test_walks
     # Enough samples for the test pool to fill with distinct walks and leave a train pool.
-    samples = max(config.walk_samples, 2 * test_walks)
+    first_samples = max(config.walk_samples, 2 * test_walks)
+    samples = first_samples
     walks = run_walks(
         profile, graph, walks_path, samples, config.seed, test_walks, walk_config, show
     )
@@ -110,7 +117,7 @@ def build_split(
     while kept < target or sum(held.values()) < challenge_quota(target):
         todo = [w for w in walks if w.split == split and w.id not in done]
         if not todo:
-            if split == "test" or samples >= max(config.walk_samples, 2 * test_walks) * 8:
+            if split == "test" or samples >= first_samples * 8:
                 break  # the test pool is fixed; train stops after a few extensions
             samples *= 2
             walks = run_walks(
@@ -216,11 +223,10 @@ def _reviewed(
     """The test selection with the domain's hand review applied (see `tracer.review`). The
     writer's own text is kept beside it (``<domain>/written-test*.jsonl``), for reviewing a
     build; what could not be applied is said, and listed in ``<domain>/review.json``."""
-    write_tasks(out / profile.name / "written-test.jsonl", tasks)
-    write_tasks(out / profile.name / "written-test_neutral.jsonl", twins)
+    write_tasks(out / profile.name / WRITTEN, tasks)
+    write_tasks(out / profile.name / WRITTEN_TWINS, twins)
     reviews = load_reviews(review_path(profile.domain.root))
-    verdicts = accepted(out, profile.name, "test")
-    candidates = {v.candidate.task.id: v.candidate for v in verdicts if v.candidate is not None}
+    candidates = test_candidates(out, profile.name)
     tasks, twins, outcome = apply_reviews(profile, tasks, twins, candidates, reviews)
     report = out / profile.name / "review.json"
     report.write_text(json.dumps(asdict(outcome), indent=1) + "\n", encoding="utf-8")

@@ -296,6 +296,8 @@ def review_cmd(
     from tau_emotion.errors import TaskFileError
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.review import (
+        WRITTEN,
+        WRITTEN_TWINS,
         Draft,
         add_drafts,
         apply_reviews,
@@ -303,9 +305,9 @@ def review_cmd(
         load_reviews,
         locked,
         review_path,
+        test_candidates,
         write_reviews,
     )
-    from tau_emotion.tracer.select import accepted
 
     drafts: list[Draft] = []
     if add is not None:
@@ -315,18 +317,16 @@ def review_cmd(
             raise typer.BadParameter(str(exc), param_hint="--add") from None
     refused_any = False
     for name in _domains(domain):
-        written = out / name / "written-test.jsonl"
+        written = out / name / WRITTEN
         if not written.exists():
             if add is None and domain == "all":
                 continue
             raise typer.BadParameter(f"{written} does not exist: build the test split first")
         profile = load_profile(name)
         tasks = load_tasks(written)
-        twins = load_tasks(out / name / "written-test_neutral.jsonl")
-        verdicts = accepted(out, name, "test")
-        candidates = {v.candidate.task.id: v.candidate for v in verdicts if v.candidate}
+        twins = load_tasks(out / name / WRITTEN_TWINS)
+        candidates = test_candidates(out, name)
         path = review_path(profile.domain.root)
-        reviews = load_reviews(path)
         mine = [d for d in drafts if d.task_id.startswith(f"{name}-")]
         if add is not None:
             if not mine:
@@ -340,7 +340,7 @@ def review_cmd(
                 typer.echo(f"  {task_id}: refused: {why}")
             refused_any |= bool(refused)
             continue
-        _, _, outcome = apply_reviews(profile, tasks, twins, candidates, reviews)
+        _, _, outcome = apply_reviews(profile, tasks, twins, candidates, load_reviews(path))
         for line in outcome.lines(name):
             typer.echo(line)
         if prune and (outcome.stale or outcome.orphans):

@@ -32,6 +32,7 @@ from tau_emotion.data import Task
 from tau_emotion.errors import TaskFileError
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Candidate, Felt
+from tau_emotion.tracer.select import accepted
 from tau_emotion.tracer.validate import check
 
 M = TypeVar("M", bound=BaseModel)
@@ -203,13 +204,33 @@ class ReviewOutcome:
         return out
 
 
-def review_problems(profile: Profile, candidate: Candidate, task: Task, twin: Task | None) -> str:
-    """The checks of the validate stage the task (with its twin) fails, "" when none."""
+def checked_review(
+    profile: Profile, candidate: Candidate, task: Task, twin: Task | None, review: Review
+) -> tuple[Task, Task | None, str]:
+    """The task and its twin with the review's text, and the checks of the validate stage
+    they fail ("" when none)."""
+    new_task = reviewed(task, review)
+    new_twin = reviewed(twin, review) if twin is not None else None
     felt = Felt(
-        walk_id=candidate.walk_id, candidate=candidate.model_copy(update={"task": task}), twin=twin
+        walk_id=candidate.walk_id,
+        candidate=candidate.model_copy(update={"task": new_task}),
+        twin=new_twin,
     )
     failures = check(profile, felt, run_oracle=True)
-    return "; ".join(f"{r.reason} ({r.detail})" if r.detail else r.reason for r in failures)
+    failing = "; ".join(f"{r.reason} ({r.detail})" if r.detail else r.reason for r in failures)
+    return new_task, new_twin, failing
+
+
+WRITTEN = "written-test.jsonl"
+WRITTEN_TWINS = "written-test_neutral.jsonl"
+"""The writer's test selection and its twins, before the review, in a build's domain folder."""
+
+
+def test_candidates(out: Path, domain: str) -> dict[str, Candidate]:
+    """Each accepted test task's validated candidate in a build (the checks read its
+    mentions), by task id."""
+    verdicts = accepted(out, domain, "test")
+    return {v.candidate.task.id: v.candidate for v in verdicts if v.candidate is not None}
 
 
 def apply_reviews(
@@ -233,9 +254,9 @@ def apply_reviews(
         elif why := stale(task, review):
             outcome.stale[task.id] = why
         else:
-            new_task = reviewed(task, review)
-            new_twin = reviewed(twin, review) if twin is not None else None
-            failing = review_problems(profile, candidates[task.id], new_task, new_twin)
+            new_task, new_twin, failing = checked_review(
+                profile, candidates[task.id], task, twin, review
+            )
             if failing:
                 outcome.failed[task.id] = failing
             else:
@@ -281,12 +302,8 @@ def add_drafts(
             requests_after=draft.requests,
             reason=draft.reason,
         )
-        twin = twin_of.get(task.id)
-        failing = review_problems(
-            profile,
-            candidates[task.id],
-            reviewed(task, review),
-            reviewed(twin, review) if twin is not None else None,
+        _, _, failing = checked_review(
+            profile, candidates[task.id], task, twin_of.get(task.id), review
         )
         if failing:
             refused[draft.task_id] = failing

@@ -166,37 +166,40 @@ def _cover_rules(
         total = sum(held.values())
         if total >= quota and challenge_rule(verdict) in held:
             continue
+        victim: int | None
         if total < room:
             plain = [i for i, v in enumerate(chosen) if not is_challenge(v)]
             # Fewest writes first, the latest of those: the harder tasks stay.
-            victims = sorted(plain, key=lambda i: (_writes(chosen[i], kinds), -i))
+            victim = min(plain, key=lambda i: (_writes(chosen[i], kinds), -i), default=None)
         else:
-            crowded = [i for i, v in enumerate(chosen) if is_challenge(v)]
-            crowded = [i for i in crowded if held[challenge_rule(chosen[i])] > 1]
-            victims = sorted(crowded, key=lambda i: (-held[challenge_rule(chosen[i])], -i))
-        if victims:
-            chosen[victims[0]] = verdict
+            victim = _most_held(chosen, held)
+        if victim is not None:
+            chosen[victim] = verdict
     return _within_room(chosen, rest, room)
 
 
 def _within_room(chosen: list[Verdict], rest: Sequence[Verdict], room: int) -> list[Verdict]:
     """Beyond the room, plain tasks from `rest` (in walk order) replace challenges of the
-    rules held most often (never a rule's last challenge): the set measures mostly work done."""
-    taken = {v.walk_id for v in chosen}
+    rules held most often (never a rule's last challenge): the set measures mostly work done.
+    (`rest` holds no plain task `chosen` already has: `_cover_rules` takes only challenges.)"""
     for verdict in rest:
         held = Counter(challenge_rule(v) for v in chosen if is_challenge(v))
         if sum(held.values()) <= room:
             break
-        if is_challenge(verdict) or verdict.walk_id in taken:
+        if is_challenge(verdict):
             continue
-        crowded = [i for i, v in enumerate(chosen) if is_challenge(v)]
-        crowded = [i for i in crowded if held[challenge_rule(chosen[i])] > 1]
-        if not crowded:
+        victim = _most_held(chosen, held)
+        if victim is None:
             break
-        victim = min(crowded, key=lambda i: (-held[challenge_rule(chosen[i])], -i))
         chosen[victim] = verdict
-        taken.add(verdict.walk_id)
     return chosen
+
+
+def _most_held(chosen: Sequence[Verdict], held: Counter[str]) -> int | None:
+    """The latest challenge of the rule `chosen` holds most often, if it holds it twice."""
+    crowded = [i for i, v in enumerate(chosen) if is_challenge(v)]
+    crowded = [i for i in crowded if held[challenge_rule(chosen[i])] > 1]
+    return min(crowded, key=lambda i: (-held[challenge_rule(chosen[i])], -i), default=None)
 
 
 def _writes(verdict: Verdict, kinds: Mapping[str, ToolKind]) -> int:
