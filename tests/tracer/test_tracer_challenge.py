@@ -186,3 +186,35 @@ def test_a_plan_offers_the_rules_held_least_first(challenged: list[Task]) -> Non
     assert sum(after.values()) > sum(before.values())
     assert after[common] / sum(after.values()) < before[common] / sum(before.values())
     assert set(after) - {common}
+
+
+def test_a_walk_the_policy_stops_becomes_a_challenge_of_that_rule() -> None:
+    from tau_emotion.tracer.ground import BLOCKED_HELD
+    from tau_emotion.tracer.ground.challenge import ChallengePlan
+
+    profile = load_profile("airline")
+    walks = walk_domain(profile, build_graph(profile), 120, 5, 0)[:40]
+    stopped = {}
+    for walk in walks:
+        result = ground_walk(profile, walk, 5, ChallengePlan(share=0.0))
+        if result.rejection is not None and result.rejection.reason.startswith("policy:"):
+            stopped[walk.id] = (walk, result.rejection.reason.removeprefix("policy:"))
+    judged = {c.rule_id for c in judged_rules(profile.domain.checks)}
+    converted = 0
+    for walk, rule in stopped.values():
+        result = ground_walk(profile, walk, 5, ChallengePlan(share=0.4))
+        if rule not in judged or result.candidate is None:
+            continue
+        task = result.candidate.task
+        assert task.challenge is not None and task.challenge.rule_id == rule
+        # The intents after the refused one are dropped; the refused one is the last.
+        assert task.challenge.intent == len(task.intents) - 1 <= len(walk.intents) - 1
+        gold = [(a.name, a.arguments) for a in task.gold_actions]
+        assert all((f.name, f.arguments) not in gold for f in task.challenge.forbidden)
+        env = Environment(profile.domain, profile.domain.variant_for(task.split))
+        assert challenge_problem(profile, task, env) == ""
+        converted += 1
+        # A split that already holds enough challenges of the rule keeps the walk a rejection.
+        full = ChallengePlan(share=0.4, held={rule: BLOCKED_HELD})
+        assert ground_walk(profile, walk, 5, full).candidate is None
+    assert converted >= 1

@@ -114,7 +114,10 @@ def build_split(
     done = _grounded_ids(out, domain, split)
     kept, held = _kept(out, profile.domain, split, target)
     empty = 0
-    while kept < target or sum(held.values()) < challenge_quota(target):
+    # The test pool is fixed and cheap to ground: all of it is, so the selection has every
+    # rule any of its walks can challenge to choose from. Train grounds until it has enough.
+    exhaust = split == "test"
+    while exhaust or kept < target or sum(held.values()) < challenge_quota(target):
         todo = [w for w in walks if w.split == split and w.id not in done]
         if not todo:
             if split == "test" or samples >= first_samples * 8:
@@ -133,12 +136,14 @@ def build_split(
             continue
         rate = max(kept / len(done), 0.1) if done else 0.4
         size = max(40, int((target - kept) / rate * 1.15))
+        if exhaust:
+            size = max(size, EXHAUST_WAVE)
         if not done:
             size = min(size, FIRST_WAVE)  # a first look, so later waves know the rules held
         batch = {w.id for w in todo[:size]}
         # A wave for challenges alone (the split has its tasks, not its quota of challenges)
         # offers one to every walk; otherwise the share keeps the split mostly plain work.
-        alone = kept >= target
+        alone = kept >= target and not exhaust
         plan = ChallengePlan(share=1.0 if alone else CHALLENGE_SHARE, held=held)
         ground = stage_path(out, domain, "ground", split)
         run_ground(
@@ -173,6 +178,9 @@ EMPTY_CHALLENGE_WAVES = 6
 gives up on its challenge quota: a domain with few forbidden writes finds one in a hundred
 walks or so."""
 
+
+EXHAUST_WAVE = 200
+"""Walks per wave at least while a test pool is ground to its end."""
 
 FIRST_WAVE = 80
 """Walks in a split's first wave at most: the waves after it try the rules it held least

@@ -17,14 +17,20 @@ from pathlib import Path
 
 from tau_emotion.data import Action, Challenge, Task
 from tau_emotion.tracer.ground.arguments import TERMINAL_STATES
-from tau_emotion.tracer.ground.challenge import MAX_INTENTS, ChallengePlan, find_challenge
+from tau_emotion.tracer.ground.challenge import (
+    MAX_INTENTS,
+    ChallengePlan,
+    blocked_challenge,
+    find_challenge,
+)
+from tau_emotion.tracer.ground.scene import Scene
 from tau_emotion.tracer.ground.screen import (
     CANDIDATES,
     SCREEN_CUSTOMERS,
     can_write,
     screen_customer,
 )
-from tau_emotion.tracer.ground.search import ground_calls, new_scene
+from tau_emotion.tracer.ground.search import Outcome, ground_calls, new_scene
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
@@ -37,6 +43,11 @@ FALLBACK_SEARCHES = 1
 
 
 NO_PLAN = ChallengePlan()
+
+BLOCKED_HELD = 2
+"""A walk the policy stopped becomes a challenge while its split holds fewer challenges of
+that rule than this: common refusals (compensation nobody qualifies for) would otherwise
+take every challenge slot, and the walks exist to find the rare ones."""
 
 
 def ground_walk(
@@ -76,12 +87,14 @@ def ground_walk(
     searched = 0
     passed: list[str] = []
     outcome = None
+    stopped: tuple[Outcome, Scene] | None = None  # the first search the policy stopped
     for index, customer in enumerate(order):
         scene = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/{index}")
         if not screen_customer(tools, scene, env):
             continue
         passed.append(customer)
         outcome = ground_calls(tools, scene, env, intent_of)
+        stopped = stopped or ((outcome, scene) if outcome.blocked else None)
         searched += 1
         if outcome.ok or searched >= SEARCHES_PER_WALK:
             break
@@ -89,14 +102,30 @@ def ground_walk(
         for index, customer in enumerate(drawn[:FALLBACK_SEARCHES]):
             scene = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/f{index}")
             outcome = ground_calls(tools, scene, env, intent_of)
+            stopped = stopped or ((outcome, scene) if outcome.blocked else None)
             if outcome.ok:
                 break
     found = None
+    steps = list(intent_of)
+    challenged = None
     # A challenge is one more intent: room for it, and no transfer that ends the talk before.
     room = len(walk.intents) < MAX_INTENTS and all(kinds[t] != "terminal" for t in tools)
     if outcome is not None and outcome.ok and room and rng.random() < plan.share:
         # The search leaves the gold's final state in `env`: the challenge is judged on it.
         found = find_challenge(scene, env, rng, plan.held)
+        challenged = len(walk.intents)
+    elif (
+        (outcome is None or not outcome.ok)
+        and stopped is not None
+        and stopped[0].blocked is not None
+        and plan.share > 0
+        and plan.held.get(stopped[0].blocked.rule_id, 0) < BLOCKED_HELD
+    ):
+        converted = blocked_challenge(stopped[1], env, stopped[0].blocked, intent_of)
+        if converted is not None:
+            (outcome, found), scene = converted, stopped[1]
+            steps = steps[: len(outcome.calls)]
+            challenged = intent_of[len(outcome.calls)]
     env.reset()
     if outcome is None or not outcome.ok:
         reason = outcome.reason if outcome is not None else "screen"
@@ -108,10 +137,7 @@ def ground_walk(
         )
     facts = scene.facts
     calls, results, choices = list(outcome.calls), list(outcome.results), list(outcome.choices)
-    steps = list(intent_of)
-    challenged = None
-    if found is not None:
-        challenged = len(walk.intents)
+    if found is not None and challenged is not None:
         if found.read is not None:
             name, args, text = found.read
             calls.append((name, args))

@@ -24,6 +24,7 @@ from tau_emotion.errors import ToolError
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.arguments import argument_sets
 from tau_emotion.tracer.ground.scene import Scene, required_params
+from tau_emotion.tracer.ground.search import Blocked, Outcome, first_violation, push_call
 from tau_emotion.tracer.values import Choice
 
 CHALLENGE_SHARE = 0.4
@@ -48,7 +49,7 @@ class ChallengePlan:
 
     share: float = CHALLENGE_SHARE
     """Chance that a grounded walk with room is offered one (1.0 in a wave for challenges
-    alone)."""
+    alone); 0 offers none and turns no walk the policy stopped into one either."""
     held: Mapping[str, int] = field(default_factory=dict)
     """Rule id -> challenges of it the split has accepted so far."""
 
@@ -164,3 +165,51 @@ def _supporting_read(
         return name, args, to_text(env.call(name, dict(args)))
     except ToolError:
         return None
+
+
+def blocked_challenge(
+    scene: Scene, env: Environment, blocked: Blocked, intents: Sequence[int]
+) -> tuple[Outcome, FoundChallenge] | None:
+    """A walk the policy stopped, as a challenge task: the intents before the forbidden write
+    are its work, and the write's own intent asks for what the rule forbids (its reads are
+    that intent's gold). None when the kept calls break a policy check themselves, end the
+    conversation with a hand-off, or the write would not change the database.
+
+    Random challenges (`find_challenge`) come from the records a finished walk has seen; a
+    rule that forbids the very write a walk was drawn for (a refund past its window, a tour
+    booked too late) is found here instead, where the customer really wanted it."""
+    kinds = scene.profile.domain.tool_kinds
+    if any(kinds[name] == "terminal" for name, _ in blocked.calls):
+        return None
+    env.reset()
+    for (name, args), text, chosen in zip(
+        blocked.calls, blocked.results, blocked.picked, strict=True
+    ):
+        env.call(name, dict(args))
+        push_call(scene, name, dict(args), text, chosen)
+    if first_violation(scene, env, blocked.results, intents) is not None:
+        return None
+    result = _carried_out(env, blocked.tool, blocked.arguments)
+    if result is None:
+        return None
+    read = _supporting_read(scene, env, blocked.arguments)
+    own = intents.index(intents[len(blocked.calls)])
+    if read is not None and (read[0], read[1]) in scene.calls[own:]:
+        read = None  # the intent already looks the record up
+    found = FoundChallenge(
+        blocked.rule_id,
+        blocked.reason,
+        blocked.tool,
+        dict(blocked.arguments),
+        dict(blocked.choices),
+        result,
+        read,
+    )
+    outcome = Outcome(
+        ok=True,
+        calls=list(blocked.calls),
+        results=list(blocked.results),
+        choices=[dict(c) for c in blocked.picked],
+        final_hash=env.hash(),
+    )
+    return outcome, found

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tau_emotion.data import Action
-from tau_emotion.domains.checks import PolicyCheck, Trajectory, run_checks
+from tau_emotion.domains.checks import PolicyCheck, Trajectory, Violation, run_checks
 from tau_emotion.domains.tools import ToolSpec, to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
@@ -38,6 +38,24 @@ WRITE_ATTEMPTS = 12
 CALL_BUDGET = 60
 
 
+@dataclass(frozen=True)
+class Blocked:
+    """A write of the walk that a judgement rule forbade, met after the search had made every
+    call before it: what this customer would ask for and be refused. The walk
+    fails as it stands, but it is a policy challenge (`ground.challenge.blocked_challenge`)."""
+
+    rule_id: str
+    reason: str
+    tool: str
+    arguments: dict[str, Any]
+    choices: dict[str, Choice]
+    calls: list[tuple[str, dict[str, Any]]]
+    """The calls the search had made before it: whole earlier intents, then the reads of the
+    blocked write's own intent."""
+    results: list[str]
+    picked: list[dict[str, Choice]]
+
+
 @dataclass
 class Outcome:
     """The result of grounding one walk for one customer."""
@@ -50,6 +68,8 @@ class Outcome:
     reason: str = ""
     detail: str = ""
     depth: int = -1
+    blocked: Blocked | None = None
+    """The first forbidden write met with the most calls before it, when the search fails."""
 
 
 READ_CACHE_LIMIT = 50_000
@@ -214,6 +234,25 @@ def _forbidden_by(
     return None
 
 
+def first_violation(
+    scene: Scene, env: Environment, texts: Sequence[str], intents: Sequence[int]
+) -> Violation | None:
+    """The first policy check the oracle's conversation for the scene's calls breaks."""
+    kinds = scene.profile.domain.tool_kinds
+    actions = [Action(name=n, arguments=a) for n, a in scene.calls]
+    messages = oracle_messages(actions, texts, kinds, intents)
+    trajectory = Trajectory(messages, kinds, env.fresh_tools)
+    violations = run_checks(scene.profile.domain.checks, trajectory)
+    return violations[0] if violations else None
+
+
+def push_call(
+    scene: Scene, tool: str, args: dict[str, Any], text: str, chosen: dict[str, Choice]
+) -> None:
+    """Add a call the search made to the scene, with what its result shows the agent."""
+    _push(scene, tool, args, parse_result(text), chosen)
+
+
 def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list[int]) -> Outcome:
     """Search argument choices until every call of the walk succeeds and the policy holds."""
     specs = scene.profile.domain.toolset.specs
@@ -236,11 +275,9 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
 
     def dfs(i: int) -> bool:
         if i == len(tools):
-            actions = [Action(name=n, arguments=a) for n, a in scene.calls]
-            messages = oracle_messages(actions, texts, kinds, intents)
-            violations = run_checks(checks, Trajectory(messages, kinds, env.fresh_tools))
-            if violations:
-                fail(i, f"policy:{violations[0].rule_id}", violations[0].detail)
+            broken = first_violation(scene, env, texts, intents)
+            if broken is not None:
+                fail(i, f"policy:{broken.rule_id}", broken.detail)
                 return False
             return True
         tool = tools[i]
@@ -264,6 +301,9 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
             forbidden = _forbidden_by(checks, env, tool, args)
             if forbidden:
                 fail(i, f"policy:{forbidden[0]}", forbidden[1][:200])
+                _note_blocked(
+                    worst, forbidden, tool, args, chosen, scene, texts, picked, intents, i
+                )
                 continue
             before = env.hash() if kinds[tool] == "write" else ""
             try:
@@ -296,6 +336,38 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
             final_hash=env.hash(),
         )
     return worst
+
+
+def _note_blocked(
+    worst: Outcome,
+    forbidden: tuple[str, str],
+    tool: str,
+    args: dict[str, Any],
+    chosen: dict[str, Choice],
+    scene: Scene,
+    texts: Sequence[str],
+    picked: Sequence[dict[str, Choice]],
+    intents: Sequence[int],
+    i: int,
+) -> None:
+    """Keep the forbidden write at call `i` as `worst.blocked` when its own intent has made
+    only reads so far, and no earlier one had more calls before it."""
+    kinds = scene.profile.domain.tool_kinds
+    start = intents.index(intents[i])
+    if any(kinds[name] != "read" for name, _ in scene.calls[start:i]):
+        return
+    if worst.blocked is not None and len(worst.blocked.calls) >= i:
+        return
+    worst.blocked = Blocked(
+        rule_id=forbidden[0],
+        reason=forbidden[1],
+        tool=tool,
+        arguments=dict(args),
+        choices=dict(chosen),
+        calls=[(name, dict(a)) for name, a in scene.calls[:i]],
+        results=list(texts[:i]),
+        picked=[dict(c) for c in picked[:i]],
+    )
 
 
 def new_scene(profile: Any, variant: str, customer_id: str, pools: Any, seed: str) -> Scene:
