@@ -164,6 +164,13 @@ def test_the_selection_adds_challenges_for_rules_it_does_not_test_yet(
     rules = [v.candidate.task.challenge.rule_id for v in chosen if is_challenge(v)]  # type: ignore[union-attr]
     assert sorted(rules) == ["airline.a", "airline.b", "airline.c"]
 
+    # Before the caps, each rule's first challenge leads, the rarest rule first: a customer's
+    # three places or an end state another task shares go to it, not to a commoner task.
+    from tau_emotion.tracer.select import _rules_first
+
+    mixed = [of("m0", None), of("m1", "airline.a"), of("m2", "airline.a"), of("m3", "airline.b")]
+    assert [v.walk_id for v in _rules_first(mixed)] == ["m3", "m1", "m0", "m2"]
+
 
 def test_a_plan_offers_the_rules_held_least_first(challenged: list[Task]) -> None:
     from collections import Counter

@@ -131,7 +131,8 @@ def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     order = {w.id: i for i, w in enumerate(walks)}
     verdicts = admissible(out, domain, split)
     kinds = domain.tool_kinds
-    verdicts = capped(sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9)), target, kinds)
+    in_order = sorted(verdicts, key=lambda v: order.get(v.walk_id, 10**9))
+    verdicts = capped(_rules_first(in_order), target, kinds)
     # The harder tasks first: more writes (three and more alike), then walk order.
     verdicts.sort(key=lambda v: (-min(_writes(v, kinds), MANY_WRITES), order.get(v.walk_id, 0)))
     picked = _cover_rules(verdicts[:target], verdicts[target:], target, kinds)
@@ -140,6 +141,26 @@ def select(out: Path, domain: Domain, split: Split, target: int) -> Selection:
     twins = [v.twin for v in picked if v.twin is not None]
     hashes = {c.task.id: c.final_hash for c in chosen}
     return [c.task for c in chosen], twins, hashes, {c.task.id: c.situation for c in chosen}
+
+
+def _rules_first(verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """The first challenge of each rule (the rarest rules first), then the others in the
+    order given: the caps (`capped`) then keep every rule's first challenge, where a
+    customer's earlier tasks, or a commoner rule's challenge with the same end state, would
+    otherwise take its place. (Only the selection orders so; the waves count what they hold
+    in walk order, so a build's grounding does not depend on it.)"""
+    counts = Counter(challenge_rule(v) for v in verdicts if is_challenge(v))
+    seen: set[str] = set()
+    first: list[Verdict] = []
+    others: list[Verdict] = []
+    for verdict in verdicts:
+        if is_challenge(verdict) and challenge_rule(verdict) not in seen:
+            seen.add(challenge_rule(verdict))
+            first.append(verdict)
+        else:
+            others.append(verdict)
+    first.sort(key=lambda v: counts[challenge_rule(v)])  # stable: walk order among equals
+    return first + others
 
 
 CHALLENGE_ROOM = 0.35
