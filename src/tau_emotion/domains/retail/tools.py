@@ -153,9 +153,7 @@ class RetailTools(RetailReads):
         method_id, _ = self.paying_method(order)
         diff = new.price_cents - old_line.price_cents
         if diff:
-            kind = "charge" if diff > 0 else "refund"
-            self.move_money(order.customer_id, method_id, abs(diff), kind)
-            order = self.record(order, kind, method_id, abs(diff), "item change")
+            order = self.settle(order, method_id, diff, "item change")
         new_line = old_line.model_copy(
             update={"item_id": new.id, "options": new.options, "price_cents": new.price_cents}
         )
@@ -254,17 +252,7 @@ class RetailTools(RetailReads):
                     "a payment method is needed to settle it"
                 )
             method_id = self.method(customer, payment_method_id).id
-            if diff > 0:
-                self.move_money(customer.id, method_id, diff, "charge")
-            else:
-                self.move_money(customer.id, method_id, -diff, "refund")
-            order = self.record(
-                order,
-                "charge" if diff > 0 else "refund",
-                method_id,
-                abs(diff),
-                "exchange difference",
-            )
+            order = self.settle(order, method_id, diff, "exchange difference")
         exchange_id = self.next_id(self.db.exchanges, "EXC-")
         self.db.exchanges[exchange_id] = ExchangeRequest(
             id=exchange_id,

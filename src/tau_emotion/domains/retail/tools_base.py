@@ -110,6 +110,14 @@ class RetailAccess(DatabaseTools[RetailDB]):
         )
         return order.model_copy(update={"transactions": (*order.transactions, line)})
 
+    def settle(self, order: Order, method_id: str, diff: int, note: str) -> Order:
+        """Settle a price difference on one method: a positive `diff` is charged, a negative
+        one refunded, and the ledger line added to the order (the caller puts it back).
+        Swapping items on a pending order and exchanging delivered ones settle alike."""
+        kind = "charge" if diff > 0 else "refund"
+        self.move_money(order.customer_id, method_id, abs(diff), kind)
+        return self.record(order, kind, method_id, abs(diff), note)
+
     @staticmethod
     def next_id(table: Iterable[str], prefix: str) -> str:
         """The next free number after the highest existing id, e.g. RMA-10021 -> RMA-10022;
