@@ -29,7 +29,6 @@ the analysis and the simulator agree on what counts.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -37,9 +36,10 @@ from pydantic import BaseModel, Field
 
 from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
 from tau_emotion.analysis.runs import EpisodeRow, episode_fields
-from tau_emotion.analysis.stats import Rate, rate
+from tau_emotion.analysis.stats import Rate, success_rate
 from tau_emotion.data import Episode
 from tau_emotion.emotions.space import NEUTRAL
+from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.models.base import ChatModel
 
 LEXICON: dict[str, tuple[str, ...]] = {
@@ -194,8 +194,8 @@ def episode_empathy(episode: Episode, judged_turns: Sequence[int] = ()) -> Episo
 def _cell(rows: Sequence[EpisodeEmpathy]) -> EmpathyCell:
     yes = [r for r in rows if r.empathetic]
     no = [r for r in rows if not r.empathetic]
-    with_e = rate(sum(r.success for r in yes), len(yes))
-    without = rate(sum(r.success for r in no), len(no))
+    with_e = success_rate(yes)
+    without = success_rate(no)
     return EmpathyCell(
         episodes=len(rows),
         with_empathy=with_e,
@@ -210,9 +210,7 @@ def empathy_analysis(
 ) -> EmpathyReport:
     """Per-family success with / without an acknowledging turn; `judged` adds judge turns."""
     rows = [episode_empathy(e, (judged or {}).get(e.key, ())) for e in episodes]
-    by_family: dict[str, list[EpisodeEmpathy]] = defaultdict(list)
-    for r in rows:
-        by_family[r.family].append(r)
+    by_family = group_by(rows, lambda r: r.family)
     return EmpathyReport(
         method="lexicon+judge" if judged is not None else "lexicon",
         note=NOTE,

@@ -9,7 +9,6 @@ intervals: whole pairs are resampled, so task difficulty cancels out of the inte
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, Field
@@ -17,7 +16,7 @@ from pydantic import BaseModel, Field
 from tau_emotion.analysis.runs import Run, TaskKey, emotion_of, family_of
 from tau_emotion.analysis.stats import bootstrap_mean, mean
 from tau_emotion.data import Episode, Task
-from tau_emotion.evaluation.metrics import Estimate
+from tau_emotion.evaluation.metrics import Estimate, episodes_by_task, group_by
 
 
 class TaskDelta(BaseModel):
@@ -59,13 +58,6 @@ def twins_from_tasks(tasks: Iterable[Task]) -> dict[TaskKey, str]:
     return {(t.domain, t.id): t.neutral_twin_id for t in tasks if t.neutral_twin_id}
 
 
-def _by_task(episodes: Iterable[Episode]) -> dict[TaskKey, list[Episode]]:
-    grouped: dict[TaskKey, list[Episode]] = defaultdict(list)
-    for e in episodes:
-        grouped[(e.domain, e.task_id)].append(e)
-    return grouped
-
-
 def _success(episodes: Sequence[Episode]) -> float:
     return sum(e.success for e in episodes) / len(episodes)
 
@@ -81,8 +73,8 @@ def pair_tasks(
     the same list may be passed for both. The twin id is preferred; the same id is the
     fallback (the `--no-emotion` run of the same task).
     """
-    emo = _by_task(e for e in emotional if e.emotion is not None)
-    neu = _by_task(e for e in neutral if e.emotion is None)
+    emo = episodes_by_task(e for e in emotional if e.emotion is not None)
+    neu = episodes_by_task(e for e in neutral if e.emotion is None)
     twins = twins or {}
     pairs: list[TaskDelta] = []
     unpaired: list[str] = []
@@ -129,11 +121,8 @@ def paired_analysis(
 ) -> PairedReport:
     """Per-task differences and their means per domain and per family, with paired CIs."""
     pairs, unpaired = pair_tasks(emotional, neutral, twins)
-    by_domain: dict[str, list[TaskDelta]] = defaultdict(list)
-    by_family: dict[str, list[TaskDelta]] = defaultdict(list)
-    for p in pairs:
-        by_domain[p.domain].append(p)
-        by_family[p.family].append(p)
+    by_domain = group_by(pairs, lambda p: p.domain)
+    by_family = group_by(pairs, lambda p: p.family)
     return PairedReport(
         pairs=pairs,
         overall=_group(pairs, seed) if pairs else None,

@@ -7,7 +7,7 @@ Episodes of domains this installation does not know are counted as skipped, neve
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
@@ -17,6 +17,7 @@ from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.data import Episode
 from tau_emotion.domains.base import Domain
 from tau_emotion.domains.checks import Violation, run_checks
+from tau_emotion.evaluation.metrics import group_by
 
 DomainFor = Callable[[str], Domain | None]
 
@@ -84,13 +85,9 @@ def policy_analysis(
     def share(group: Sequence[EpisodeViolations]) -> Rate:
         return rate(sum(bool(r.violations) for r in group), len(group))
 
-    by_domain: dict[str, list[EpisodeViolations]] = defaultdict(list)
-    by_family: dict[str, list[EpisodeViolations]] = defaultdict(list)
-    cells: dict[str, dict[str, list[EpisodeViolations]]] = defaultdict(lambda: defaultdict(list))
-    for r in rows:
-        by_domain[r.domain].append(r)
-        by_family[r.family].append(r)
-        cells[r.domain][r.family].append(r)
+    by_domain = group_by(rows, lambda r: r.domain)
+    by_family = group_by(rows, lambda r: r.family)
+    cells = {d: group_by(g, lambda r: r.family) for d, g in by_domain.items()}
 
     rules: list[RuleStats] = []
     for name, group in sorted(by_domain.items()):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import sqrt
+from typing import Protocol
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -35,6 +36,18 @@ def rate(count: int, total: int) -> Rate:
     return Rate(
         count=count, total=total, value=p, low=max(0.0, centre - half), high=min(1.0, centre + half)
     )
+
+
+class Scored(Protocol):
+    """A per-episode row that knows whether its episode succeeded (reward 1)."""
+
+    @property
+    def success(self) -> bool: ...
+
+
+def success_rate(rows: Sequence[Scored]) -> Rate:
+    """Share of the rows whose episode succeeded: what the analyses compare across groups."""
+    return rate(sum(r.success for r in rows), len(rows))
 
 
 def bootstrap_mean(

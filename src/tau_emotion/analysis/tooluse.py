@@ -28,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tau_emotion.analysis.runs import EpisodeRow, episode_fields, tool_kinds
-from tau_emotion.analysis.stats import Rate, mean, rate
+from tau_emotion.analysis.stats import Rate, mean, rate, success_rate
 from tau_emotion.analysis.values import Corpus, extract_values
 from tau_emotion.data import Episode, Message
 from tau_emotion.domains.tools import ToolKind
@@ -149,10 +149,6 @@ def trajectory_tool_use(episode: Episode, kinds: Mapping[str, ToolKind]) -> Traj
     )
 
 
-def _success(rows: Sequence[TrajectoryToolUse]) -> Rate:
-    return rate(sum(r.success for r in rows), len(rows))
-
-
 def tool_use_analysis(
     episodes: Sequence[Episode], kinds_for: KindsFor = tool_kinds
 ) -> ToolUseReport:
@@ -171,13 +167,13 @@ def tool_use_analysis(
     return ToolUseReport(
         trajectories=rows,
         more_tools=rate(len(more), len(rows)),
-        success_more_tools=_success(more),
-        success_other=_success(other),
+        success_more_tools=success_rate(more),
+        success_other=success_rate(other),
         mean_tools_success=mean([r.tool_calls for r in ok]),
         mean_tools_failure=mean([r.tool_calls for r in failed]),
         mean_follow_ups_success=mean([r.follow_ups for r in ok]),
         mean_follow_ups_failure=mean([r.follow_ups for r in failed]),
         with_lookupable=rate(len(with_ask), len(rows)),
-        success_with_lookupable=_success(with_ask),
-        success_without_lookupable=_success(without_ask),
+        success_with_lookupable=success_rate(with_ask),
+        success_without_lookupable=success_rate(without_ask),
     )

@@ -20,9 +20,10 @@ written before policy violations were recorded) has no clean figures rather than
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import TypeVar
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -35,6 +36,26 @@ MIN_STRATUM_TASKS = 5
 BREAKDOWNS: tuple[str, ...] = HEADS
 """The emotion dimensions every report is broken down by: the space's heads (each is also an
 `EmotionSpec` field)."""
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+
+
+def group_by(rows: Iterable[T], key: Callable[[T], K]) -> dict[K, list[T]]:
+    """Rows under their key, in first-seen order (callers sort the keys where order shows).
+
+    Here, below `analysis` and `report`, so that the metrics, the analyses and the report's
+    cells cut stored episodes into groups the one same way.
+    """
+    grouped: dict[K, list[T]] = defaultdict(list)
+    for row in rows:
+        grouped[key(row)].append(row)
+    return dict(grouped)
+
+
+def episodes_by_task(episodes: Iterable[Episode]) -> dict[tuple[str, str], list[Episode]]:
+    """(domain, task id) -> the task's trials: the unit Avg@k and the paired analysis average."""
+    return group_by(episodes, lambda e: (e.domain, e.task_id))
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
@@ -82,11 +103,8 @@ def _count_clean(episodes: Sequence[Episode]) -> int | None:
 
 
 def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
-    by_task: dict[tuple[str, str], list[Episode]] = defaultdict(list)
-    for e in episodes:
-        by_task[(e.domain, e.task_id)].append(e)
     out: list[TaskOutcome] = []
-    for (domain, task_id), eps in sorted(by_task.items()):
+    for (domain, task_id), eps in sorted(episodes_by_task(episodes).items()):
         emotion = eps[0].emotion
         groups = {h: str(getattr(emotion, h)) if emotion else NEUTRAL for h in BREAKDOWNS}
         out.append(
@@ -218,14 +236,12 @@ def compute_metrics(episodes: Iterable[Episode], seed: int = 0) -> MetricsReport
         raise ValueError("no episodes to compute metrics from")
     k = min(t.n for t in tasks)
     rng = np.random.default_rng(seed)
-    by_domain: dict[str, list[TaskOutcome]] = defaultdict(list)
-    for t in tasks:
-        by_domain[t.domain].append(t)
+    by_domain = group_by(tasks, lambda t: t.domain)
     breakdowns: dict[str, dict[str, GroupMetrics]] = {}
     for dim in BREAKDOWNS:
-        groups: dict[str, list[TaskOutcome]] = defaultdict(list)
-        for t in tasks:
-            groups[t.groups[dim]].append(t)
+        # group_by calls the key before the loop moves on: the late binding B023 warns of
+        # cannot bite here.
+        groups = group_by(tasks, lambda t: t.groups[dim])  # noqa: B023
         breakdowns[dim] = {name: _group(g, k, rng) for name, g in sorted(groups.items())}
     return MetricsReport(
         k=k,

@@ -29,7 +29,12 @@ from tau_emotion.analysis.policy import PolicyReport, policy_analysis
 from tau_emotion.analysis.runs import Run, RunDirError, TaskKey, load_runs, task_index
 from tau_emotion.analysis.tooluse import ToolUseReport, tool_use_analysis
 from tau_emotion.data import Episode, Task
-from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics, task_outcomes
+from tau_emotion.evaluation.metrics import (
+    MetricsReport,
+    compute_metrics,
+    group_by,
+    task_outcomes,
+)
 from tau_emotion.models.base import ChatModel
 from tau_emotion.report.episodes import EpisodeView, episode_view, index_by_key, task_for
 
@@ -88,15 +93,13 @@ def task_set_digest(episodes: Sequence[Episode]) -> str:
 
 def heat_cells(run: Run) -> dict[str, dict[str, HeatCell]]:
     """Per-task success from `evaluation.metrics.task_outcomes`, averaged per cell."""
-    grouped: dict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
-    for t in task_outcomes(run.episodes):
-        grouped[(t.domain, t.groups["family"])].append((t.c / t.n, t.n))
+    grouped = group_by(task_outcomes(run.episodes), lambda t: (t.domain, t.groups["family"]))
     cells: dict[str, dict[str, HeatCell]] = defaultdict(dict)
-    for (domain, family), rows in sorted(grouped.items()):
+    for (domain, family), tasks in sorted(grouped.items()):
         cells[domain][family] = HeatCell(
-            value=sum(v for v, _ in rows) / len(rows),
-            tasks=len(rows),
-            episodes=sum(n for _, n in rows),
+            value=sum(t.c / t.n for t in tasks) / len(tasks),
+            tasks=len(tasks),
+            episodes=sum(t.n for t in tasks),
         )
     return dict(cells)
 

@@ -36,6 +36,7 @@ from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TauEmotionError
+from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
@@ -226,9 +227,7 @@ def build_mix(
         items = sorted(pool[domain], key=_sort_key)
         rng = random.Random(f"{spec.seed}:{domain}")
         if spec.max_per_task is not None:
-            by_task: dict[str, list[Episode]] = defaultdict(list)
-            for e in items:
-                by_task[e.task_id].append(e)
+            by_task = group_by(items, lambda e: e.task_id)
             items = sorted(
                 (
                     e
