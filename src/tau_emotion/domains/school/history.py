@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
 from tau_emotion.domains.common import make_id, money
 from tau_emotion.domains.school.catalog import SUMMER_OFFER, SUMMER_TUITION
@@ -83,21 +83,37 @@ class Ledger:
         method = self.payer(student) if paid > 0 else None
         if method is None:
             paid = Decimal("0.00")
+        fee = self.add_fee(
+            student, description, total, paid, due, "paid" if paid == total else "open"
+        )
+        if method is not None:
+            day = min(date.fromisoformat(due), TODAY - timedelta(days=1))
+            self.pay(fee, method, paid, day - timedelta(days=self.rng.randint(0, 14)))
+        return fee
+
+    def add_fee(
+        self,
+        student: Student,
+        description: str,
+        amount: Decimal,
+        paid: Decimal,
+        due: str,
+        status: Literal["open", "paid", "in_plan"],
+    ) -> Fee:
+        """A fee numbered in write order; the ledger's fees are school-wide, never a section's
+        tuition (summer tuition is billed by the registration tool)."""
         fid = self.new_id("F", self.fees)
         fee = Fee(
             id=fid,
             student_id=student.id,
             description=description,
-            amount=total,
+            amount=amount,
             paid=paid,
             due_date=due,
-            status="paid" if paid == total else "open",
+            status=status,
             section_id=None,
         )
         self.fees[fid] = fee
-        if method is not None:
-            day = min(date.fromisoformat(due), TODAY - timedelta(days=1))
-            self.pay(fee, method, paid, day - timedelta(days=self.rng.randint(0, 14)))
         return fee
 
     def pay(self, fee: Fee, method: PaymentMethod, amount: Decimal, day: date) -> None:
@@ -115,19 +131,10 @@ class Ledger:
         """A four-installment tuition plan set up in December, three installments charged."""
         amounts = split_installments(TUITION, 4)
         dates = ["2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01"]
-        fid = self.new_id("F", self.fees)
         charged = sum(amounts[:3], Decimal("0.00"))
-        fee = Fee(
-            id=fid,
-            student_id=student.id,
-            description="Spring 2025 tuition",
-            amount=TUITION,
-            paid=charged,
-            due_date="2025-01-15",
-            status="in_plan",
-            section_id=None,
+        fee = self.add_fee(
+            student, "Spring 2025 tuition", TUITION, charged, "2025-01-15", "in_plan"
         )
-        self.fees[fid] = fee
         for day, amount in zip(dates[:3], amounts[:3], strict=True):
             self.pay(fee, method, amount, date.fromisoformat(day))
         pid = self.new_id("PP", self.plans)
@@ -136,7 +143,7 @@ class Ledger:
             student_id=student.id,
             set_up_by=method.owner_id,
             method_id=method.id,
-            fee_ids=(fid,),
+            fee_ids=(fee.id,),
             total=TUITION,
             installments=tuple(
                 Installment(due_date=d, amount=a) for d, a in zip(dates, amounts, strict=True)
