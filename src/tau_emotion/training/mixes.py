@@ -26,7 +26,6 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
-from statistics import fmean
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -37,7 +36,7 @@ from tau_emotion.domains import domain_names
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.evaluation.metrics import group_by
-from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
+from tau_emotion.training.outcomes import Outcome, classify, mean_or_none, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
 COMPOSITION_FILE = "composition.json"
@@ -271,7 +270,7 @@ def build_mix(
             for d in sorted(wanted)
         },
         by_family=dict(sorted(by_family.items())),
-        mean_tool_calls=fmean(tool_call_count(e) for e in selected) if selected else None,
+        mean_tool_calls=mean_or_none(tool_call_count(e) for e in selected),
     )
     return selected, composition
 

@@ -131,7 +131,8 @@ class CollectSummary(BaseModel):
     )
 
 
-def _mean(values: Iterable[float]) -> float | None:
+def mean_or_none(values: Iterable[float]) -> float | None:
+    """Mean of the values; None for none (a summary field, unlike 0.0, cannot be misread)."""
     items = list(values)
     return fmean(items) if items else None
 
@@ -172,7 +173,9 @@ def summarize(
         by_domain=dict(sorted(by_domain.items())),
         by_family=dict(sorted(by_family.items())),
         with_errors=sum(r.errors > 0 for r in records),
-        mean_tool_calls_success=_mean(r.tool_calls for r in wins),
-        mean_gold_actions_success=_mean(r.gold_actions for r in wins if r.gold_actions is not None),
-        mean_gold_actions_all=_mean(len(t.gold_actions) for t in tasks.values()),
+        mean_tool_calls_success=mean_or_none(r.tool_calls for r in wins),
+        mean_gold_actions_success=mean_or_none(
+            r.gold_actions for r in wins if r.gold_actions is not None
+        ),
+        mean_gold_actions_all=mean_or_none(len(t.gold_actions) for t in tasks.values()),
     )
