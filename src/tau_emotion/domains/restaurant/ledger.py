@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from tau_emotion.domains.common import add_to_balance, float_money
+from tau_emotion.domains.common import float_money
+from tau_emotion.domains.kit.accounts_stored_value import Payment, StoredValueRule
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer, Order
 from tau_emotion.errors import ToolError
@@ -59,26 +60,18 @@ def past_refund_window(order: Order, when: datetime) -> bool:
     return when - done > timedelta(hours=rules.REFUND_WINDOW_HOURS)
 
 
-def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
-    """Pay money back: a gift card gets its balance back; a credit card needs no change here."""
-    methods = add_to_balance(customer.payment_methods, payment_method_id, "gift_card", amount)
-    return customer.model_copy(update={"payment_methods": methods})
+GIFT_CARDS = StoredValueRule(
+    kind="gift_card",
+    unknown="payment method {id} is not on this customer's profile",
+    short="gift card ending {last4} has {balance:.2f} left, less than {amount:.2f}; "
+    "use another payment method",
+)
+"""Gift cards must cover a payment in full and take refunds back; credit cards are unlimited."""
 
-
-def charge(customer: Customer, payment_method_id: str, amount: float) -> Customer:
-    """Take a payment: a gift card must cover it in full; credit cards are not limited."""
-    method = next((p for p in customer.payment_methods if p.id == payment_method_id), None)
-    if method is None:
-        raise ToolError(f"payment method {payment_method_id} is not on this customer's profile")
-    if method.kind != "gift_card":
-        return customer
-    balance = method.balance or 0.0
-    if balance + 1e-9 < amount:
-        raise ToolError(
-            f"gift card ending {method.last4} has {balance:.2f} left, less than {amount:.2f}; "
-            "use another payment method"
-        )
-    return credit(customer, payment_method_id, -amount)
+credit: Payment[Customer] = GIFT_CARDS.credit
+"""Pay money back: a gift card gets its balance back; a credit card needs no change here."""
+charge: Payment[Customer] = GIFT_CARDS.charge
+"""Take a payment: a gift card must cover it in full; credit cards are not limited."""
 
 
 def minutes_late(order: Order) -> int:

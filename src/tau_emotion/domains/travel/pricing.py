@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tau_emotion.domains.common import add_to_balance, float_money
+from tau_emotion.domains.common import float_money
+from tau_emotion.domains.kit.accounts_stored_value import Payment, StoredValueRule
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.db import (
     Booking,
@@ -99,25 +100,17 @@ def claim_window_start(booking: Booking, departure: Departure, claim_type: str) 
     return departure.end_date
 
 
-def charge(customer: Customer, payment_method_id: str, amount: float) -> Customer:
-    """Take a payment: travel credit must cover it in full; credit cards are not limited."""
-    method = next((p for p in customer.payment_methods if p.id == payment_method_id), None)
-    if method is None:
-        raise ToolError(f"payment method {payment_method_id!r} is not on this customer's profile")
-    if method.kind != "travel_credit" or amount <= 0:
-        return customer
-    balance = method.balance or 0.0
-    if balance + 1e-9 < amount:
-        raise ToolError(
-            f"travel credit has {balance:.2f} left, less than {amount:.2f}; use a credit card"
-        )
-    return credit(customer, payment_method_id, -amount)
+TRAVEL_CREDIT = StoredValueRule(
+    kind="travel_credit",
+    unknown="payment method {id!r} is not on this customer's profile",
+    short="travel credit has {balance:.2f} left, less than {amount:.2f}; use a credit card",
+)
+"""Travel credit must cover a payment in full and takes refunds back; cards are unlimited."""
 
-
-def credit(customer: Customer, payment_method_id: str, amount: float) -> Customer:
-    """Pay money back: travel credit gets its balance back; a card needs no change here."""
-    methods = add_to_balance(customer.payment_methods, payment_method_id, "travel_credit", amount)
-    return customer.model_copy(update={"payment_methods": methods})
+charge: Payment[Customer] = TRAVEL_CREDIT.charge
+"""Take a payment: travel credit must cover it in full; credit cards are not limited."""
+credit: Payment[Customer] = TRAVEL_CREDIT.credit
+"""Pay money back: travel credit gets its balance back; a card needs no change here."""
 
 
 def payout(
