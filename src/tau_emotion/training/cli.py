@@ -80,9 +80,7 @@ def mix(
             folder = write_mix(out, selected, composition)
             print_composition(composition, console)
             console.print(f"mix: {folder}")
-    except ValidationError as exc:
-        raise fail(str(exc)) from None
-    except TauEmotionError as exc:
+    except (ValidationError, TauEmotionError) as exc:
         raise fail(str(exc)) from None
 
 
@@ -240,9 +238,7 @@ def train_sft(
             seed=seed,
         )
         summary = run_sft(options)
-    except ValidationError as exc:
-        raise fail(str(exc)) from None
-    except TauEmotionError as exc:
+    except (ValidationError, TauEmotionError) as exc:
         raise fail(str(exc)) from None
     loss = f"{summary.train_loss:.4f}" if summary.train_loss is not None else "-"
     typer.echo(

@@ -14,20 +14,25 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _counts_row(name: str, c: ClassCounts) -> tuple[str, ...]:
+    # One row shape for the groups and the "all" total, so the columns always line up.
+    return (
+        name,
+        str(c.total),
+        str(c.success),
+        str(c.failed),
+        str(c.dissatisfied),
+        f"{c.success_rate:.3f}",
+    )
+
+
 def _counts_table(title: str, first: str, groups: dict[str, ClassCounts]) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column(first, style="bold")
     for col in ("rollouts", "success", "failed", "dissatisfied", "success rate"):
         table.add_column(col, justify="right")
     for name, c in groups.items():
-        table.add_row(
-            name,
-            str(c.total),
-            str(c.success),
-            str(c.failed),
-            str(c.dissatisfied),
-            f"{c.success_rate:.3f}",
-        )
+        table.add_row(*_counts_row(name, c))
     return table
 
 
@@ -41,15 +46,7 @@ def print_collect_summary(summary: CollectSummary, console: Console) -> None:
     by_domain = _counts_table("By domain", "domain", summary.by_domain)
     if len(summary.by_domain) > 1:
         by_domain.add_section()
-        c = summary.overall
-        by_domain.add_row(
-            "all",
-            str(c.total),
-            str(c.success),
-            str(c.failed),
-            str(c.dissatisfied),
-            f"{c.success_rate:.3f}",
-        )
+        by_domain.add_row(*_counts_row("all", summary.overall))
     console.print(by_domain)
     console.print(_counts_table("By emotion family", "family", summary.by_family))
     console.print(
