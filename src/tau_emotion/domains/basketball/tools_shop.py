@@ -15,7 +15,7 @@ from tau_emotion.domains.basketball.rules import (
 from tau_emotion.domains.basketball.tools_base import ClubToolBase
 from tau_emotion.domains.common import fmt, money
 from tau_emotion.domains.kit.declare import ToolDocs
-from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
+from tau_emotion.domains.kit.summary_desk import summary_desk
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
@@ -35,11 +35,8 @@ def _camper_name(text: str) -> str:
     return " ".join(word.capitalize() for word in text.split())
 
 
-HAND_OFF = HandOffDesk(
-    prefix="TR",
-    record=summary_transfer,
-    reply="Transfer {id} created; a fan-services specialist will take over.",
-    width=ID_WIDTH,
+HAND_OFF = summary_desk(
+    "Transfer {id} created; a fan-services specialist will take over.", ID_WIDTH
 )
 
 

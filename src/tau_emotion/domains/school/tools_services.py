@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from tau_emotion.domains.kit.declare import ToolDocs
-from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
+from tau_emotion.domains.kit.summary_desk import summary_desk
 from tau_emotion.domains.school.db import Absence, Appointment, Topic
 from tau_emotion.domains.school.queries import parse_date
 from tau_emotion.domains.school.rules import (
@@ -23,12 +23,7 @@ from tau_emotion.errors import ToolError
 
 DOCS = ToolDocs.beside(__file__)
 
-HAND_OFF = HandOffDesk(
-    prefix="TR",
-    record=summary_transfer,
-    reply="Transfer {id} created; a staff member will take over.",
-    width=ID_WIDTH,
-)
+HAND_OFF = summary_desk("Transfer {id} created; a staff member will take over.", ID_WIDTH)
 
 
 class ServiceTools(SchoolToolBase):
