@@ -1,8 +1,11 @@
 """`tau-emotion emotions ...`: list, map, train, eval, plot, and (re)generate anchors.
 
-Mounted by the main CLI with ``app.add_typer(emotions.cli.app, name="emotions")``. Heavy or
-optional imports (the mapper's arrays, openai, matplotlib, sentence-transformers) happen inside
-the commands, so `tau-emotion --help` stays fast.
+Mounted by the main CLI with ``app.add_typer(emotions.cli.app, name="emotions")``. This module
+holds the sub-app and the commands that build or use the classifier (map, train, eval, plot);
+the anchor and condition commands (list, anchors, check-written) live in
+`tau_emotion.emotions.cli_anchors`, and all are registered at the bottom, in `--help` order.
+Heavy or optional imports (the mapper's arrays, openai, matplotlib, sentence-transformers)
+happen inside the commands, so `tau-emotion --help` stays fast.
 """
 
 from __future__ import annotations
@@ -11,17 +14,22 @@ import hashlib
 import json
 import os
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from tau_emotion.emotions.cli_anchors import (
+    anchors_command,
+    check_written_command,
+    list_conditions,
+)
+from tau_emotion.emotions.cli_common import KeyEnvOpt, fail
+
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from tau_emotion.emotions.anchors import AnchorSet
     from tau_emotion.emotions.embedders import Embedder
     from tau_emotion.emotions.mapper import Mapper
 
@@ -40,16 +48,6 @@ EmbedModelOpt = Annotated[
 BaseUrlOpt = Annotated[
     str | None, typer.Option("--embed-base-url", help="Base URL for --embedder openai.")
 ]
-KeyEnvOpt = Annotated[
-    str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
-]
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    from tau_emotion.storage import safe_text  # an embeddings endpoint may quote the key
-
-    typer.echo(f"error: {safe_text(message)}", err=True)
-    return typer.Exit(code)
 
 
 def _embedder(kind: str, model: str | None, base_url: str | None, key_env: str) -> Embedder:
@@ -60,7 +58,7 @@ def _embedder(kind: str, model: str | None, base_url: str | None, key_env: str) 
     try:
         return make_embedder(kind, model=model, base_url=base_url, api_key_env=key_env)
     except (ValueError, ModuleNotFoundError) as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
 
 
 def _cache_dir() -> Path:
@@ -87,7 +85,7 @@ def _mapper(
     except (OSError, ValueError) as exc:  # ValueError: a pydantic error, bad gzip or JSON
         from tau_emotion.cli.errors import describe
 
-        raise _fail(f"cannot use anchors {anchors_path}: {describe(exc) or exc}") from exc
+        raise fail(f"cannot use anchors {anchors_path}: {describe(exc) or exc}") from exc
     if classifier is None and embedder.name == _static_name() and anchors_path is None:
         classifier = DEFAULT_CLASSIFIER
     if classifier is None:
@@ -106,7 +104,7 @@ def _mapper(
             raise ValueError("it was trained on other anchors; pass the same file with --anchors")
         return Mapper(embedder, artifact, anchors, k=k, seed=seed, lexical_weight=lexical_weight)
     except (OSError, ValueError, KeyError) as exc:
-        raise _fail(f"cannot use classifier {classifier}: {exc}") from exc
+        raise fail(f"cannot use classifier {classifier}: {exc}") from exc
 
 
 def _embedding(work: Callable[[], T]) -> T:
@@ -116,7 +114,7 @@ def _embedding(work: Callable[[], T]) -> T:
     try:
         return work()
     except EmbedderError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
 
 
 def _static_name() -> str:
@@ -125,29 +123,14 @@ def _static_name() -> str:
     return default_embedder().name
 
 
-@app.command("list")
-def list_conditions(
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
-) -> None:
-    """Print the 594 conditions (ids, or JSON lines with their parts)."""
-    from tau_emotion.emotions.space import all_conditions
-
-    for c in all_conditions():
-        if as_json:
-            parts = {h: c.label(h) for h in ("family", "emotion", "politeness", "urgency", "trust")}
-            typer.echo(json.dumps({"condition_id": c.id, **parts}))
-        else:
-            typer.echo(c.id)
-
-
 def _read_feelings(path: Path) -> list[dict[str, Any]]:
     """Parse a JSONL file of objects with a non-empty string `text`; name every bad line."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise _fail(f"cannot read {path}: {exc}") from exc
+        raise fail(f"cannot read {path}: {exc}") from exc
     except UnicodeDecodeError as exc:
-        raise _fail(f"{path} is not UTF-8 text: {exc}") from exc
+        raise fail(f"{path} is not UTF-8 text: {exc}") from exc
     records: list[dict[str, Any]] = []
     problems: list[str] = []
     for number, line in enumerate(lines, start=1):
@@ -173,7 +156,7 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
     if problems:
         shown = "\n  ".join(problems[:20])
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        raise _fail(f"{len(problems)} bad line(s) in {path}, nothing written:\n  {shown}{more}")
+        raise fail(f"{len(problems)} bad line(s) in {path}, nothing written:\n  {shown}{more}")
     return records
 
 
@@ -197,7 +180,6 @@ MapperAnchorsOpt = Annotated[
 ]
 
 
-@app.command("map")
 def map_command(
     text: Annotated[str | None, typer.Argument(help="A free-text feeling to map.")] = None,
     input_path: Annotated[
@@ -218,9 +200,9 @@ def map_command(
 ) -> None:
     """Map free text to a condition (+ confidences and a sampled instruction)."""
     if (text is None) == (input_path is None):
-        raise _fail("give either a TEXT argument or --input FILE")
+        raise fail("give either a TEXT argument or --input FILE")
     if k < 1:
-        raise _fail("--k must be at least 1")
+        raise fail("--k must be at least 1")
     if output is not None:
         from tau_emotion.inputs import writable_file
 
@@ -253,7 +235,6 @@ def map_command(
         typer.echo(f"wrote {len(lines)} line(s) to {output}", err=True)
 
 
-@app.command("train")
 def train_command(
     anchors: Annotated[
         Path | None, typer.Option(help="Anchor file (.json.gz); default: the shipped anchors.")
@@ -277,7 +258,7 @@ def train_command(
     anchor_set = default_anchor_set() if anchors is None else read_anchor_set(anchors)
     if out is None:
         if embedder != "static":
-            raise _fail("--out is required for embedders other than static")
+            raise fail("--out is required for embedders other than static")
         out = DEFAULT_CLASSIFIER
     before = out.read_bytes() if out.exists() else None
     previous = out.with_suffix(".previous.npz")
@@ -299,7 +280,6 @@ def train_command(
         previous.unlink()
 
 
-@app.command("eval")
 def eval_command(
     eval_set: Annotated[
         Path | None,
@@ -332,14 +312,14 @@ def eval_command(
 
     folder = eval_set or default_eval_dir()
     if folder is None:
-        raise _fail(
+        raise fail(
             "no evaluation set here: pass --eval-set DIR (the repository's "
             "benchmarks/emotion_eval; an installed package does not ship it)"
         )
     try:
         loaded = load_eval_set(folder)
     except EvalSetError as exc:
-        raise _fail(str(exc)) from exc
+        raise fail(str(exc)) from exc
     emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
     mapper = _mapper(emb, classifier, k, 0, anchors, lexical_weight)
     reports = _embedding(lambda: independent_evaluation(mapper, loaded))
@@ -351,7 +331,6 @@ def eval_command(
         dump_json(reports, json_out)
 
 
-@app.command("plot")
 def plot_command(
     out: Annotated[Path, typer.Option(help="PNG file to write.")] = Path("anchors.png"),
     classifier: Annotated[Path | None, typer.Option(help="Classifier artifact.")] = None,
@@ -363,7 +342,7 @@ def plot_command(
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise _fail("plot needs matplotlib: pip install 'tau-emotion[plot]'") from exc
+        raise fail("plot needs matplotlib: pip install 'tau-emotion[plot]'") from exc
     import numpy as np
 
     from tau_emotion.emotions.classifier import Artifact
@@ -389,156 +368,11 @@ def plot_command(
     typer.echo(f"wrote {out}")
 
 
-@app.command("anchors")
-def anchors_command(
-    model: Annotated[
-        str | None,
-        typer.Option(help="Chat model to write anchors; without it the written files are built."),
-    ] = None,
-    base_url: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1")
-    ] = None,
-    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
-    out: Annotated[
-        Path | None, typer.Option(help="Output .json.gz (default: the shipped anchors file).")
-    ] = None,
-    written: Annotated[
-        Path | None,
-        typer.Option(help="Folder of hand-written anchor files (default: the shipped ones)."),
-    ] = None,
-    templates_only: Annotated[
-        bool,
-        typer.Option(help="Only the phrase-bank generator (the pre-written-anchor behaviour)."),
-    ] = False,
-    per_condition: Annotated[
-        int, typer.Option(min=1, help="Anchors per condition (--model, --templates-only).")
-    ] = 16,
-    only: Annotated[
-        list[str] | None,
-        typer.Option(help="Only conditions whose id starts with this (repeatable; --model)."),
-    ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Parallel requests.")] = 4,
-    max_rounds: Annotated[int, typer.Option(min=1, help="Retry rounds for short conditions.")] = 4,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.9,
-    seed: Annotated[int, typer.Option(help="Seed of the template generator.")] = 0,
-    partial: Annotated[
-        bool, typer.Option(help="Write the file even if some conditions fall short.")
-    ] = False,
-) -> None:
-    """Build the anchors: the hand-written files (default), the templates, or an LLM endpoint."""
-    from tau_emotion.emotions.anchors import DEFAULT_ANCHORS, coverage_problems, write_anchor_set
-    from tau_emotion.emotions.space import all_conditions
-
-    conditions = [c for c in all_conditions() if not only or any(c.id.startswith(p) for p in only)]
-    if not conditions:
-        raise _fail(f"no condition id starts with {', '.join(only or [])}")
-    if model is None:
-        if only:
-            raise _fail("--only applies to LLM generation (--model)")
-        anchor_set = _offline_anchor_set(written, templates_only, per_condition, seed)
-        short = coverage_problems(anchor_set, minimum=10)
-        if short and not partial:
-            raise _fail(
-                f"{len(short)} problem(s), e.g. {short[0]}; nothing written "
-                "(use --partial to write anyway)",
-                code=1,
-            )
-        target = out or DEFAULT_ANCHORS
-        write_anchor_set(anchor_set, target)
-        typer.echo(f"wrote {sum(len(v) for v in anchor_set.anchors.values())} anchors to {target}")
-        return
-    from tau_emotion.emotions.llm_anchors import generate_with_llm, openai_complete
-
-    if out is None:
-        raise _fail("--out is required with --model (the shipped file is hand-written)")
-    api_key = os.environ.get(api_key_env) or "EMPTY"
-    complete = openai_complete(model, base_url, api_key, temperature=temperature)
-
-    def progress(done: int, total: int) -> None:
-        print(f"\r  {done}/{total} conditions", end="", file=sys.stderr, flush=True)
-
-    try:
-        anchor_set, report = generate_with_llm(
-            complete,
-            conditions,
-            per_condition=per_condition,
-            max_rounds=max_rounds,
-            concurrency=concurrency,
-            source=f"llm:{model}",
-            progress=progress,
-        )
-    except Exception as exc:  # the endpoint's errors are many; report them as one line
-        raise _fail(f"generation failed: {type(exc).__name__}: {exc}", code=1) from exc
-    print(file=sys.stderr)
-    rejected = ", ".join(f"{n} {why}" for why, n in sorted(report.rejected.items())) or "none"
-    typer.echo(f"{report.requests} requests, {report.accepted} accepted; rejected: {rejected}")
-    if report.short and not partial:
-        raise _fail(
-            f"{len(report.short)} condition(s) below {per_condition} anchors "
-            f"(e.g. {', '.join(report.short[:5])}); nothing written (use --partial to keep them)",
-            code=1,
-        )
-    write_anchor_set(anchor_set, out)
-    typer.echo(f"wrote {report.accepted} anchors for {len(conditions)} conditions to {out}")
-
-
-def _offline_anchor_set(
-    written: Path | None, templates_only: bool, per_condition: int, seed: int
-) -> AnchorSet:
-    """The anchors `emotions anchors` builds without a model; errors name the bad input."""
-    from tau_emotion.emotions.generator import generate_anchor_set
-    from tau_emotion.emotions.written import WRITTEN_DIR, WrittenFormatError, written_anchor_set
-
-    if templates_only:
-        if written is not None:
-            raise _fail("--templates-only takes no --written folder")
-        return generate_anchor_set(per_condition, seed=seed)
-    folder = written or WRITTEN_DIR
-    if not folder.is_dir():
-        raise _fail(f"--written {folder}: not a folder")
-    try:
-        return written_anchor_set(folder)
-    except WrittenFormatError as exc:
-        raise _fail(str(exc)) from exc
-
-
-@app.command("check-written")
-def check_written_command(
-    paths: Annotated[list[Path], typer.Argument(help="Written .txt files or folders of them.")],
-    first_person: Annotated[
-        bool,
-        typer.Option(help="Texts are first-person customer messages (shape checks only)."),
-    ] = False,
-    minimum: Annotated[
-        int, typer.Option(help="Texts each listed condition needs (0: no count check).")
-    ] = 0,
-    emotion: Annotated[
-        list[str] | None,
-        typer.Option(help="Check the count for every condition of this emotion (repeatable)."),
-    ] = None,
-) -> None:
-    """Check hand-written anchors or evaluation texts: format, rules, shared sentences."""
-    from tau_emotion.emotions.space import all_conditions
-    from tau_emotion.emotions.written import WrittenFormatError, check_written, read_written
-
-    for path in paths:
-        if not path.exists():
-            raise _fail(f"{path}: no such file or folder")
-    try:
-        texts = read_written(paths)
-    except WrittenFormatError as exc:
-        raise _fail(str(exc)) from exc
-    wanted = [c.id for c in all_conditions() if emotion and c.emotion in emotion] or None
-    problems = check_written(
-        texts, second_person=not first_person, minimum_per_condition=minimum, conditions=wanted
-    )
-    for problem in problems:
-        typer.echo(problem)
-    negations = sum(t.negation for t in texts)
-    conditions = len({t.condition_id for t in texts})
-    typer.echo(
-        f"{len(texts)} texts over {conditions} conditions ({negations} marked negation/contrast); "
-        f"{len(problems)} problem(s)"
-    )
-    if problems:
-        raise typer.Exit(1)
+# Typer lists the commands in the order they are added: this is the order of `--help`.
+app.command("list")(list_conditions)
+app.command("map")(map_command)
+app.command("train")(train_command)
+app.command("eval")(eval_command)
+app.command("plot")(plot_command)
+app.command("anchors")(anchors_command)
+app.command("check-written")(check_written_command)
