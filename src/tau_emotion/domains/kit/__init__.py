@@ -20,6 +20,10 @@
   episode's tables typed as its model in ``self.db``.
 - `ownership`: `owned_record`, a record the caller names that must be theirs (missing and
   someone else's refused alike).
+- `summary_desk`: the hand-off desk that keeps each summary in a `Transfer` record under a
+  domain's own reply (basketball, school).
+- `accounts_stored_value`: `StoredValueRule`, charging and crediting a customer's stored
+  value (gift cards, travel credit) with the domain's own refusals.
 
 A domain keeps what the agent reads (tool names, docstrings, refusal wording) and what its
 snapshots hold; the kit holds the bodies. `tau_emotion.domains.common` keeps the smaller
