@@ -67,9 +67,11 @@ def test_gaming_agents_quick_scores_every_strategy_beside_the_oracle(tmp_path: P
     strategies = ("oracle", "do-nothing", "transfer", "yes-man", "no-confirm", "say-everything")
     assert set(rows) == {(a, c) for a in strategies for c in ("emotion", "no emotion")}
     assert {r["tasks"] for r in rows.values()} == {30}  # 3 of each of the 10 domains
+    # Without emotion the oracle solves every shipped test task; with it, the scripted
+    # customer walks away from some (87.8% of the full set pass), never from most.
+    assert rows[("oracle", "no emotion")]["passed"]["value"] == 1.0
+    assert rows[("oracle", "emotion")]["passed"]["value"] >= 0.7
     for condition in ("emotion", "no emotion"):
-        oracle = rows[("oracle", condition)]
-        assert oracle["passed"]["value"] >= 0.9
         assert rows[("do-nothing", condition)]["passed"]["value"] < 0.1
         assert rows[("transfer", condition)]["writes_passed"]["k"] == 0
         # skipping the consent can never be policy-clean where there is a write to consent to

@@ -21,8 +21,9 @@ def config(out: Path, **kw: object) -> RunConfig:
 
 def test_oracle_run_writes_results_and_manifest(tmp_path: Path) -> None:
     seen: list[int] = []
+    # Neutral, so the oracle solves every task (an emotional customer may walk away).
     episodes = execute_run(
-        config(tmp_path, trials=2, num_tasks=3, concurrency=4),
+        config(tmp_path, trials=2, num_tasks=3, concurrency=4, no_emotion=True),
         progress=lambda e, d, t: seen.append(d),
     )
     assert len(episodes) == 6 and all(e.reward == 1.0 for e in episodes)

@@ -52,6 +52,7 @@ def test_collect_mix_export_pipeline(tmp_path: Path) -> None:
             "6",
             "--agent",
             "oracle",
+            "--no-emotion",  # the oracle then keeps every customer: all six are successes
             "--out",
             str(collection),
         ],
