@@ -30,7 +30,7 @@ from tau_emotion.tracer.ground.screen import (
     can_write,
     screen_customer,
 )
-from tau_emotion.tracer.ground.search import Outcome, ground_calls, new_scene
+from tau_emotion.tracer.ground.search import Blocked, ground_calls, new_scene
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
@@ -87,14 +87,15 @@ def ground_walk(
     searched = 0
     passed: list[str] = []
     outcome = None
-    stopped: tuple[Outcome, Scene] | None = None  # the first search the policy stopped
+    stopped: tuple[Blocked, Scene] | None = None  # the first search the policy stopped
     for index, customer in enumerate(order):
         scene = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/{index}")
         if not screen_customer(tools, scene, env):
             continue
         passed.append(customer)
         outcome = ground_calls(tools, scene, env, intent_of)
-        stopped = stopped or ((outcome, scene) if outcome.blocked else None)
+        if stopped is None and outcome.blocked is not None:
+            stopped = outcome.blocked, scene
         searched += 1
         if outcome.ok or searched >= SEARCHES_PER_WALK:
             break
@@ -102,7 +103,8 @@ def ground_walk(
         for index, customer in enumerate(drawn[:FALLBACK_SEARCHES]):
             scene = new_scene(profile, variant, customer, pools, f"{seed}/{walk.id}/f{index}")
             outcome = ground_calls(tools, scene, env, intent_of)
-            stopped = stopped or ((outcome, scene) if outcome.blocked else None)
+            if stopped is None and outcome.blocked is not None:
+                stopped = outcome.blocked, scene
             if outcome.ok:
                 break
     found = None
@@ -117,11 +119,10 @@ def ground_walk(
     elif (
         (outcome is None or not outcome.ok)
         and stopped is not None
-        and stopped[0].blocked is not None
         and plan.share > 0
-        and plan.held.get(stopped[0].blocked.rule_id, 0) < BLOCKED_HELD
+        and plan.held.get(stopped[0].rule_id, 0) < BLOCKED_HELD
     ):
-        converted = blocked_challenge(stopped[1], env, stopped[0].blocked, intent_of)
+        converted = blocked_challenge(stopped[1], env, stopped[0], intent_of)
         if converted is not None:
             (outcome, found), scene = converted, stopped[1]
             steps = steps[: len(outcome.calls)]

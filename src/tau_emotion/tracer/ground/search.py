@@ -352,11 +352,11 @@ def _note_blocked(
 ) -> None:
     """Keep the forbidden write at call `i` as `worst.blocked` when its own intent has made
     only reads so far, and no earlier one had more calls before it."""
+    if worst.blocked is not None and len(worst.blocked.calls) >= i:
+        return
     kinds = scene.profile.domain.tool_kinds
     start = intents.index(intents[i])
     if any(kinds[name] != "read" for name, _ in scene.calls[start:i]):
-        return
-    if worst.blocked is not None and len(worst.blocked.calls) >= i:
         return
     worst.blocked = Blocked(
         rule_id=forbidden[0],
