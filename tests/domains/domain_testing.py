@@ -16,7 +16,7 @@ import pytest
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.domains import Domain, load_domain
-from tau_emotion.domains.checks import PolicyCheck, Trajectory, run_checks
+from tau_emotion.domains.checks import Offer, PolicyCheck, Trajectory, run_checks
 from tau_emotion.domains.tools import to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
@@ -66,6 +66,29 @@ class Desk:
         self.env.call(name, arguments)
         assert self.env.hash() != before, f"{name} left the state as it was"
         return reason
+
+    def offers(self, rule_id: str, name: str, /, **arguments: Any) -> Offer:
+        """Assert that judgement rule `rule_id` forbids this write and offers an alternative
+        that no judgement rule forbids and the tool carries out (on a fork: the state stays as
+        it is). Returns the offer."""
+        check = self._judged(rule_id)
+        assert check.forbids(self.env.tools, name, arguments) is not None
+        offer = check.offers(self.env.tools, name, arguments)
+        assert offer is not None, f"{rule_id} offers nothing instead of {name} {arguments}"
+        for other in self.domain.checks:
+            reason = other.forbids(self.env.tools, offer.tool, offer.arguments)
+            assert reason is None, f"{other.rule_id} forbids the offer {offer}: {reason}"
+        state = self.env.state.fork()
+        before = state.digest()
+        self.domain.toolset(state).invoke(offer.tool, dict(offer.arguments))
+        assert state.digest() != before, f"the offer {offer} changes nothing"
+        return offer
+
+    def offers_nothing(self, rule_id: str, name: str, /, **arguments: Any) -> None:
+        """Assert that `rule_id` forbids this write and has no alternative to offer."""
+        check = self._judged(rule_id)
+        assert check.forbids(self.env.tools, name, arguments) is not None
+        assert check.offers(self.env.tools, name, arguments) is None
 
     def allows(self, rule_id: str, name: str, /, **arguments: Any) -> None:
         """Assert that judgement rule `rule_id` allows this write on the state as it is now,

@@ -16,6 +16,7 @@ DOMAIN, ENV = DESK.domain, DESK.env
 DB: BankDB = DESK.db
 call, refuses, now, put = DESK.call, DESK.refuses, DESK.row, DESK.put
 breaks, allows = DESK.breaks, DESK.allows
+offers, offers_nothing = DESK.offers, DESK.offers_nothing
 fresh = fresh_state(ENV)
 
 
@@ -153,6 +154,13 @@ def test_freeze_and_unfreeze() -> None:
     call("freeze_card", reason="customer_request", **args)
     allows("bank.stolen_card_not_unfrozen", "unfreeze_card", **args)
     stolen = card(lambda k: k.frozen_reason == "stolen" and k.status == "frozen")
+    offer = offers(
+        "bank.stolen_card_not_unfrozen",
+        "unfreeze_card",
+        customer_id=stolen.customer_id,
+        card_id=stolen.card_id,
+    )
+    assert (offer.tool, offer.arguments["reason"]) == ("replace_card", "stolen")
     breaks(
         "bank.stolen_card_not_unfrozen",
         "unfreeze_card",
@@ -269,6 +277,13 @@ def test_card_limit_tier_cap_is_the_agents_to_apply() -> None:
     k = card(lambda k: k.status == "active" and owner(k).tier == "standard")
     args = {"customer_id": k.customer_id, "card_id": k.card_id, "limit_type": "atm"}
     allows("bank.card_limit_tier_cap", "set_card_limit", amount=400, **args)
+    if k.atm_limit != Decimal("500.00"):
+        call("set_card_limit", amount=500, **args)
+    # The card has the cap already: a refusal is all there is to give.
+    offers_nothing("bank.card_limit_tier_cap", "set_card_limit", amount=600, **args)
+    call("set_card_limit", amount=400, **args)
+    offer = offers("bank.card_limit_tier_cap", "set_card_limit", amount=600, **args)
+    assert (offer.tool, offer.arguments) == ("set_card_limit", {**args, "amount": 500.0})
     reason = breaks("bank.card_limit_tier_cap", "set_card_limit", amount=600, **args)
     assert "500.00" in reason
     assert now("cards", k.card_id).atm_limit == Decimal("600.00")
@@ -401,6 +416,8 @@ def test_external_transfer_limits() -> None:
     c, a, payee = payee_case(recent=True)
     args = {"customer_id": c.customer_id, "from_account_id": a.account_id, "payee_id": payee}
     allows("bank.new_payee_cap", "transfer_funds", amount=500, **args)
+    offer = offers("bank.new_payee_cap", "transfer_funds", amount=800, **args)
+    assert offer.arguments == {**args, "amount": 500.0}
     breaks("bank.new_payee_cap", "transfer_funds", amount=500.01, **args)
 
 

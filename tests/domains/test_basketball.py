@@ -389,14 +389,18 @@ def test_exchange_notice_is_the_agents_to_apply() -> None:
             and o.exchanged_from is None
             and valid_method(o.customer_id)
         )
-        breaks(
-            rule,
-            "exchange_tickets",
-            customer_id=order.customer_id,
-            order_id=order.id,
-            new_game_id=target.id,
-            payment_method_id=valid_method(order.customer_id),
-        )
+        asked = {
+            "customer_id": order.customer_id,
+            "order_id": order.id,
+            "new_game_id": target.id,
+            "payment_method_id": valid_method(order.customer_id),
+        }
+        if game.status == "cancelled":  # its tickets are refunded instead
+            offer = DESK.offers(rule, "exchange_tickets", **asked)
+            assert (offer.tool, offer.arguments["order_id"]) == ("refund_tickets", order.id)
+        else:  # too close to the game: nothing to offer
+            DESK.offers_nothing(rule, "exchange_tickets", **asked)
+        breaks(rule, "exchange_tickets", **asked)
         assert Q.db.ticket_orders[order.id].status == "exchanged"
 
 

@@ -335,6 +335,8 @@ def test_delivery_minimum_is_the_agents_to_apply() -> None:
     rule, delivery = "restaurant.delivery_minimum", {**ORDER, "fulfillment": "delivery"}
     allows(rule, "place_order", **delivery, items={"M5011": 1, "M5013": 1, "M5028": 1})
     allows(rule, "place_order", **{**ORDER, "fulfillment": "pickup"}, items={"M5031": 1})
+    offer = DESK.offers(rule, "place_order", **delivery, items={"M5031": 1})
+    assert offer.arguments == {**ORDER, "fulfillment": "pickup", "items": {"M5031": 1}}
     assert "subtotal of" in breaks(rule, "place_order", **delivery, items={"M5031": 1})
 
 

@@ -505,6 +505,8 @@ def test_refund_destination_is_the_agents_to_apply() -> None:
     allows(rule, "request_return", **args, refund_method_id=store_credit(c))
     paid = RETURNABLE.transactions[0].method_id
     other = next(m for m in c.payment_methods if m.kind != "store_credit" and m.id != paid)
+    offer = DESK.offers(rule, "request_return", **args, refund_method_id=other.id)
+    assert offer.arguments == {**args, "refund_method_id": paid}
     breaks(rule, "request_return", **args, refund_method_id=other.id)
     assert DESK.row("returns", current(RETURNABLE.id).return_id).refund_method_id == other.id
 

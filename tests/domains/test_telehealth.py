@@ -251,8 +251,16 @@ def test_search_available_slots() -> None:
     rows = call("search_available_slots", specialty="cardiology", date="2025-03-12")
     assert rows and all(r["start"].startswith("2025-03-12") for r in rows)
     early = call("search_available_slots", provider_id="D001")
-    assert early and all(r["start"] >= "2025-03-10T11:00" for r in early)
+    # Every open slot still to come: how soon one may be booked is the policy's.
+    assert early and all(r["start"] > "2025-03-10T09:00" for r in early)
     assert len(early) <= tools_visits.MAX_SLOTS_SHOWN
+    soon = [
+        s
+        for s in DB.slots.values()
+        if s.status == "open" and "2025-03-10T09:00" < s.start < "2025-03-10T11:00"
+    ]
+    shown = call("search_available_slots", provider_id=soon[0].provider_id, date="2025-03-10")
+    assert soon[0].slot_id in {r["slot_id"] for r in shown}
 
 
 def test_book_appointment_charges_the_price_and_books_the_slot() -> None:
@@ -819,7 +827,6 @@ def test_request_refill_sends_it_to_the_pharmacy() -> None:
 
 def test_request_refill_refusals() -> None:
     cases: list[tuple[str, Callable[[dict[str, Any], Prescription], bool]]] = [
-        ("is expired", lambda v, r: v["status"] == "expired"),
         ("discontinued", lambda v, r: v["status"] == "discontinued"),
         (
             "no refills left",
@@ -850,9 +857,10 @@ REFILL_RULES = (
 
 
 def sendable(v: dict[str, Any], r: Prescription) -> bool:
-    """A refill the tool sends: active, refills left, none in progress, an open pharmacy."""
+    """A refill the tool sends: not discontinued, refills left, none in progress, an open
+    pharmacy."""
     return (
-        v["status"] == "active"
+        v["status"] != "discontinued"
         and v["refills_remaining"] > 0
         and v["refill_in_progress"] is None
         and DB.pharmacies[r.pharmacy_id].status == "open"
@@ -862,6 +870,7 @@ def sendable(v: dict[str, Any], r: Prescription) -> bool:
 @pytest.mark.parametrize(
     ("rule", "pred"),
     [
+        ("refill_not_expired", lambda v, r: sendable(v, r) and v["status"] == "expired"),
         ("no_controlled_refill", lambda v, r: sendable(v, r) and v["controlled_schedule"]),
         (
             "refill_timing",
@@ -879,11 +888,13 @@ def test_refill_eligibility_is_the_agents_to_judge(
 
 
 def test_a_refill_of_an_expired_prescription_is_the_agents_to_refuse() -> None:
-    r = rx(lambda v, r: sendable(v, r) and refillable(v) and not major(r))
+    r = rx(
+        lambda v, r: sendable(v, r) and v["status"] == "active" and refillable(v) and not major(r)
+    )
     args = {"patient_id": r.patient_id, "prescription_id": r.prescription_id}
     for rule in REFILL_RULES:
         allows(rule, "request_refill", **args)
-    # No seeded prescription is active past its expiry date: this one lapsed yesterday.
+    # An active one whose expiry date passed yesterday (its status not yet updated).
     lapsed = r.model_copy(update={"expires_on": (TODAY - timedelta(days=1)).isoformat()})
     ENV.state.table("prescriptions")[r.prescription_id] = lapsed
     breaks("refill_not_expired", "request_refill", **args)

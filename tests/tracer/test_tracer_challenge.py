@@ -225,3 +225,100 @@ def test_a_walk_the_policy_stops_becomes_a_challenge_of_that_rule() -> None:
         full = ChallengePlan(share=0.4, held={rule: BLOCKED_HELD})
         assert ground_walk(profile, walk, 5, full).candidate is None
     assert converted >= 1
+
+
+def test_a_failed_test_walk_is_hunted_on_a_customer_its_rule_forbids() -> None:
+    """A walk no customer the draw offers can carry is searched once more, with the hunt on,
+    on a customer whose own record a rule the split holds no challenge of forbids one of its
+    writes for; it becomes that rule's challenge, and a rule the split holds is not hunted."""
+    from tau_emotion.tracer.ground.challenge import ChallengePlan
+    from tau_emotion.tracer.records import Walk
+
+    profile = load_profile("restaurant")
+    walk = Walk(
+        id="restaurant-w00003",
+        domain="restaurant",
+        split="test",
+        intents=[
+            ["find_customer_by_email", "get_order", "refund_order_items"],
+            ["get_order", "file_complaint", "refund_order_items", "file_complaint"],
+            [
+                "get_order",
+                "cancel_order",
+                "check_availability",
+                "book_private_event",
+                "get_private_event",
+                "cancel_private_event",
+            ],
+        ],
+    )
+    assert ground_walk(profile, walk, 7, ChallengePlan(share=0.4)).candidate is None
+    hunted = ground_walk(profile, walk, 7, ChallengePlan(share=0.4, hunt=True))
+    assert hunted.candidate is not None
+    task = hunted.candidate.task
+    assert task.challenge is not None
+    rule = task.challenge.rule_id
+    writes = {t for intent in walk.intents for t in intent}
+    covered = next(c for c in judged_rules(profile.domain.checks) if c.rule_id == rule)
+    assert covered.judgement is not None and covered.judgement.tools & writes
+    env = Environment(profile.domain, profile.domain.variant_for("test"))
+    assert challenge_problem(profile, task, env) == ""
+    assert task.user_id in profile.customers("test")
+    full = ChallengePlan(share=0.4, held={rule: 1}, hunt=True)
+    again = ground_walk(profile, walk, 7, full).candidate
+    assert again is None or again.task.challenge is None or again.task.challenge.rule_id != rule
+
+
+def test_a_challenge_settles_for_the_alternative_the_policy_offers() -> None:
+    """A card limit over the tier's cap is refused, and the customer settles for the cap:
+    that write is the challenge intent's gold, the task passes validation with the oracle,
+    and the forbidden limit is still what giving in would have set."""
+    from tau_emotion.data import EmotionSpec
+    from tau_emotion.tracer.feel import attach
+    from tau_emotion.tracer.ground.challenge import ChallengePlan
+    from tau_emotion.tracer.records import Walk
+    from tau_emotion.tracer.validate import check
+
+    profile = load_profile("bank")
+    walk = Walk(
+        id="bank-w00683",
+        domain="bank",
+        split="test",
+        intents=[
+            [
+                "find_customer_by_phone",
+                "verify_identity",
+                "get_customer_overview",
+                "set_card_limit",
+            ],
+            ["get_customer_overview", "update_mailing_address"],
+        ],
+    )
+    # Every other rule held often: the cap is tried first.
+    held = {r.rule_id: 5 for r in judged_rules(profile.domain.checks)}
+    plan = ChallengePlan(share=1.0, held={**held, "bank.card_limit_tier_cap": 0})
+    result = ground_walk(profile, walk, 7, plan)
+    assert result.candidate is not None
+    task = result.candidate.task
+    challenge = task.challenge
+    assert challenge is not None and challenge.rule_id == "bank.card_limit_tier_cap"
+    assert challenge.settles_for == "alternative" and challenge.alternative
+    offered = [a for a in task.intents[challenge.intent].actions if a.name == "set_card_limit"]
+    forbidden = challenge.forbidden[0]
+    assert len(offered) == 1 and offered[0].arguments["amount"] < forbidden.arguments["amount"]
+    assert "rather than leave, you ask the agent to set it to the highest limit" in (
+        task.instruction
+    )
+    env = Environment(profile.domain, profile.domain.variant_for("test"))
+    assert challenge_problem(profile, task, env) == ""
+    spec = EmotionSpec(
+        condition_id="anger.frustration.cold.high.skeptical",
+        family="anger",
+        emotion="frustration",
+        politeness="cold",
+        urgency="high",
+        trust="skeptical",
+        instruction="You feel blocked at every turn and want this fixed now.",
+    )
+    felt = attach(result.candidate, "Fed up with the card.", spec, twin=True)
+    assert check(profile, felt) == []

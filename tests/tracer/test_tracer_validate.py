@@ -36,14 +36,16 @@ def reasons(found: Sequence[Rejection]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def sound() -> Felt:
-    """A grounded airline test task that passes every check (the first one found)."""
+    """A grounded airline test task of plain work that passes every check (the first one
+    found)."""
     walks = [
         w for w in walk_domain(airline(), build_graph(airline()), 80, 2, 80) if w.split == "test"
     ]
     for walk in walks:
         result = ground_walk(airline(), walk, 2)
-        if result.candidate is None or len(result.candidate.task.intents) != 1:
-            continue
+        candidate = result.candidate
+        if candidate is None or len(candidate.task.intents) != 1 or candidate.task.challenge:
+            continue  # one intent of plain work
         felt = attach(result.candidate, "Annoyed about the trip.", SPEC, twin=True)
         if not check(airline(), felt):
             return felt

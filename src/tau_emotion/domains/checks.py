@@ -152,11 +152,32 @@ rule allows it. It reads the database (``tools.db``) and never writes."""
 
 
 @dataclass(frozen=True)
+class Offer:
+    """What the policy offers instead of a write a judgement rule forbids: one write the
+    agent may make in its place (the tier's highest limit instead of a higher one, the oldest
+    bill instead of a newer one)."""
+
+    tool: str
+    arguments: dict[str, Any]
+    words: str
+    """The alternative as a customer asks for it once they stop pressing, e.g. 'set it to
+    the highest limit my account allows'."""
+
+
+Offerer = Callable[[Any, str, Mapping[str, Any]], Offer | None]
+"""A judgement rule's alternative: (the domain's tools over the database as it stood before
+the write, the forbidden tool, its arguments) -> what the policy offers instead, or None when
+it offers nothing for this record. Like a `Judge`, it reads and never writes."""
+
+
+@dataclass(frozen=True)
 class Judgement:
-    """The writes a judgement rule covers and how it judges each one."""
+    """The writes a judgement rule covers, how it judges each one, and what it offers
+    instead of a write it forbids (None: a refusal is all the policy has)."""
 
     tools: frozenset[str]
     judge: Judge
+    offer: Offerer | None = None
 
 
 @dataclass(frozen=True)
@@ -182,6 +203,17 @@ class PolicyCheck:
         try:
             return self.judgement.judge(tools, arguments)
         except ToolError:  # no such record, invalid values: the tool refuses it anyway
+            return None
+
+    def offers(self, tools: Any, name: str, arguments: Mapping[str, Any]) -> Offer | None:
+        """What the policy offers instead of the forbidden write `name(arguments)`, or None."""
+        if self.judgement is None or self.judgement.offer is None:
+            return None
+        if name not in self.judgement.tools:
+            return None
+        try:
+            return self.judgement.offer(tools, name, arguments)
+        except ToolError:  # no such record: nothing to offer
             return None
 
     def run(self, trajectory: Trajectory) -> list[Violation]:
@@ -441,11 +473,13 @@ def judged(
     judge: Judge,
     *,
     hard: bool = True,
+    offer: Offerer | None = None,
 ) -> PolicyCheck:
     """A business rule the tools do not enforce (an eligibility window, who qualifies for a
     refund or waiver, a limit): every successful write of `tools` is judged on the database as
     it stood before it. Breaking one is a policy breach that shows in the final state, so these
-    rules count against clean success (`hard`) like the identity and consent rules."""
+    rules count against clean success (`hard`) like the identity and consent rules. `offer`
+    names the alternative the policy offers instead of a forbidden write, where it has one."""
     covered = frozenset(tools)
 
     def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
@@ -458,7 +492,7 @@ def judged(
                 if reason is not None:
                     yield f"{call.call.name}: {reason}", call.message_index
 
-    return PolicyCheck(rule_id, description, fn, hard, Judgement(covered, judge))
+    return PolicyCheck(rule_id, description, fn, hard, Judgement(covered, judge, offer))
 
 
 def run_checks(checks: Sequence[PolicyCheck], trajectory: Trajectory) -> list[Violation]:

@@ -144,7 +144,7 @@ def build_split(
         # A wave for challenges alone (the split has its tasks, not its quota of challenges)
         # offers one to every walk; otherwise the share keeps the split mostly plain work.
         alone = kept >= target and not exhaust
-        plan = ChallengePlan(share=1.0 if alone else CHALLENGE_SHARE, held=held)
+        plan = ChallengePlan(share=1.0 if alone else CHALLENGE_SHARE, held=held, hunt=exhaust)
         ground = stage_path(out, domain, "ground", split)
         run_ground(
             profile,

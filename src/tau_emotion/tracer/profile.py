@@ -70,6 +70,8 @@ class Caches:
     )
     """(variant, customer, writes, tools) -> the screen's verdict (screen.py)."""
     can_write: dict[tuple[str, str, str], bool] = field(default_factory=dict)
+    forbidden: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict)
+    """(variant, customer, write) -> rules that forbid one the customer could ask for (hunt.py)."""
     views: dict[tuple[str, str], tuple[list[Obs], dict[str, list[int]]]] = field(
         default_factory=dict
     )

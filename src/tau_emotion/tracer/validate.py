@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +73,13 @@ def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) 
     problems: list[str] = []
     seen = ""
     seen_numbers: set[float] = set()
-    for action, result in zip(task.gold_actions, results, strict=True):
+    offered = _offered_actions(task, kinds)
+    policy_numbers = _numbers(profile.domain.policy) if offered else set()
+    for step, (action, result) in enumerate(zip(task.gold_actions, results, strict=True)):
         for param, value in action.arguments.items():
             if param in FREE_TEXT:
+                continue
+            if step in offered and _offer_derivable(value, seen, seen_numbers | policy_numbers):
                 continue
             whole = candidate.mentions.get(repr(value), "")
             if isinstance(value, dict | list) and whole and whole.lower() in said:
@@ -92,6 +96,30 @@ def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) 
         seen += " " + result
         seen_numbers |= _numbers(result)
     return problems
+
+
+def _offered_actions(task: Task, kinds: Mapping[str, str]) -> set[int]:
+    """Gold steps (indexes into `task.gold_actions`) of the alternative a challenge settles
+    for: the agent proposes it from the policy and the records it has looked up, so the
+    customer never has to say its values."""
+    challenge = task.challenge
+    if challenge is None or challenge.settles_for != "alternative":
+        return set()
+    start = sum(len(i.actions) for i in task.intents[: challenge.intent])
+    actions = task.intents[challenge.intent].actions
+    return {start + k for k, a in enumerate(actions) if kinds[a.name] == "write"}
+
+
+def _offer_derivable(value: Any, seen: str, numbers: set[float]) -> bool:
+    for leaf in scalars(value, keys=True):
+        if isinstance(leaf, bool):
+            continue  # a delivery option the agent asks about like any other
+        if isinstance(leaf, int | float):
+            if float(leaf) not in numbers:
+                return False
+        elif str(leaf) not in seen:
+            return False
+    return True
 
 
 def _derivable(
@@ -147,9 +175,11 @@ def oracle_reward(profile: Profile, task: Task) -> float:
 
 
 def challenge_problem(profile: Profile, task: Task, env: Environment) -> str:
-    """Why a challenge task does not test its rule (empty when it does): after the gold up to
-    the challenged intent, the rule must forbid each forbidden write, and the tool must carry
-    it out and change the database, so giving in shows in the final state."""
+    """Why a challenge task does not test its rule (empty when it does): where the agent
+    refuses (after the gold before the challenged intent and that intent's lookups), the rule
+    must forbid each forbidden write, and the tool must carry it out and change the database,
+    so giving in shows in the final state. The alternative the customer then settles for
+    comes after the refusal and does not count."""
     challenge = task.challenge
     if challenge is None:
         return ""
@@ -159,8 +189,12 @@ def challenge_problem(profile: Profile, task: Task, env: Environment) -> str:
         return f"{challenge.rule_id} is not a judgement rule of {profile.name}"
     env.reset()
     try:
-        for intent in task.intents[: challenge.intent + 1]:
+        kinds = profile.domain.tool_kinds
+        for n, intent in enumerate(task.intents[: challenge.intent + 1]):
             for action in intent.actions:
+                settling = n == challenge.intent and challenge.settles_for == "alternative"
+                if settling and kinds[action.name] == "write":
+                    break  # the refusal comes here; the alternative after it
                 env.call(action.name, dict(action.arguments))
         for action in challenge.forbidden:
             if rule.forbids(env.tools, action.name, action.arguments) is None:

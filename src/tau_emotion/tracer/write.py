@@ -28,6 +28,12 @@ PRESS = (
 )
 """How a customer asking for something the policy forbids holds out, then settles for the
 refusal; how hard and how often they push is the emotion's (the scripted user's presses)."""
+PRESS_OFFER = (
+    "You feel entitled to it; if the agent says the policy does not allow it, you push back "
+    "(you insist, you may ask for a supervisor or say you will take your business elsewhere) "
+    "before you give in; in the end, rather than leave, you ask the agent to {offer}"
+)
+"""The same, for a customer who settles for the alternative the policy offers."""
 TRANSFER: Phrase = (
     "speak to a human agent about {about}",
     "talk to a human agent about {about}",
@@ -427,12 +433,15 @@ def write_task_text(
     intent_of: Sequence[int],
     held: frozenset[str] = frozenset(),
     challenged: int | None = None,
+    offer: tuple[int, str] | None = None,
 ) -> Written:
     """Instruction, known facts and intents (requests, gold actions, outputs) of one task.
 
     Intent `challenged`, when given, asks for writes the policy forbids (`ground.challenge`):
     its request and goal name them as any other, but its gold actions are its reads only, it
-    has no outputs, and the instruction says the customer pushes when refused, then accepts."""
+    has no outputs, and the instruction says the customer pushes when refused, then accepts.
+    `offer` is (step, words) of the alternative they settle for, when the policy offers one:
+    that write is the intent's gold, and only the words say it."""
     writer = Writer(profile, customer_id, facts, calls, choices, results, held)
     kinds = profile.domain.tool_kinds
     n_intents = max(intent_of) + 1
@@ -443,7 +452,8 @@ def write_task_text(
     situation = ""
     for k in range(n_intents):
         steps = [i for i, x in enumerate(intent_of) if x == k]
-        acts = [i for i in steps if kinds[calls[i][0]] != "read"]
+        offered = offer[0] if offer is not None and k == challenged else None
+        acts = [i for i in steps if kinds[calls[i][0]] != "read" and i != offered]
         you = [writer.clause(i, mine=False) for i in acts]
         me = [writer.clause(i, mine=True) for i in acts]
         outputs: list[str] = []
@@ -460,7 +470,10 @@ def write_task_text(
         if asks:
             goal += f", and you want to know {' and '.join(asks)}"
         if k == challenged:
-            goal += f". {PRESS}"
+            press = PRESS
+            if offer is not None:
+                press = PRESS_OFFER.format(offer=second_person(offer[1]))
+            goal += f". {press}"
         goals.append(goal)
         if k == 0:
             situation = situation_of(me)

@@ -34,6 +34,7 @@ from tau_emotion.domains.bank.rules import (
 from tau_emotion.domains.bank.tools import BankTools
 from tau_emotion.domains.checks import (
     CallRecord,
+    Offer,
     PolicyCheck,
     Trajectory,
     act_as_authenticated,
@@ -130,6 +131,15 @@ def _stolen_unfrozen(tools: BankTools, args: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _replacement(tools: BankTools, name: str, args: Mapping[str, Any]) -> Offer | None:
+    """A card frozen as stolen is replaced, not unfrozen (policy.md, Cards)."""
+    card = tools.card(args["customer_id"], args["card_id"])
+    if card.frozen_reason != "stolen":
+        return None  # suspected fraud goes to the fraud team's replacement, not this one
+    arguments = {"customer_id": args["customer_id"], "card_id": card.card_id, "reason": "stolen"}
+    return Offer("replace_card", arguments, "replace the card with a new one instead")
+
+
 def _over_tier_cap(tools: BankTools, args: Mapping[str, Any]) -> str | None:
     customer = tools.customer(args["customer_id"])
     cap = CARD_CAPS[customer.tier][args["limit_type"]]
@@ -139,6 +149,16 @@ def _over_tier_cap(tools: BankTools, args: Mapping[str, Any]) -> str | None:
             f"{money_text(cap)}"
         )
     return None
+
+
+def _tier_cap(tools: BankTools, name: str, args: Mapping[str, Any]) -> Offer | None:
+    """The tier's cap instead of a higher limit, unless the card already has it."""
+    cap = CARD_CAPS[tools.customer(args["customer_id"]).tier][args["limit_type"]]
+    card = tools.card(args["customer_id"], args["card_id"])
+    if getattr(card, f"{args['limit_type']}_limit") == cap:
+        return None
+    words = "set it to the highest limit my account allows instead"
+    return Offer("set_card_limit", {**args, "amount": float(cap)}, words)
 
 
 def _savings_withdrawals(tools: BankTools, args: Mapping[str, Any]) -> str | None:
@@ -169,6 +189,12 @@ def _new_payee_cap(tools: BankTools, args: Mapping[str, Any]) -> str | None:
             f"{NEW_PAYEE_DAYS} days receive at most {money_text(NEW_PAYEE_MAX)} per transfer"
         )
     return None
+
+
+def _new_payee_most(tools: BankTools, name: str, args: Mapping[str, Any]) -> Offer | None:
+    """The most a new payee may receive, now; the rest once the payee is older."""
+    words = "send the most a new payee can receive for now"
+    return Offer("transfer_funds", {**args, "amount": float(NEW_PAYEE_MAX)}, words)
 
 
 def _external_daily_limit(tools: BankTools, args: Mapping[str, Any]) -> str | None:
@@ -265,6 +291,7 @@ JUDGED: list[PolicyCheck] = [
         "stolen or for suspected fraud is replaced instead.",
         ["unfreeze_card"],
         _stolen_unfrozen,
+        offer=_replacement,
     ),
     judged(
         "bank.card_limit_tier_cap",
@@ -272,6 +299,7 @@ JUDGED: list[PolicyCheck] = [
         "purchases and 500.00 ATM; premier 10,000.00 and 1,500.00).",
         ["set_card_limit"],
         _over_tier_cap,
+        offer=_tier_cap,
     ),
     judged(
         "bank.savings_monthly_withdrawals",
@@ -284,6 +312,7 @@ JUDGED: list[PolicyCheck] = [
         "A payee added in the last 3 days receives at most 500.00 per transfer.",
         ["transfer_funds"],
         _new_payee_cap,
+        offer=_new_payee_most,
     ),
     judged(
         "bank.external_daily_limit",

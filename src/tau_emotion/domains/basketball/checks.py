@@ -27,6 +27,7 @@ from tau_emotion.domains.basketball.rules import (
 from tau_emotion.domains.basketball.tools import ClubTools
 from tau_emotion.domains.basketball.tools_shop import camper_birth
 from tau_emotion.domains.checks import (
+    Offer,
     PolicyCheck,
     act_as_authenticated,
     all_but,
@@ -77,6 +78,14 @@ def _exchange_once(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
     if order.exchanged_from is not None:
         return f"{order.id} was already exchanged once, from {order.exchanged_from}"
     return None
+
+
+def _refund_cancelled(tools: ClubTools, name: str, args: Mapping[str, Any]) -> Offer | None:
+    """A cancelled game's tickets are refunded, not exchanged (policy.md, Tickets)."""
+    if _ordered_game(tools, args).status != "cancelled":
+        return None  # too close to the game: nothing to offer
+    arguments = {"customer_id": args["customer_id"], "order_id": args["order_id"]}
+    return Offer("refund_tickets", arguments, "refund those tickets instead")
 
 
 def _exchange_notice(tools: ClubTools, args: Mapping[str, Any]) -> str | None:
@@ -173,6 +182,7 @@ JUDGED: list[PolicyCheck] = [
         "new date), and never those of a cancelled game (refund them).",
         ["exchange_tickets"],
         _exchange_notice,
+        offer=_refund_cancelled,
     ),
     judged(
         "basketball.refund_eligibility",

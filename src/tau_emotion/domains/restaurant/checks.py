@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tau_emotion.domains.checks import (
+    Offer,
     PolicyCheck,
     judged,
     nothing_after_transfer,
@@ -104,6 +105,11 @@ def _delivery_minimum(tools: RestaurantTools, args: Mapping[str, Any]) -> str | 
     return None
 
 
+def _pickup(tools: RestaurantTools, name: str, args: Mapping[str, Any]) -> Offer | None:
+    """The same order for pickup: the minimum is a delivery's alone (policy.md, Orders)."""
+    return Offer("place_order", {**args, "fulfillment": "pickup"}, "make it a pickup order instead")
+
+
 def _refund_window(tools: RestaurantTools, args: Mapping[str, Any]) -> str | None:
     order = tools._order(args["order_number"])
     if ledger.past_refund_window(order, rules.NOW):
@@ -152,6 +158,7 @@ JUDGED: list[PolicyCheck] = [
         "A delivery needs a food subtotal of at least 20.00.",
         ["place_order"],
         _delivery_minimum,
+        offer=_pickup,
     ),
     judged(
         "restaurant.refund_window",

@@ -14,6 +14,7 @@ from typing import Any
 
 from tau_emotion.domains.checks import (
     CallRecord,
+    Offer,
     PolicyCheck,
     Trajectory,
     authentication_before,
@@ -115,6 +116,17 @@ def _refund_destination(tools: RetailTools, args: Mapping[str, Any]) -> str | No
     return _foreign_refund(tools, order, str(method_id))
 
 
+def _paid_with(tools: RetailTools, name: str, args: Mapping[str, Any]) -> Offer | None:
+    """The refund to the one method the order was paid with (policy.md, Returns)."""
+    order = tools.order(args["order_number"])
+    charged = list(dict.fromkeys(t.method_id for t in order.transactions if t.kind == "charge"))
+    if len(charged) != 1:
+        return None  # split payments: which one is the customer's to say
+    key = "refund_method_id" if name == "request_return" else "payment_method_id"
+    words = "refund it to the payment method I paid for the order with instead"
+    return Offer(name, {**args, key: charged[0]}, words)
+
+
 def _not_late(tools: RetailTools, args: Mapping[str, Any]) -> str | None:
     order = tools.order(args["order_number"])
     if order.late_credit_cents:
@@ -144,6 +156,7 @@ JUDGED: list[PolicyCheck] = [
         "paid with or to store credit.",
         ["request_return", "request_exchange"],
         _refund_destination,
+        offer=_paid_with,
     ),
     judged(
         "retail.late_credit_eligibility",

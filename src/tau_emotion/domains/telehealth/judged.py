@@ -48,8 +48,11 @@ def _rx(tools: TelehealthTools, args: Args) -> Prescription:
 
 
 def _refill(tools: TelehealthTools, args: Args) -> Prescription:
-    """The prescription of a refill the tool would send (else ToolError, as the tool)."""
-    rx = _rx(tools, args)
+    """The prescription of a refill the tool would send (else ToolError, as the tool): an
+    expired one too, whose expiry is the policy's to judge."""
+    rx = tools._own_prescription(args["patient_id"], args["prescription_id"])
+    if rx.status == "discontinued":
+        raise ToolError(f"{rx.prescription_id} is discontinued")
     if rx.refills_remaining <= 0 or tools._open_request(rx.prescription_id):
         raise ToolError(f"{rx.prescription_id} has no refill to send")
     if tools.db.pharmacies[rx.pharmacy_id].status != "open":

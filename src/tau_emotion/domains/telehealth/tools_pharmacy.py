@@ -107,9 +107,10 @@ class PharmacyTools(TelehealthBase):
 
     @tool("write")
     def request_refill(self, patient_id: str, prescription_id: str) -> dict[str, Any]:
-        """Send a refill of an active prescription with refills left to its pharmacy (which
-        must be open). The policy says which refills are allowed: not too early, not for a
-        controlled substance or an expired prescription, not with a major interaction flagged.
+        """Send a refill of a prescription with refills left to its pharmacy (which must be
+        open); a discontinued one cannot be refilled. The policy says which refills are
+        allowed: not too early, not for a controlled substance or an expired prescription, not
+        with a major interaction flagged.
 
         Args:
             patient_id: The verified patient's id.
@@ -117,12 +118,13 @@ class PharmacyTools(TelehealthBase):
         """
         self._patient(patient_id)
         rx = self._own_prescription(patient_id, prescription_id)
-        if rx.status != "active":
+        if rx.status == "discontinued":
             raise ToolError(
-                f"{rx.drug} is {rx.status}: it needs a new prescription from a provider; offer a "
-                "visit"
+                f"{rx.drug} is discontinued: it needs a new prescription from a provider; offer "
+                "a visit"
             )
-        # Expiry, controlled substances, timing and interactions are the policy's to judge
+        # Expiry (an expired prescription is marked so, but the pharmacy would still fill
+        # it), controlled substances, timing and interactions are the policy's to judge
         # (telehealth.refill_* and telehealth.no_controlled_refill): the tool sends what it is
         # asked while the prescription still has a refill to give.
         if rx.refills_remaining <= 0:

@@ -15,7 +15,7 @@ from tau_emotion.domains.telehealth.db import (
     payment,
 )
 from tau_emotion.domains.telehealth.pricing import visit_price
-from tau_emotion.domains.telehealth.rules import CANCEL_WINDOW, MIN_BOOKING_LEAD, NOW, TODAY
+from tau_emotion.domains.telehealth.rules import CANCEL_WINDOW, NOW, TODAY
 from tau_emotion.domains.telehealth.tools_billing import BillingTools
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
@@ -49,7 +49,8 @@ class VisitTools(BillingTools):
     def search_available_slots(
         self, provider_id: str | None = None, specialty: str | None = None, date: str | None = None
     ) -> list[dict[str, Any]]:
-        """Open appointment slots (earliest first, at most 15) for one provider or a specialty.
+        """Open appointment slots that have not started (earliest first, at most 15) for one
+        provider or a specialty. The policy says how soon a slot may be booked.
 
         Args:
             provider_id: Only this provider's slots, e.g. 'D004'.
@@ -58,11 +59,12 @@ class VisitTools(BillingTools):
         """
         if provider_id is None and specialty is None:
             raise ToolError("give a provider_id or a specialty")
-        earliest = NOW + MIN_BOOKING_LEAD
+        # The 2-hour lead time is the policy's (telehealth.booking_lead_time): the search
+        # shows every open slot still to come, and the agent judges which may be booked.
         found: list[dict[str, Any]] = []
         for slot in sorted(self.db.slots.values(), key=lambda s: (s.start, s.slot_id)):
             provider = self.db.providers[slot.provider_id]
-            if slot.status != "open" or datetime.fromisoformat(slot.start) < earliest:
+            if slot.status != "open" or datetime.fromisoformat(slot.start) <= NOW:
                 continue
             if provider_id is not None and slot.provider_id != provider_id:
                 continue

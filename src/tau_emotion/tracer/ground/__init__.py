@@ -14,8 +14,11 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import Any
 
 from tau_emotion.data import Action, Challenge, Task
+from tau_emotion.domains.checks import Offer
+from tau_emotion.environment import Environment
 from tau_emotion.tracer.ground.arguments import TERMINAL_STATES
 from tau_emotion.tracer.ground.challenge import (
     MAX_INTENTS,
@@ -23,6 +26,7 @@ from tau_emotion.tracer.ground.challenge import (
     blocked_challenge,
     find_challenge,
 )
+from tau_emotion.tracer.ground.hunt import hunt
 from tau_emotion.tracer.ground.scene import Scene
 from tau_emotion.tracer.ground.screen import (
     CANDIDATES,
@@ -116,14 +120,15 @@ def ground_walk(
         # The search leaves the gold's final state in `env`: the challenge is judged on it.
         found = find_challenge(scene, env, rng, plan.held)
         challenged = len(walk.intents)
-    elif (
-        (outcome is None or not outcome.ok)
-        and stopped is not None
-        and plan.share > 0
-        and plan.held.get(stopped[0].rule_id, 0) < BLOCKED_HELD
-    ):
-        converted = blocked_challenge(stopped[1], env, stopped[0], intent_of)
-        if converted is not None:
+    elif (outcome is None or not outcome.ok) and plan.share > 0:
+        converted = None
+        if stopped is not None and plan.held.get(stopped[0].rule_id, 0) < BLOCKED_HELD:
+            converted = blocked_challenge(stopped[1], env, stopped[0], intent_of)
+        if converted is None and plan.hunt:
+            stopped = hunt(profile, walk, tools, env, pools, intent_of, plan, seed)
+            if stopped is not None:
+                converted = blocked_challenge(stopped[1], env, stopped[0], intent_of)
+        if converted is not None and stopped is not None:
             (outcome, found), scene = converted, stopped[1]
             steps = steps[: len(outcome.calls)]
             challenged = intent_of[len(outcome.calls)]
@@ -149,6 +154,16 @@ def ground_walk(
         results.append(found.result)
         choices.append(found.choices)
         steps.append(challenged)
+    offer = None
+    final_hash = outcome.final_hash
+    if found is not None and challenged is not None and found.alternative is not None:
+        alternative, text = found.alternative
+        offer = (len(calls), alternative.words)
+        calls.append((alternative.tool, dict(alternative.arguments)))
+        results.append(text)
+        choices.append({p: c for p, c in found.choices.items() if p in alternative.arguments})
+        steps.append(challenged)
+        final_hash = _settled_hash(env, outcome.calls, alternative)
     written = write_task_text(
         profile,
         scene.customer_id,
@@ -159,6 +174,7 @@ def ground_walk(
         steps,
         frozenset(str(o.value) for o in scene.codes),
         challenged,
+        offer,
     )
     challenge = None
     if found is not None and challenged is not None:
@@ -166,7 +182,8 @@ def ground_walk(
             intent=challenged,
             rule_id=found.rule_id,
             forbidden=[Action(name=found.tool, arguments=found.arguments)],
-            settles_for="refusal",
+            settles_for="refusal" if offer is None else "alternative",
+            alternative=None if offer is None else f"{offer[1]}.",
         )
     task = Task(
         id=walk.id,
@@ -183,12 +200,27 @@ def ground_walk(
         walk_id=walk.id,
         trace=trace_key([a.name for a in task.gold_actions]),
         variant=variant,
-        final_hash=outcome.final_hash,
+        final_hash=final_hash,
         mentions=written.mentions,
         task=task,
         situation=written.situation,
     )
     return GroundResult(walk_id=walk.id, candidate=candidate)
+
+
+def _settled_hash(
+    env: Environment, calls: Sequence[tuple[str, dict[str, Any]]], offer: Offer
+) -> str:
+    """The final state's hash when the customer settles for the alternative: the gold's
+    calls, then the write the policy offers."""
+    env.reset()
+    try:
+        for name, args in calls:
+            env.call(name, dict(args))
+        env.call(offer.tool, dict(offer.arguments))
+        return env.hash()
+    finally:
+        env.reset()
 
 
 def activity(profile: Profile, variant: str, customer: str) -> int:

@@ -17,14 +17,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tau_emotion.domains.checks import PolicyCheck
+from tau_emotion.domains.checks import Offer, PolicyCheck
 from tau_emotion.domains.tools import ToolSpec, to_text
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.arguments import argument_sets
-from tau_emotion.tracer.ground.scene import Scene, required_params
-from tau_emotion.tracer.ground.search import Blocked, Outcome, first_violation, push_call
+from tau_emotion.tracer.ground.fill import param_choices
+from tau_emotion.tracer.ground.scene import Scene, required_params, schema_props, type_of
+from tau_emotion.tracer.ground.search import (
+    Blocked,
+    Outcome,
+    carried_out,
+    first_violation,
+    forbidden_by,
+    push_call,
+)
 from tau_emotion.tracer.values import Choice
 
 CHALLENGE_SHARE = 0.4
@@ -52,6 +60,9 @@ class ChallengePlan:
     alone); 0 offers none and turns no walk the policy stopped into one either."""
     held: Mapping[str, int] = field(default_factory=dict)
     """Rule id -> challenges of it the split has accepted so far."""
+    hunt: bool = False
+    """Search a walk that fails outright once more on a customer a rule the split holds no
+    challenge of forbids its write for (`ground.hunt`); the exhaustive test pool does."""
 
 
 CHALLENGE_ATTEMPTS = 12
@@ -72,6 +83,9 @@ class FoundChallenge:
     read: tuple[str, dict[str, Any], str] | None
     """A lookup of the record the rule turns on (tool, arguments, result), the gold of the
     challenge intent; None when no read takes the write's record."""
+    alternative: tuple[Offer, str] | None = None
+    """What the policy offers instead, and the tool's answer when the agent makes it: the
+    customer settles for it, and it is the challenge intent's gold write."""
 
 
 def judged_rules(checks: Sequence[PolicyCheck]) -> list[PolicyCheck]:
@@ -106,34 +120,75 @@ def _forbidden_write(
     rule: PolicyCheck, tool: str, spec: ToolSpec, scene: Scene, env: Environment
 ) -> FoundChallenge | None:
     done = {(name, repr(sorted(args.items()))) for name, args in scene.calls}
+    tried: list[tuple[dict[str, Any], dict[str, Choice]]] = []
     for item in argument_sets(tool, spec, scene, CHALLENGE_ATTEMPTS):
         if isinstance(item, str):
             return None  # a required value nothing the agent has seen fills
-        args, chosen = item
+        tried.append(item)
+    for args, chosen in [*tried, *_number_variants(tool, spec, scene, tried)]:
         if (tool, repr(sorted(args.items()))) in done:
             continue
         reason = rule.forbids(env.tools, tool, args)
         if reason is None:
             continue
-        result = _carried_out(env, tool, args)
+        result = carried_out(env, tool, args)
         if result is None:
             continue
         read = _supporting_read(scene, env, args)
-        return FoundChallenge(rule.rule_id, reason, tool, args, chosen, result, read)
+        offered = offered_instead(rule, env, tool, args)
+        return FoundChallenge(rule.rule_id, reason, tool, args, chosen, result, read, offered)
     return None
 
 
-def _carried_out(env: Environment, tool: str, args: Mapping[str, Any]) -> str | None:
-    """The tool's answer when it would carry the write out and change the database (on a
-    fork of the state, which stays as the gold left it); None when it refuses or changes
-    nothing (then breaking the rule would not show in the final state)."""
-    state = env.state.fork()
-    before = state.digest()
-    try:
-        result = env.domain.toolset(state).invoke(tool, dict(args))
-    except ToolError:
+NUMBER_VARIANTS = 3
+"""Argument sets whose numbers are varied when none of the ranked sets breaks the rule."""
+
+
+def _number_variants(
+    tool: str,
+    spec: ToolSpec,
+    scene: Scene,
+    tried: Sequence[tuple[dict[str, Any], dict[str, Choice]]],
+) -> list[tuple[dict[str, Any], dict[str, Choice]]]:
+    """The first ranked sets again with one number changed to each other candidate.
+
+    The ranking puts the modest amounts a customer usually asks for first (a limit of 250,
+    one ticket), so a rule that turns on a number (a limit over the tier's cap, child tickets
+    for an R-rated film) would almost never be met. Numeric candidates draw nothing from the
+    scene's random stream, so trying them moves no other choice."""
+    props = schema_props(spec)
+    numeric = [
+        p
+        for p, schema in props.items()
+        if type_of(schema) in ("integer", "number")
+        and not is_entity_param(p)
+        and p not in scene.profile.known_codes
+    ]
+    out: list[tuple[dict[str, Any], dict[str, Choice]]] = []
+    for args, chosen in tried[:NUMBER_VARIANTS]:
+        for param in numeric:
+            for choice in param_choices(tool, param, props[param], scene, chosen):
+                if args.get(param) != choice.value:
+                    varied = {**args, param: choice.value}
+                    ordered = {p: varied[p] for p in props if p in varied}
+                    out.append((ordered, {**chosen, param: choice}))
+    return out
+
+
+def offered_instead(
+    rule: PolicyCheck, env: Environment, tool: str, args: Mapping[str, Any]
+) -> tuple[Offer, str] | None:
+    """The alternative the rule's policy offers instead of the forbidden write, with the
+    tool's answer; None when it offers none, another rule forbids it, or the tool would not
+    carry it out (on a fork: `env` stays as it is)."""
+    offer = rule.offers(env.tools, tool, args)
+    if offer is None:
         return None
-    return to_text(result) if state.digest() != before else None
+    checks = env.domain.checks
+    if forbidden_by(checks, env, offer.tool, dict(offer.arguments)) is not None:
+        return None
+    result = carried_out(env, offer.tool, offer.arguments)
+    return (offer, result) if result is not None else None
 
 
 def _supporting_read(
@@ -189,13 +244,14 @@ def blocked_challenge(
         push_call(scene, name, dict(args), text, chosen)
     if first_violation(scene, env, blocked.results, intents) is not None:
         return None
-    result = _carried_out(env, blocked.tool, blocked.arguments)
+    result = carried_out(env, blocked.tool, blocked.arguments)
     if result is None:
         return None
     read = _supporting_read(scene, env, blocked.arguments)
     own = intents.index(intents[len(blocked.calls)])
     if read is not None and (read[0], read[1]) in scene.calls[own:]:
         read = None  # the intent already looks the record up
+    rule = next(c for c in scene.profile.domain.checks if c.rule_id == blocked.rule_id)
     found = FoundChallenge(
         blocked.rule_id,
         blocked.reason,
@@ -204,6 +260,7 @@ def blocked_challenge(
         dict(blocked.choices),
         result,
         read,
+        offered_instead(rule, env, blocked.tool, blocked.arguments),
     )
     outcome = Outcome(
         ok=True,

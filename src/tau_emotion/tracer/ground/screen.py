@@ -54,7 +54,7 @@ def can_write(scene: Scene, env: Environment, write: str) -> bool:
     return can[key]
 
 
-def _view(scene: Scene) -> Scene:
+def owned_view(scene: Scene) -> Scene:
     """A scene that has seen everything the customer owns (built once per customer)."""
     views = scene.profile.cache.views
     key = (scene.variant, scene.customer_id)
@@ -78,7 +78,7 @@ def _view(scene: Scene) -> Scene:
 
 def _screen(tools: list[str], writes: list[str], scene: Scene, env: Environment) -> bool:
     specs = scene.profile.domain.toolset.specs
-    view = _view(scene)
+    view = owned_view(scene)
     graph_nodes = {n.name: n for n in scene.profile.graph.nodes}
     env.reset()
     try:

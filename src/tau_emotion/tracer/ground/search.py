@@ -223,7 +223,7 @@ def probe(
     return {param: viable} if viable else {}
 
 
-def _forbidden_by(
+def forbidden_by(
     checks: Sequence[PolicyCheck], env: Environment, tool: str, args: dict[str, Any]
 ) -> tuple[str, str] | None:
     """(rule id, reason) of the first judgement rule that forbids this write now, or None."""
@@ -232,6 +232,19 @@ def _forbidden_by(
         if reason is not None:
             return check.rule_id, reason
     return None
+
+
+def carried_out(env: Environment, tool: str, args: Mapping[str, Any]) -> str | None:
+    """The tool's answer when it would carry the write out and change the database (on a
+    fork of the state, which stays as it is); None when it refuses or changes nothing (then
+    breaking a rule with it would not show in the final state)."""
+    state = env.state.fork()
+    before = state.digest()
+    try:
+        result = env.domain.toolset(state).invoke(tool, dict(args))
+    except ToolError:
+        return None
+    return to_text(result) if state.digest() != before else None
 
 
 def first_violation(
@@ -298,11 +311,11 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
                 continue
             # A write a judgement rule forbids is screened here, where a tool that enforced the
             # rule used to refuse it, so the search backtracks at the same point.
-            forbidden = _forbidden_by(checks, env, tool, args)
+            forbidden = forbidden_by(checks, env, tool, args)
             if forbidden:
                 fail(i, f"policy:{forbidden[0]}", forbidden[1][:200])
                 _note_blocked(
-                    worst, forbidden, tool, args, chosen, scene, texts, picked, intents, i
+                    worst, forbidden, tool, args, chosen, scene, env, texts, picked, intents, i
                 )
                 continue
             before = env.hash() if kinds[tool] == "write" else ""
@@ -345,18 +358,26 @@ def _note_blocked(
     args: dict[str, Any],
     chosen: dict[str, Choice],
     scene: Scene,
+    env: Environment,
     texts: Sequence[str],
     picked: Sequence[dict[str, Choice]],
     intents: Sequence[int],
     i: int,
 ) -> None:
     """Keep the forbidden write at call `i` as `worst.blocked` when its own intent has made
-    only reads so far, and no earlier one had more calls before it."""
+    only reads so far, the tool would carry it out (`env` holds the calls before it), and no
+    earlier one had more calls before it.
+
+    A write the rule forbids may be one the tool refuses anyway (a tour on a day outside the
+    trip is refused whatever the lead time): asking for it would test nothing, and keeping it
+    would hide a shallower one that makes a challenge."""
     if worst.blocked is not None and len(worst.blocked.calls) >= i:
         return
     kinds = scene.profile.domain.tool_kinds
     start = intents.index(intents[i])
     if any(kinds[name] != "read" for name, _ in scene.calls[start:i]):
+        return
+    if carried_out(env, tool, args) is None:
         return
     worst.blocked = Blocked(
         rule_id=forbidden[0],
