@@ -189,6 +189,7 @@ class Facts:
     same_state_pairs: int = 0
     most_per_customer: int = 0
     challenge: int = 0
+    alternative: int = 0
     worst_challenge_share: float | None = None
     families: set[str] = field(default_factory=set)
     urgencies: set[str] = field(default_factory=set)
@@ -231,6 +232,7 @@ def domain_facts(domain: Domain, split: Split, tasks: list[Task]) -> Facts:
         f.skeletons.update(skeleton(s) for s in parts)
         if t.challenge is not None:
             f.challenge += 1
+            f.alternative += t.challenge.settles_for == "alternative"
             if t.emotion is not None:
                 f.families.add(t.emotion.family)
                 f.urgencies.add(t.emotion.urgency)
@@ -252,7 +254,7 @@ def pooled(parts: list[Facts]) -> Facts:
         for name in (
             "n", "single_write", "two_write_tools", "multi_intent", "reason", "verbatim",
             "verbatim_of", "sentences", "overlapping", "identical_pairs", "same_state_pairs",
-            "challenge", "transfer_only", "unchanged",
+            "challenge", "alternative", "transfer_only", "unchanged",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(p, name))
         total.words += p.words
@@ -288,6 +290,7 @@ VALUES: dict[str, Value] = {
     "same_state_pairs": lambda f: f.same_state_pairs,
     "most_per_customer": lambda f: f.most_per_customer,
     "challenge": _share(lambda f: f.challenge),
+    "alternative": _share(lambda f: f.alternative),
     "challenge_worst": lambda f: f.worst_challenge_share,
     "challenge_families": lambda f: len(f.families),
     "challenge_urgencies": lambda f: len(f.urgencies),
@@ -335,6 +338,7 @@ FIGURES: tuple[Figure, ...] = (
     Figure("same_state_pairs", "same gold end state (pairs)", "count", ("<=", 0)),
     Figure("most_per_customer", "most tasks of one customer (worst domain)", "count", ("<=", 3)),
     Figure("challenge", "policy-challenge tasks"),
+    Figure("alternative", "challenges settled by the policy's alternative"),
     Figure("challenge_worst", "policy-challenge share, worst domain", target=(">=", 0.2)),
     Figure(
         "challenge_families", "emotion families over challenges", "count", (">=", len(FAMILIES))
