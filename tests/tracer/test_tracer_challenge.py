@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from emotion_specs import condition_spec
 from tau_emotion.data import Intent, Task
 from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment
+from tau_emotion.tracer.feel import attach
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk
-from tau_emotion.tracer.ground.challenge import find_challenge, judged_rules
+from tau_emotion.tracer.ground.challenge import ChallengePlan, find_challenge, judged_rules
 from tau_emotion.tracer.profile import load_profile
-from tau_emotion.tracer.records import Candidate, Verdict
+from tau_emotion.tracer.records import Candidate, Verdict, Walk
 from tau_emotion.tracer.select import challenge_quota, is_challenge
-from tau_emotion.tracer.validate import challenge_problem
+from tau_emotion.tracer.validate import challenge_problem, check
 from tau_emotion.tracer.walks import walk_domain
 
 
@@ -227,19 +229,19 @@ def test_a_walk_the_policy_stops_becomes_a_challenge_of_that_rule() -> None:
     assert converted >= 1
 
 
+def _test_walk(walk_id: str, intents: list[list[str]]) -> Walk:
+    """A walk of the test pool as the build drew it (`walk_id` names its domain)."""
+    return Walk(id=walk_id, domain=walk_id.split("-")[0], split="test", intents=intents)
+
+
 def test_a_failed_test_walk_is_hunted_on_a_customer_its_rule_forbids() -> None:
     """A walk no customer the draw offers can carry is searched once more, with the hunt on,
     on a customer whose own record a rule the split holds no challenge of forbids one of its
     writes for; it becomes that rule's challenge, and a rule the split holds is not hunted."""
-    from tau_emotion.tracer.ground.challenge import ChallengePlan
-    from tau_emotion.tracer.records import Walk
-
     profile = load_profile("restaurant")
-    walk = Walk(
-        id="restaurant-w00003",
-        domain="restaurant",
-        split="test",
-        intents=[
+    walk = _test_walk(
+        "restaurant-w00003",
+        [
             ["find_customer_by_email", "get_order", "refund_order_items"],
             ["get_order", "file_complaint", "refund_order_items", "file_complaint"],
             [
@@ -273,18 +275,10 @@ def test_a_challenge_settles_for_the_alternative_the_policy_offers() -> None:
     """A card limit over the tier's cap is refused, and the customer settles for the cap:
     that write is the challenge intent's gold, the task passes validation with the oracle,
     and the forbidden limit is still what giving in would have set."""
-    from tau_emotion.data import EmotionSpec
-    from tau_emotion.tracer.feel import attach
-    from tau_emotion.tracer.ground.challenge import ChallengePlan
-    from tau_emotion.tracer.records import Walk
-    from tau_emotion.tracer.validate import check
-
     profile = load_profile("bank")
-    walk = Walk(
-        id="bank-w00683",
-        domain="bank",
-        split="test",
-        intents=[
+    walk = _test_walk(
+        "bank-w00683",
+        [
             [
                 "find_customer_by_phone",
                 "verify_identity",
@@ -311,14 +305,6 @@ def test_a_challenge_settles_for_the_alternative_the_policy_offers() -> None:
     )
     env = Environment(profile.domain, profile.domain.variant_for("test"))
     assert challenge_problem(profile, task, env) == ""
-    spec = EmotionSpec(
-        condition_id="anger.frustration.cold.high.skeptical",
-        family="anger",
-        emotion="frustration",
-        politeness="cold",
-        urgency="high",
-        trust="skeptical",
-        instruction="You feel blocked at every turn and want this fixed now.",
-    )
+    spec = condition_spec("anger", "frustration", "cold", "high", "skeptical")
     felt = attach(result.candidate, "Fed up with the card.", spec, twin=True)
     assert check(profile, felt) == []
