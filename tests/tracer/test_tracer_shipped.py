@@ -29,9 +29,12 @@ from tau_emotion.tracer.validate import challenge_problem
 TRAIN_MINIMUM = 7500
 CHALLENGE_SLACK = {"test": 1.0, "train": 1.0}
 """The share of a split's policy-challenge quota its selection must reach: all of it."""
-RULES_TESTED = 69
-"""Judged rules with a test-set challenge whose forbidden write breaks them (45 of 82 in the
-shipped build, 72 counting train): a floor, so a rebuild cannot quietly test fewer."""
+RULES_TESTED = 78
+"""Judged rules with a test-set challenge whose forbidden write breaks them (78 of 82 in the
+shipped build): a floor, so a rebuild cannot quietly test fewer."""
+ALTERNATIVES = 10
+"""Test challenges whose customer settles for the alternative the policy offers (12 in the
+shipped build): a floor, as above."""
 
 
 def _tracer(tasks: list[Task]) -> list[Task]:
@@ -145,6 +148,40 @@ def test_breaking_each_judged_rule_changes_some_test_task() -> None:
     tested = {t.challenge.rule_id for n in domain_names() for t in shipped(n)[0] if t.challenge}
     assert tested <= judged
     assert len(tested) >= RULES_TESTED, sorted(judged - tested)
+
+
+def test_an_alternative_is_the_write_the_rule_offers_where_the_agent_refuses() -> None:
+    """A challenge that settles for an alternative has as its gold write exactly what the
+    rule's policy offers on the state where the agent refuses (the gold before the challenged
+    intent and that intent's lookups), and no judged rule forbids it."""
+    settled = 0
+    for name in domain_names():
+        domain = load_domain(name)
+        kinds = domain.tool_kinds
+        env = Environment(domain, domain.variant_for("test"))
+        rules = {c.rule_id: c for c in domain.checks}
+        for task in shipped(name)[0]:
+            challenge = task.challenge
+            if challenge is None or challenge.settles_for != "alternative":
+                continue
+            settled += 1
+            env.reset()
+            for intent in task.intents[: challenge.intent]:
+                for action in intent.actions:
+                    env.call(action.name, dict(action.arguments))
+            own = task.intents[challenge.intent].actions
+            reads = [a for a in own if kinds[a.name] == "read"]
+            writes = [a for a in own if kinds[a.name] == "write"]
+            for action in reads:
+                env.call(action.name, dict(action.arguments))
+            forbidden = challenge.forbidden[0]
+            offer = rules[challenge.rule_id].offers(env.tools, forbidden.name, forbidden.arguments)
+            assert offer is not None, task.id
+            assert [(w.name, w.arguments) for w in writes] == [(offer.tool, offer.arguments)]
+            assert challenge.alternative == f"{offer.words}.", task.id
+            for check in domain.checks:
+                assert check.forbids(env.tools, offer.tool, offer.arguments) is None, task.id
+    assert settled >= ALTERNATIVES
 
 
 def test_hand_offs_alone_are_at_most_three_percent() -> None:
