@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from tau_emotion.data import Action, EmotionSpec, Intent, Task
-from tau_emotion.emotions import EMOTIONS, FAMILY_OF, to_emotion_spec
+from tau_emotion.emotions import EMOTIONS, FAMILIES, FAMILY_OF, to_emotion_spec
 from tau_emotion.emotions.anchors import default_anchor_set
 from tau_emotion.tracer.feel import LexiconMapper, feel_candidate
-from tau_emotion.tracer.feel.coverage import COMBOS, coverage_gaps, enforce_coverage
+from tau_emotion.tracer.feel.coverage import (
+    COMBOS,
+    FAMILY_FLOOR,
+    coverage_gaps,
+    enforce_coverage,
+)
 from tau_emotion.tracer.feel.cues import KIND_EMOTIONS, request_kind, write_feeling
 from tau_emotion.tracer.records import Candidate
 from tau_emotion.tracer.write import situation_of
@@ -151,4 +157,24 @@ def test_coverage_fills_every_emotion_and_combination() -> None:
         assert before.model_dump(exclude={"emotion", "feeling"}) == after.model_dump(
             exclude={"emotion", "feeling"}
         )
+    assert enforce_coverage(tasks, situations, FakeMapper(), seed=2) == covered
+
+
+def test_coverage_lifts_every_family_to_a_tenth_and_into_every_domain() -> None:
+    """A set the mapper filled with anger, in two domains, leaves coverage with every family
+    at a tenth of the set and in both domains."""
+    anger = to_emotion_spec("anger.annoyance.neutral.moderate.cautious", "You are irritated.")
+    tasks = [_task(n=i).model_copy(update={"emotion": anger, "feeling": "x"}) for i in range(80)]
+    tasks += [
+        _task(n=100 + i).model_copy(update={"domain": "bank", "emotion": anger, "feeling": "x"})
+        for i in range(20)
+    ]
+    situations = {t.id: "cancel your reservation ABC123" for t in tasks}
+    covered = enforce_coverage(tasks, situations, FakeMapper(), seed=2)
+    families = Counter(t.emotion.family for t in covered if t.emotion)
+    assert min(families[f] for f in FAMILIES) >= FAMILY_FLOOR * len(covered), families
+    for domain in ("airline", "bank"):
+        held = {t.emotion.family for t in covered if t.emotion and t.domain == domain}
+        assert held == set(FAMILIES), domain
+    assert coverage_gaps(covered) == ([], [])
     assert enforce_coverage(tasks, situations, FakeMapper(), seed=2) == covered

@@ -20,7 +20,7 @@ from tau_emotion.simulation.agents import OracleAgent
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users.scripted import ScriptedUser
-from tau_emotion.tracer.feel.coverage import COMBOS
+from tau_emotion.tracer.feel.coverage import COMBOS, FAMILY_FLOOR
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import load_profile
 from tau_emotion.tracer.select import challenge_quota
@@ -76,6 +76,11 @@ def test_train_size_and_test_coverage() -> None:
     combos = {(t.emotion.politeness, t.emotion.urgency, t.emotion.trust) for t in test if t.emotion}
     assert set(emotions) == set(EMOTIONS)
     assert combos == set(COMBOS)
+    # Every family is a tenth of the test set at least, and present in every domain.
+    families = Counter(t.emotion.family for t in test if t.emotion)
+    assert min(families[f] for f in FAMILIES) >= FAMILY_FLOOR * len(test), families
+    for name in domain_names():
+        assert {t.emotion.family for t in shipped(name)[0] if t.emotion} == set(FAMILIES), name
 
 
 @pytest.mark.parametrize("name", domain_names())
