@@ -87,6 +87,24 @@ def test_one_yes_covers_one_write_only(toy: Domain) -> None:
     assert [v.message_index for v in violations] == [6]
 
 
+def test_consent_is_a_yes_to_a_question(toy: Domain) -> None:
+    """An offer stated as a fact ("What I can do instead is ...") and a customer who answers
+    "Fine, then do that" have not agreed on the details: the write still needs its question."""
+    stated = [
+        call("1", "find_customer", email="ana@example.com"),
+        result("1"),
+        say("assistant", "I can't add 50. What I can do instead is add 5."),
+        say("user", "Fine. Then add the 5."),
+        call("2", "add_credit", customer_id="c1", amount=5),
+        result("2"),
+    ]
+    violations = confirmation_before_writes("r").run(Trajectory(stated, toy.tool_kinds))
+    assert [v.message_index for v in violations] == [4]
+    asked = [*stated[:4], say("assistant", "To confirm, I'll add 5. Proceed?"), say("user", "yes")]
+    asked += stated[4:]
+    assert confirmation_before_writes("r").run(Trajectory(asked, toy.tool_kinds)) == []
+
+
 def test_refused_write_and_no_are_handled(toy: Domain) -> None:
     messages = [
         call("1", "find_customer", email="ana@example.com"),

@@ -55,7 +55,7 @@ class CallRecord:
     ok: bool
     result: str
     confirmed: bool
-    """An agent text turn followed by an affirmative user reply came after the previous write."""
+    """An agent question followed by an affirmative user reply came after the previous write."""
 
 
 FreshTools = Callable[[], ToolSet]
@@ -83,11 +83,14 @@ class Trajectory:
             m.tool_call_id: m for m in self.messages if m.role == "tool" and m.tool_call_id
         }
         self.calls: list[CallRecord] = []
-        asked = False  # an agent text turn since the last write
+        # Consent is a yes to a question: an agent turn that only states what it could do
+        # ("What I can do instead is ...") and a customer who answers "Fine, then do that" have
+        # not yet agreed on the details, so only a turn that asks opens a confirmation.
+        asked = False  # the agent asked something since the last write
         confirmed = False
         for index, message in enumerate(self.messages):
             if message.role == "assistant" and message.content and not message.tool_calls:
-                asked, confirmed = True, False
+                asked, confirmed = "?" in message.content, False
             elif message.role == "user" and asked:
                 confirmed = is_affirmative(message.content)
             for call in message.tool_calls or []:
