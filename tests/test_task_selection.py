@@ -94,7 +94,7 @@ def test_tasks_lists_ids_filtered_by_domain_family_and_challenge(tmp_path: Path)
         intent=0, rule_id="airline.refund_rule", forbidden=[write], settles_for="refusal"
     )
     challenged = first_task.model_copy(update={"challenge": challenge})
-    plain = load_domain("airline").tasks("test", "test")[1]
+    plain = next(t for t in load_domain("airline").tasks("test", "test")[1:] if not t.challenge)
     write_tasks(tmp_path / "t.jsonl", [challenged, plain])
     only = runner.invoke(app, ["tasks", "--tasks", str(tmp_path / "t.jsonl"), "--challenge"])
     assert only.exit_code == 0, only.output
