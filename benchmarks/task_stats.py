@@ -36,7 +36,7 @@ import re
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -46,6 +46,9 @@ from tau_emotion.data import Split, Task, Urgency
 from tau_emotion.domains import Domain, load_domain, resolve_domains
 from tau_emotion.emotions.space import FAMILIES
 from tau_emotion.environment import Environment
+from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.oracle import replay_task
+from tau_emotion.tracer.profile import Profile, profile_for
 
 QUICK_TASKS = 20
 OVERLAP = 0.8
@@ -195,6 +198,42 @@ class Facts:
     urgencies: set[str] = field(default_factory=set)
     transfer_only: int = 0
     unchanged: int = 0
+    reads: int = 0
+    idle_reads: int = 0
+    with_idle_read: int = 0
+
+
+def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, Any]) -> set[str]:
+    """The ids and codes a call names (not the customer's own id: every write takes it)."""
+    return {
+        str(v)
+        for k, v in arguments.items()
+        if isinstance(v, str) and (is_entity_param(k) or k in codes) and k != customer
+    }
+
+
+def idle_reads(profile: Profile, task: Task, results: list[str]) -> tuple[int, int]:
+    """(lookups of a named record, those nothing later in the gold needs): a lookup counts as
+    needed when a later write, or the challenge's forbidden action, acts on the record it
+    names or on one its result shows (the transaction a dispute is filed on). A booking
+    looked up and never changed or refused is a lookup nothing scores. Identity lookups and
+    searches name no record and never count. `results` holds each gold action's result."""
+    kinds = profile.domain.tool_kinds
+    codes, customer = profile.known_codes, profile.customer_param
+    actions = list(task.gold_actions)
+    forbidden = list(task.challenge.forbidden) if task.challenge else []
+    looks = idle = 0
+    for i, action in enumerate(actions):
+        named = _records(codes, customer, action.arguments)
+        if kinds.get(action.name) != "read" or not named:
+            continue
+        looks += 1
+        acted: set[str] = set()
+        for later in [*actions[i + 1 :], *forbidden]:
+            if kinds.get(later.name) != "read":
+                acted |= _records(codes, customer, later.arguments)
+        idle += not (named & acted) and not any(f'"{v}"' in results[i] for v in acted)
+    return looks, idle
 
 
 def _hashes(domain: Domain) -> dict[str, str]:
@@ -208,6 +247,8 @@ def _hashes(domain: Domain) -> dict[str, str]:
 
 def domain_facts(domain: Domain, split: Split, tasks: list[Task]) -> Facts:
     kinds, hashes = domain.tool_kinds, _hashes(domain)
+    profile = profile_for(domain)
+    env = Environment(domain, domain.variant_for(split))
     pristine = Environment(domain, domain.variant_for(split)).hash()
     f = Facts(n=len(tasks))
     ends: list[str] = []
@@ -240,6 +281,13 @@ def domain_facts(domain: Domain, split: Split, tasks: list[Task]) -> Facts:
         f.transfer_only += terminal and not writes and not t.required_outputs
         untouched = hashes[key] == pristine
         f.unchanged += untouched and t.challenge is None and not t.required_outputs
+        messages, _ = replay_task(t, env)
+        looks, idle = idle_reads(
+            profile, t, [m.content or "" for m in messages if m.role == "tool"]
+        )
+        f.reads += looks
+        f.idle_reads += idle
+        f.with_idle_read += idle > 0
     f.overlapping = sum(overlapping([t.instruction for t in tasks]))
     f.identical_pairs = same_pairs([t.instruction for t in tasks])
     f.same_state_pairs = same_pairs(ends)
@@ -254,7 +302,8 @@ def pooled(parts: list[Facts]) -> Facts:
         for name in (
             "n", "single_write", "two_write_tools", "multi_intent", "reason", "verbatim",
             "verbatim_of", "sentences", "overlapping", "identical_pairs", "same_state_pairs",
-            "challenge", "alternative", "transfer_only", "unchanged",
+            "challenge", "alternative", "transfer_only", "unchanged", "reads", "idle_reads",
+            "with_idle_read",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(p, name))
         total.words += p.words
@@ -296,6 +345,8 @@ VALUES: dict[str, Value] = {
     "challenge_urgencies": lambda f: len(f.urgencies),
     "transfer_only": _share(lambda f: f.transfer_only),
     "unchanged": lambda f: f.unchanged,
+    "idle_reads": _share(lambda f: f.idle_reads, lambda f: f.reads),
+    "with_idle_read": _share(lambda f: f.with_idle_read),
 }
 """Figure key -> its value on a domain or the pooled set (None: a share of nothing)."""
 
@@ -348,6 +399,8 @@ FIGURES: tuple[Figure, ...] = (
     ),
     Figure("transfer_only", "transfer-only tasks", target=("<=", 0.03)),
     Figure("unchanged", "db unchanged, no challenge, no output", "count", ("<=", 0)),
+    Figure("idle_reads", "gold lookups of a record no later write acts on (of all lookups)"),
+    Figure("with_idle_read", "tasks holding such a lookup"),
 )
 
 

@@ -9,10 +9,12 @@ from tau_emotion.domains.tools import to_text
 from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk
+from tau_emotion.tracer.ground.purpose import Grounded, aimless_reads, without_aimless_reads
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import internal_ids, load_profile
 from tau_emotion.tracer.records import GroundResult, Walk
 from tau_emotion.tracer.validate import leaked_ids
+from tau_emotion.tracer.values import Choice
 from tau_emotion.tracer.walks import walk_domain
 
 
@@ -120,3 +122,57 @@ def test_screen_verdicts_are_cached_per_tool_order(monkeypatch: pytest.MonkeyPat
     assert screen.screen_customer(["pay", "lookup"], scene, None) is False  # type: ignore[arg-type]
     assert screen.screen_customer(["lookup", "pay"], scene, None) is True  # type: ignore[arg-type]
     assert seen == [["lookup", "pay"], ["pay", "lookup"]]
+
+
+def test_reads_without_a_purpose_leave_the_gold() -> None:
+    """A lookup stays only to identify the customer, to show a value a later call uses, or to
+    read a record a later write acts on; an intent left empty goes, and the steps the choices,
+    the challenge and the offer point at follow the calls."""
+    profile = load_profile("airline")
+    user = {"user_id": "ana_lee_1"}
+    # A choice records the last result its value showed in: the card, shown by the customer's
+    # details, points at the aimless reservation read after them.
+    card = Choice("card-1", "seen", None, 3)
+    calls = [
+        ("find_user_by_name_and_birth_date", {"first_name": "Ana", "last_name": "Lee"}),
+        ("list_airports", {}),
+        ("get_user_details", user),
+        ("get_reservation_details", {"reservation_code": "OTHER1"}),
+        ("change_cabin", {**user, "reservation_code": "AAAAAA", "payment_method_id": "card-1"}),
+        ("get_flight_status", {"flight_number": "LK1", "date": "2025-06-23"}),
+        ("get_reservation_details", {"reservation_code": "BBBBBB"}),
+        ("cancel_reservation", {**user, "reservation_code": "BBBBBB"}),
+        ("update_baggage", {**user, "reservation_code": "BBBBBB"}),
+    ]
+    choices: list[dict[str, Choice]] = [{} for _ in calls]
+    # The customer id last seen in the aimless reservation read keeps nothing alive.
+    choices[4] = {"payment_method_id": card, "user_id": Choice("ana_lee_1", "seen", None, 3)}
+    grounded = Grounded(
+        calls=calls,
+        results=[f"r{i}" if i != 2 else '{"payment_methods": ["card-1"]}' for i in range(9)],
+        choices=choices,
+        intent_of=[0, 0, 0, 0, 0, 1, 2, 2, 2],
+        challenged=2,
+        offer=(8, "add a bag instead"),
+    )
+    assert aimless_reads(profile, grounded) == [
+        "list_airports",
+        "get_reservation_details",
+        "get_flight_status",
+    ]
+    kept = without_aimless_reads(profile, grounded)
+    assert [name for name, _ in kept.calls] == [
+        "find_user_by_name_and_birth_date",
+        "get_user_details",
+        "change_cabin",
+        "get_reservation_details",
+        "cancel_reservation",
+        "update_baggage",
+    ]
+    assert kept.results[2:] == ["r4", "r6", "r7", "r8"]
+    assert kept.intent_of == [0, 0, 0, 1, 1, 1]  # intent 1 held only the aimless status read
+    assert kept.choices[2]["payment_method_id"].step == 1  # where get_user_details is now
+    assert kept.choices[2]["user_id"].step == 1  # the last kept call before its dropped read
+    assert (kept.challenged, kept.offer) == (1, (5, "add a bag instead"))
+    clean = Grounded(kept.calls, kept.results, kept.choices, kept.intent_of)
+    assert without_aimless_reads(profile, clean) == clean

@@ -27,6 +27,7 @@ from tau_emotion.tracer.ground.challenge import (
     find_challenge,
 )
 from tau_emotion.tracer.ground.hunt import hunt
+from tau_emotion.tracer.ground.purpose import Grounded, without_aimless_reads
 from tau_emotion.tracer.ground.scene import Scene
 from tau_emotion.tracer.ground.screen import (
     CANDIDATES,
@@ -119,7 +120,7 @@ def ground_walk(
     if outcome is not None and outcome.ok and room and rng.random() < plan.share:
         # The search leaves the gold's final state in `env`: the challenge is judged on it.
         found = find_challenge(scene, env, rng, plan.held)
-        challenged = len(walk.intents)
+        challenged = len(walk.intents) if found is not None else None
     elif (outcome is None or not outcome.ok) and plan.share > 0:
         converted = None
         if stopped is not None and plan.held.get(stopped[0].rule_id, 0) < BLOCKED_HELD:
@@ -164,14 +165,18 @@ def ground_walk(
         choices.append({p: c for p, c in found.choices.items() if p in alternative.arguments})
         steps.append(challenged)
         final_hash = _settled_hash(env, outcome.calls, alternative)
+    grounded = without_aimless_reads(
+        profile, Grounded(calls, results, choices, steps, challenged, offer)
+    )
+    challenged, offer = grounded.challenged, grounded.offer
     written = write_task_text(
         profile,
         scene.customer_id,
         facts,
-        calls,
-        results,
-        choices,
-        steps,
+        grounded.calls,
+        grounded.results,
+        grounded.choices,
+        grounded.intent_of,
         frozenset(str(o.value) for o in scene.codes),
         challenged,
         offer,

@@ -1,0 +1,156 @@
+"""Reads with a purpose: the gold keeps a lookup only when the work needs it.
+
+A walk draws reads along with its writes, and the search grounds them all; but a gold path
+that looks up the airport list before a cabin change, or a second booking nobody acts on,
+asks the customer to request lookups nothing scores and teaches the agent aimless calls.
+A read stays in the gold when it
+
+- identifies the customer (the domain's identity tools: the policy wants them first);
+- shows a value a later kept call uses that no earlier kept call shows (an argument chosen
+  from its result; the customer's own id does not count, the identity lookup gives it);
+- reads a record that a later write acts on (the agent must see the booking before it
+  changes or refuses it: the same customer, id or code among both calls' arguments).
+
+Every other read is dropped, with its intent when that leaves the intent empty; the writer
+then neither describes it nor asks the customer to want it. Reads change nothing, so the
+final state and its hash stay as the search left them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.profile import Profile
+from tau_emotion.tracer.values import Choice
+
+Call = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """A task's grounded calls as the writer takes them: parallel lists, one entry a call."""
+
+    calls: list[Call]
+    results: list[str]
+    choices: list[dict[str, Choice]]
+    intent_of: list[int]
+    challenged: int | None = None
+    offer: tuple[int, str] | None = None
+    """(step, words) of the alternative the customer settles for."""
+
+
+def _record_keys(profile: Profile, args: Mapping[str, Any]) -> set[tuple[str, str]]:
+    """The records a call names: its customer, ids and codes, as (parameter, value)."""
+    out: set[tuple[str, str]] = set()
+    for param, value in args.items():
+        if isinstance(value, list | dict) or value is None:
+            continue
+        if (
+            param == profile.customer_param
+            or is_entity_param(param)
+            or param in profile.known_codes
+        ):
+            out.add((param, str(value)))
+    return out
+
+
+@dataclass(frozen=True)
+class Purpose:
+    """Which calls the gold keeps, and where a kept call's choice now finds its value."""
+
+    keep: list[bool]
+    found_at: dict[tuple[int, str], int]
+    """(call, parameter) -> the earlier kept call whose result also shows the value, for a
+    choice that pointed at a dropped read (a value shows in every result after it appears)."""
+
+
+def _shows(result: str, value: Any) -> bool:
+    return isinstance(value, str) and len(value) >= 3 and f'"{value}"' in result
+
+
+def purpose(profile: Profile, grounded: Grounded) -> Purpose:
+    """Which reads have a purpose (see the module's docstring). A choice records the last
+    result its value was seen in, so before it keeps a read alive, an earlier kept call
+    whose result shows the same value is looked for: that call is where the agent has it."""
+    kinds = profile.domain.tool_kinds
+    calls = grounded.calls
+    keep = [kinds[name] != "read" or name in profile.auth_tools for name, _ in calls]
+    written: set[str] = set()
+    for step in range(len(calls) - 1, -1, -1):
+        name, args = calls[step]
+        keys = _record_keys(profile, args)
+        if kinds[name] != "read":
+            written |= {value for _, value in keys}
+        elif not keep[step] and any(value in written for _, value in keys):
+            keep[step] = True
+    found_at: dict[tuple[int, str], int] = {}
+    # Backwards: only a kept call's choices keep a read alive, and a read kept that way
+    # has its own choices seen to in turn (they point further back).
+    for step in range(len(calls) - 1, -1, -1):
+        if not keep[step]:
+            continue
+        for param, choice in grounded.choices[step].items():
+            # The customer's own id shows in nearly every result; the identity lookup is
+            # what gives it to the agent.
+            if param == profile.customer_param or not 0 <= choice.step < len(calls):
+                continue
+            if keep[choice.step]:
+                continue
+            value = calls[step][1].get(param)
+            shown = [k for k in range(step) if keep[k] and _shows(grounded.results[k], value)]
+            if shown:
+                found_at[(step, param)] = shown[-1]
+            else:
+                keep[choice.step] = True
+    return Purpose(keep, found_at)
+
+
+def purposeful(profile: Profile, grounded: Grounded) -> list[bool]:
+    """For each call, whether the gold keeps it: every write, and the reads with a purpose."""
+    return purpose(profile, grounded).keep
+
+
+def without_aimless_reads(profile: Profile, grounded: Grounded) -> Grounded:
+    """The grounded calls less the reads without a purpose (see the module's docstring);
+    steps the choices and the offer point at, and intent numbers, follow the calls."""
+    why = purpose(profile, grounded)
+    keep = why.keep
+    if all(keep):
+        return grounded
+    new_step: dict[int, int] = {}
+    for step, kept in enumerate(keep):
+        if kept:
+            new_step[step] = len(new_step)
+    intents = sorted({grounded.intent_of[s] for s in new_step})
+    new_intent = {old: new for new, old in enumerate(intents)}
+
+    def moved(step: int, param: str, choice: Choice) -> Choice:
+        if not 0 <= choice.step < len(keep):
+            return choice
+        if (step, param) in why.found_at:
+            return replace(choice, step=new_step[why.found_at[(step, param)]])
+        if keep[choice.step]:
+            return replace(choice, step=new_step[choice.step])
+        # The customer's id (or a choice of a dropped call): the last kept call before.
+        earlier = [new_step[s] for s in range(choice.step + 1) if keep[s]]
+        return replace(choice, step=earlier[-1] if earlier else -1)
+
+    challenged = grounded.challenged
+    offer = grounded.offer
+    return Grounded(
+        calls=[grounded.calls[s] for s in new_step],
+        results=[grounded.results[s] for s in new_step],
+        choices=[{p: moved(s, p, c) for p, c in grounded.choices[s].items()} for s in new_step],
+        intent_of=[new_intent[grounded.intent_of[s]] for s in new_step],
+        challenged=None if challenged is None else new_intent[challenged],
+        offer=None if offer is None else (new_step[offer[0]], offer[1]),
+    )
+
+
+def aimless_reads(profile: Profile, grounded: Grounded) -> Sequence[str]:
+    """Names of the reads `without_aimless_reads` drops (for reports and tests)."""
+    keep = purposeful(profile, grounded)
+    return [name for (name, _), kept in zip(grounded.calls, keep, strict=True) if not kept]
