@@ -19,6 +19,9 @@ Definitions (the helpers below say the same):
   not an id (`is_id`) appears in the instruction on token boundaries, ignoring case and
   reading "_" as a space; of the tasks whose writes have such a value;
 - skeletons: see `skeleton`; 3-gram overlap: see `overlapping`;
+- idle lookups: gold reads that name a record (an id or a receipt code, not the customer's
+  own id) when no later write, nor the challenge's forbidden action, acts on that record or
+  on one its result shows (`idle_reads`; the gold is replayed for the results);
 - the "overall" column pools the domains, except for "in every domain" figures (challenge
   share) and "most tasks per customer", which take the worst domain. Pairs (identical
   instructions, same end state) are counted within a domain.

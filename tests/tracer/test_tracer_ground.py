@@ -9,6 +9,7 @@ from tau_emotion.domains.tools import to_text
 from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk
+from tau_emotion.tracer.ground.fill import handoff_summary
 from tau_emotion.tracer.ground.purpose import Grounded, aimless_reads, without_aimless_reads
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import internal_ids, load_profile
@@ -176,3 +177,21 @@ def test_reads_without_a_purpose_leave_the_gold() -> None:
     assert (kept.challenged, kept.offer) == (1, (5, "add a bag instead"))
     clean = Grounded(kept.calls, kept.results, kept.choices, kept.intent_of)
     assert without_aimless_reads(profile, clean) == clean
+
+
+def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
+    """The summary says which call the conversation got to; when that read leaves the gold,
+    it names the last call that stays."""
+    profile = load_profile("airline")
+    summary = handoff_summary("Ana Lee", "list_airports")
+    calls = [
+        ("find_user_by_name_and_birth_date", {"first_name": "Ana", "last_name": "Lee"}),
+        ("list_airports", {}),
+        ("transfer_to_human_agents", {"summary": summary}),
+    ]
+    choices: list[dict[str, Choice]] = [{}, {}, {"summary": Choice(summary, "text")}]
+    grounded = Grounded(calls, ["r0", "r1", "r2"], choices, [0, 0, 0])
+    kept = without_aimless_reads(profile, grounded)
+    retold = handoff_summary("Ana Lee", "find_user_by_name_and_birth_date")
+    assert kept.calls[-1] == ("transfer_to_human_agents", {"summary": retold})
+    assert kept.choices[-1]["summary"].value == retold

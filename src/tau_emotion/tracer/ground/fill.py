@@ -269,10 +269,15 @@ def _is_decimal(value: Any) -> bool:
     return isinstance(value, str) and any(ch.isdigit() for ch in value)
 
 
+def handoff_summary(name: str, last_tool: str | None) -> str:
+    """The summary a hand-off carries: who, and the call the conversation got to."""
+    last = last_tool.replace("_", " ") if last_tool else "their account"
+    return f"{name} needs help after {last}; please take over."
+
+
 def _text(param: str, tool: str, scene: Scene) -> Choice:
     name = scene.facts.get("full_name", "the customer")
-    last = scene.calls[-1][0].replace("_", " ") if scene.calls else "their account"
-    return Choice(f"{name} needs help after {last}; please take over.", "text")
+    return Choice(handoff_summary(name, scene.calls[-1][0] if scene.calls else None), "text")
 
 
 def _enum_choices(

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.ground.fill import handoff_summary
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.values import Choice
 
@@ -140,14 +141,40 @@ def without_aimless_reads(profile: Profile, grounded: Grounded) -> Grounded:
 
     challenged = grounded.challenged
     offer = grounded.offer
+    calls = [_retold(grounded, keep, s) for s in new_step]
     return Grounded(
-        calls=[grounded.calls[s] for s in new_step],
+        calls=calls,
         results=[grounded.results[s] for s in new_step],
-        choices=[{p: moved(s, p, c) for p, c in grounded.choices[s].items()} for s in new_step],
+        choices=[
+            {
+                p: replace(moved(s, p, c), value=calls[new_step[s]][1][p])
+                if c.source == "text" and p in calls[new_step[s]][1]
+                else moved(s, p, c)
+                for p, c in grounded.choices[s].items()
+            }
+            for s in new_step
+        ],
         intent_of=[new_intent[grounded.intent_of[s]] for s in new_step],
         challenged=None if challenged is None else new_intent[challenged],
         offer=None if offer is None else (new_step[offer[0]], offer[1]),
     )
+
+
+def _retold(grounded: Grounded, keep: Sequence[bool], step: int) -> Call:
+    """The call at `step`, its hand-off summary retold when it named a dropped read (the
+    summary says which call the conversation got to; that call must still be in it)."""
+    name, args = grounded.calls[step]
+    out = dict(args)
+    for param, choice in grounded.choices[step].items():
+        if choice.source != "text" or step == 0 or keep[step - 1]:
+            continue
+        before = grounded.calls[step - 1][0]
+        customer = str(out.get(param, "")).split(" needs help after ", 1)[0]
+        if out.get(param) != handoff_summary(customer, before):
+            continue
+        kept = [grounded.calls[s][0] for s in range(step) if keep[s]]
+        out[param] = handoff_summary(customer, kept[-1] if kept else None)
+    return name, out
 
 
 def aimless_reads(profile: Profile, grounded: Grounded) -> Sequence[str]:
