@@ -9,7 +9,7 @@ hash) plus the customer's side, written offline by the `write` stage (or by an L
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from multiprocessing import get_context
 from multiprocessing.pool import Pool
@@ -169,6 +169,10 @@ def ground_walk(
         profile, Grounded(calls, results, choices, steps, challenged, offer)
     )
     challenged, offer = grounded.challenged, grounded.offer
+    if found is None and _changes(calls, kinds) != _changes(grounded.calls, kinds):
+        # A hand-off summary was retold (`purpose._retold`): where the tool keeps it, the
+        # final state is that of the calls the gold now makes.
+        final_hash = _replayed_hash(env, grounded.calls)
     written = write_task_text(
         profile,
         scene.customer_id,
@@ -211,6 +215,23 @@ def ground_walk(
         situation=written.situation,
     )
     return GroundResult(walk_id=walk.id, candidate=candidate)
+
+
+def _changes(
+    calls: Sequence[tuple[str, dict[str, Any]]], kinds: Mapping[str, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    return [(name, args) for name, args in calls if kinds[name] != "read"]
+
+
+def _replayed_hash(env: Environment, calls: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """The final state's hash after these calls, from the start state."""
+    env.reset()
+    try:
+        for name, args in calls:
+            env.call(name, dict(args))
+        return env.hash()
+    finally:
+        env.reset()
 
 
 def _settled_hash(
