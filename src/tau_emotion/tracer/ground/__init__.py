@@ -239,14 +239,7 @@ def _settled_hash(
 ) -> str:
     """The final state's hash when the customer settles for the alternative: the gold's
     calls, then the write the policy offers."""
-    env.reset()
-    try:
-        for name, args in calls:
-            env.call(name, dict(args))
-        env.call(offer.tool, dict(offer.arguments))
-        return env.hash()
-    finally:
-        env.reset()
+    return _replayed_hash(env, [*calls, (offer.tool, dict(offer.arguments))])
 
 
 def activity(profile: Profile, variant: str, customer: str) -> int:
