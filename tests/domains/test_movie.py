@@ -479,6 +479,17 @@ def test_exchange_cutoff_is_the_agents_to_apply() -> None:
     allows("movie.one_exchange", "exchange_booking", **args)
 
 
+def test_the_cutoff_judges_only_what_the_tool_would_carry_out() -> None:
+    """A used booking or a screening under way is the tool's to refuse: the cutoff is not
+    the reason, so the Tracer's hunt does not take such a booking for a challenge."""
+    rule = next(c for c in DOMAIN.checks if c.rule_id == "movie.exchange_cutoff")
+    used = find_booking(lambda x: x.status == "used")
+    target = _same_movie_target(used)
+    args = {**_codes(used), "new_showtime_id": target.showtime_id, "seats": ["A1"]}
+    assert rule.forbids(ENV.tools, "exchange_booking", args) is None
+    refuses("is used", "exchange_booking", **args)
+
+
 def test_exchange_refusals() -> None:
     started = started_active_booking()
     refuses(

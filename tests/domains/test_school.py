@@ -13,6 +13,7 @@ from domain_testing import Desk, conversation, fresh_state
 from tau_emotion.domains.school.db import SchoolDB, Student
 from tau_emotion.domains.school.rules import (
     CURRENT_TERM,
+    MAX_WAITLISTS_PER_TERM,
     OPEN_TERM,
     is_adult,
     split_installments,
@@ -383,6 +384,24 @@ def test_waitlist_refusals() -> None:
             breaks("school.waitlist_limit", "join_waitlist", section_id=targets[2].id, **mine)
             return
     raise AssertionError("no student eligible for three full sections")
+
+
+def test_some_students_stand_at_the_waitlist_limit() -> None:
+    """`add_second_waitlists`: families hedge for popular courses, so some students hold two
+    summer waitlists and a third is a request the policy refuses."""
+    held = Counter(e.student_id for e in DB.enrollments.values() if e.status == "waitlisted")
+    at_limit = sorted(s for s, n in held.items() if n >= MAX_WAITLISTS_PER_TERM)
+    assert len(at_limit) >= 5
+    fulls = [s for s in summer_sections() if len(Q.section_roster(s.id)[0]) >= s.capacity]
+    for sid in at_limit:
+        student = DB.students[sid]
+        mine = {e.section_id for e in Q.student_enrollments(sid)}
+        target = next((s for s in fulls if s.id not in mine and _eligible(student, s)), None)
+        if target is not None:
+            args = {"caller_id": decider(student), "student_id": sid, "section_id": target.id}
+            breaks("school.waitlist_limit", "join_waitlist", **args)
+            return
+    raise AssertionError("no student at the limit has a third full section to ask for")
 
 
 def _schedule_allows(student: Student, section: Any) -> bool:

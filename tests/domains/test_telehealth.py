@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, TypeVar
 
 import pytest
@@ -1124,3 +1124,63 @@ def test_no_medical_advice_check() -> None:
         "I can't promise the doctor will prescribe it; that is their decision.",
     ):
         assert not violations(rule, ("agent", fine)), fine
+
+
+def test_some_patients_carry_a_major_interaction_from_another_prescriber() -> None:
+    """`add_interacting_prescriptions`: a recent prescription from another specialty flags a
+    major interaction on a drug the patient refills, so refusing that refill is a situation
+    the database holds for several patients, not one."""
+    from tau_emotion.domains.telehealth.generate_situations import add_interacting_prescriptions
+
+    assert add_interacting_prescriptions.__doc__
+    flagged = {
+        r.patient_id
+        for r in DB.prescriptions.values()
+        if r.status == "active" and r.refills_remaining > 0 and major(r)
+    }
+    assert len(flagged) >= 8
+
+
+def test_a_voucher_on_an_upcoming_visit_runs_out_before_the_schedule_does() -> None:
+    """`date_visit_vouchers`: moving such a visit past a few days after its date breaks the
+    voucher's expiry, and the open schedule has slots past it."""
+    last_open = max(s.start[:10] for s in DB.slots.values() if s.status == "open")
+    on_visits = [
+        (a, DB.vouchers[a.voucher_code])
+        for a in DB.appointments.values()
+        if a.status == "scheduled" and a.voucher_code is not None
+    ]
+    assert on_visits
+    for appt, v in on_visits:
+        assert (
+            appt.start[:10]
+            < v.expires_on
+            <= (date.fromisoformat(appt.start[:10]) + timedelta(days=4)).isoformat()
+        )
+    assert sum(v.expires_on < last_open for _, v in on_visits) >= len(on_visits) // 2
+
+
+def test_a_credit_from_a_recent_clinic_cancellation_is_on_the_rebooked_visit() -> None:
+    """`redeem_credits_on_visits` went through `apply_voucher`: the upcoming visit carries
+    the patient's own credit, its discount came back as a refund of the copay, and the
+    clinic had cancelled a visit with the same provider."""
+    refunded = {
+        (p.appointment_id, p.amount_cents)
+        for p in DB.payments.values()
+        if p.kind == "refund" and p.posted_on == TODAY.isoformat()
+    }
+    credited = [
+        a
+        for a in DB.appointments.values()
+        if a.status == "scheduled"
+        and a.voucher_code is not None
+        and DB.vouchers[a.voucher_code].patient_id == a.patient_id
+        and (a.appointment_id, a.voucher_discount_cents) in refunded
+    ]
+    assert credited
+    for appt in credited:
+        assert any(
+            a.provider_id == appt.provider_id and a.status == "cancelled_by_clinic"
+            for a in DB.appointments.values()
+            if a.patient_id == appt.patient_id
+        )

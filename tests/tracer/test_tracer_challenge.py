@@ -308,3 +308,63 @@ def test_a_challenge_settles_for_the_alternative_the_policy_offers() -> None:
     spec = condition_spec("anger", "frustration", "cold", "high", "skeptical")
     felt = attach(result.candidate, "Fed up with the card.", spec, twin=True)
     assert check(profile, felt) == []
+
+
+def _all_held_but(profile_name: str, rule: str) -> ChallengePlan:
+    """A test split's plan late in its waves: it holds a challenge of every judged rule but
+    `rule`, so the hunt looks for that one alone."""
+    profile = load_profile(profile_name)
+    held = {c.rule_id: 1 for c in judged_rules(profile.domain.checks) if c.rule_id != rule}
+    return ChallengePlan(share=0.35, held=held, hunt=True)
+
+
+def test_the_hunt_judges_a_rule_on_the_record_when_a_search_fills_the_rest() -> None:
+    """An exchange needs a showtime and seats only searches show: the hunt judges the
+    cutoff on the customer's own bookings alone, and the walk becomes its challenge."""
+    rule = "movie.exchange_cutoff"
+    walk = _test_walk(
+        "movie-w00115",
+        [
+            ["find_customer_by_phone", "list_concessions", "get_booking", "add_concessions"],
+            ["get_seat_map", "search_showtimes", "exchange_booking", "change_seats"],
+            ["exchange_booking", "issue_incident_credit"],
+        ],
+    )
+    profile = load_profile(walk.domain)
+    plain = ground_walk(profile, walk, 7, ChallengePlan(share=0.35)).candidate
+    assert plain is None or plain.task.challenge is None or plain.task.challenge.rule_id != rule
+    hunted = ground_walk(profile, walk, 7, _all_held_but(walk.domain, rule)).candidate
+    assert hunted is not None and hunted.task.challenge is not None
+    assert hunted.task.challenge.rule_id == rule
+    env = Environment(profile.domain, profile.domain.variant_for("test"))
+    assert challenge_problem(profile, hunted.task, env) == ""
+
+
+def test_a_customer_inside_the_exchange_cutoff_is_one_the_hunt_looks_for() -> None:
+    from tau_emotion.domains.movie.tools import hours_until
+    from tau_emotion.tracer.ground.hunt import forbidden_rules
+    from tau_emotion.tracer.ground.search import new_scene
+    from tau_emotion.tracer.profile import db_pools
+
+    profile = load_profile("movie")
+    db = profile.db("eval")
+    env = Environment(profile.domain, "eval")
+    pools = db_pools(profile, "eval")
+
+    def rules_of(customer: str) -> frozenset[str]:
+        scene = new_scene(profile, "eval", customer, pools, "t")
+        return forbidden_rules(scene, env, "exchange_booking")
+
+    late = {
+        b.customer_id
+        for b in db.bookings.values()
+        if b.status == "active" and 0 < hours_until(db.showtimes[b.showtime_id]) < 2
+    }
+    assert late and all("movie.exchange_cutoff" in rules_of(c) for c in sorted(late)[:3])
+    # Past bookings are the tool's to refuse: the cutoff does not flag them.
+    past_only = [
+        c
+        for c in sorted({b.customer_id for b in db.bookings.values()} - late)
+        if all(b.status != "active" for b in db.bookings.values() if b.customer_id == c)
+    ]
+    assert past_only and "movie.exchange_cutoff" not in rules_of(past_only[0])

@@ -72,6 +72,8 @@ class Caches:
     can_write: dict[tuple[str, str, str], bool] = field(default_factory=dict)
     forbidden: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict)
     """(variant, customer, write) -> rules that forbid one the customer could ask for (hunt.py)."""
+    searched: dict[tuple[str, str], list[tuple[str, frozenset[str]]]] = field(default_factory=dict)
+    """(variant, parameter) -> the records it names by key, with their other values (hunt.py)."""
     views: dict[tuple[str, str], tuple[list[Obs], dict[str, list[int]]]] = field(
         default_factory=dict
     )

@@ -86,9 +86,13 @@ def _named_booking(tools: MovieTools, args: Mapping[str, Any]) -> Booking:
 
 
 def _past_cutoff(tools: MovieTools, args: Mapping[str, Any]) -> str | None:
-    """Exchanges and cancellations share one cutoff before the showtime."""
+    """Exchanges and cancellations share one cutoff before the showtime. A booking no longer
+    active, or a screening under way, is the tool's to refuse: the cutoff judges only what
+    the tool would carry out."""
     booking = _named_booking(tools, args)
     show = tools.showtime(booking.showtime_id)
+    if booking.status != "active" or (show.status != "cancelled" and hours_until(show) <= 0):
+        return None
     if show.status != "cancelled" and hours_until(show) < CUTOFF_HOURS:
         return (
             f"{booking.booking_code}'s showtime {show.showtime_id} starts in under "

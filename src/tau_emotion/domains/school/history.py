@@ -359,11 +359,49 @@ def add_history(db: SchoolDB, rng: random.Random) -> SchoolDB:
     db = add_summer(db, rng)
     ledger.db = db
     fees = pay_some_summer_tuition(ledger, db.fees)
-    return db.model_copy(
+    db = db.model_copy(
         update={
             "fees": fees,
             "payments": ledger.payments,
             "absences": add_absences(db, rng),
             "appointments": add_appointments(db, rng),
         }
+    )
+    return add_second_waitlists(db)
+
+
+SECOND_WAITLIST_SHARE = 0.6
+"""Of the students on one summer waitlist, the share that join a second one."""
+
+
+def add_second_waitlists(db: SchoolDB) -> SchoolDB:
+    """Some students on one summer waitlist join a second full section's, as families
+    hedging for a popular course do: they stand at the policy's limit, so a request for a
+    third (school.waitlist_limit) is one a real caller can make.
+
+    It runs last, on its own seeded stream: every other record of the snapshot is the one
+    the history made before, and the new places take the next enrollment ids."""
+    rng = random.Random(f"school/second-waitlists/{db.settings['school'].id_lead}")
+    state = State(db, "")
+    tools = SchoolTools(state)
+    summer = [s for s in db.sections.values() if s.term == OPEN_TERM]
+    for student in db.students.values():
+        caller = _decider(student)
+        if caller is None or _waitlists(tools, student) != 1:
+            continue
+        if rng.random() > SECOND_WAITLIST_SHARE:
+            continue
+        held = {e.section_id for e in tools.q.student_enrollments(student.id, OPEN_TERM)}
+        for section in rng.sample(summer, len(summer)):
+            if section.id in held or tools.q.ineligibility(student, section) is not None:
+                continue
+            args = {"caller_id": caller, "student_id": student.id, "section_id": section.id}
+            try:
+                tools.invoke("join_waitlist", args)
+            except ToolError:
+                continue  # free seats, a clash with the schedule: not a waitlist to join
+            break
+    changes = state.changes()
+    return db.model_copy(
+        update={name: {**getattr(db, name), **rows} for name, rows in changes.items()}
     )

@@ -29,6 +29,7 @@ from tau_emotion.domains.telehealth.db import (
 )
 from tau_emotion.domains.telehealth.generate_care import Person, generate_visits
 from tau_emotion.domains.telehealth.generate_rx import add_devices, add_prescriptions
+from tau_emotion.domains.telehealth.generate_situations import add_situations
 from tau_emotion.domains.telehealth.rules import STATE_ZIP_PREFIXES, TODAY
 
 SEED = 20250310
@@ -65,6 +66,7 @@ def generate(seed: int = SEED) -> TelehealthDB:
     care.drugs.update(drugs)
     care.pharmacies.update(pharmacies)
     care.insurance_plans.update(plans)
+    add_situations(seed, care, providers)
     return care
 
 

@@ -13,12 +13,16 @@ walks that would have been thrown away into challenges.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from tau_emotion.domains.checks import PolicyCheck
 from tau_emotion.environment import Environment
+from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.arguments import argument_sets
 from tau_emotion.tracer.ground.challenge import ChallengePlan, judged_rules
-from tau_emotion.tracer.ground.scene import Scene
+from tau_emotion.tracer.ground.fill import param_choices
+from tau_emotion.tracer.ground.scene import Scene, keyed_records, required_params, schema_props
 from tau_emotion.tracer.ground.screen import owned_view
 from tau_emotion.tracer.ground.search import Blocked, carried_out, ground_calls, new_scene
 from tau_emotion.tracer.profile import Profile
@@ -98,7 +102,7 @@ def _forbidden(scene: Scene, env: Environment, write: str) -> frozenset[str]:
     try:
         for item in argument_sets(write, domain.toolset.specs[write], view, HUNT_ATTEMPTS):
             if isinstance(item, str):
-                break  # a value only a search shows: the customer's records cannot say
+                break  # a value only a search shows: judged on the records below
             args = item[0]
             hits = {
                 r.rule_id
@@ -107,6 +111,95 @@ def _forbidden(scene: Scene, env: Environment, write: str) -> frozenset[str]:
             }
             if hits and carried_out(env, write, args) is not None:
                 found |= hits
+        # The records cannot fill a new showtime, section or slot (or fill it with the one
+        # the record already has): the rules left are judged with what a search would show.
+        rest = [r for r in rules if r.rule_id not in found]
+        if rest:
+            found |= _forbidden_on_records(view, env, write, rest)
     finally:
         env.reset()
     return frozenset(found)
+
+
+def _forbidden_on_records(
+    view: Scene, env: Environment, write: str, rules: Sequence[PolicyCheck]
+) -> set[str]:
+    """The rules that forbid `write` on one of the customer's own records with a value a
+    search would show (the booking inside its exchange cutoff, whichever showtime it would
+    move to; the visit whose voucher runs out before a later slot of its provider). The
+    write's first record parameter takes each record the customer owns; the next one, the
+    records that share a value with it (`_searched_values`); the rest, their first
+    candidate. A rule that needs a value none of these fill cannot say here.
+
+    Whether the tool would carry the write out is left to the hunt's full search, which
+    checks it before the walk becomes a challenge (`search._note_blocked`)."""
+    spec = view.profile.domain.toolset.specs[write]
+    props = schema_props(spec)
+    customer = view.profile.customer_param
+    params = [p for p in required_params(spec) if p != customer]
+    entities = [p for p in params if is_entity_param(p)]
+    if not entities:
+        return set()
+    record_param, searched = entities[0], entities[1:2]
+    base: dict[str, Any] = {customer: view.customer_id} if customer in props else {}
+    for param in params:
+        if param != record_param and param not in searched:
+            choices = param_choices(write, param, props[param], view, {})
+            if choices:
+                base[param] = choices[0].value
+    keyed = keyed_records(view.profile, view.variant)
+    found: set[str] = set()
+    records = param_choices(write, record_param, props[record_param], view, {})
+    for record in records[:HUNT_ATTEMPTS]:
+        args = {**base, record_param: record.value}
+        for extra in _searched_values(view, searched, keyed.get(str(record.value))):
+            for rule in rules:
+                if rule.rule_id in found:
+                    continue
+                try:
+                    if rule.forbids(env.tools, write, {**args, **extra}) is not None:
+                        found.add(rule.rule_id)
+                except (KeyError, TypeError):
+                    continue  # the rule needs a value nothing here fills
+    return found
+
+
+SEARCHED_VALUES = 48
+"""Records a searched parameter takes per customer record in the hunt's probe, at most."""
+
+
+def _searched_values(
+    view: Scene, searched: Sequence[str], record: Mapping[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Values a search could show for the parameter: the database's records keyed by it
+    that share a value with the customer's record (the slots of the visit's own provider,
+    the showtimes of the booking's own movie), spread evenly over them. One empty set when
+    there is none: the rules that judge the record alone still get their say."""
+    if not searched or record is None:
+        return [{}]
+    param = searched[0]
+    mine = {repr(v) for v in record.values() if _scalar(v)}
+    near = [key for key, values in _keyed_by(view, param) if not mine.isdisjoint(values)]
+    if not near:
+        return [{}]
+    step = max(1, len(near) // SEARCHED_VALUES)
+    return [{param: key} for key in near[::step][:SEARCHED_VALUES]]
+
+
+def _keyed_by(view: Scene, param: str) -> list[tuple[str, frozenset[str]]]:
+    """The records a parameter names by their key (the slots `new_slot_id` names), each
+    with its other scalar values; built once per (variant, parameter)."""
+    cache = view.profile.cache.searched
+    key = (view.variant, param)
+    if key not in cache:
+        names = view.profile.vocabulary.wanted_names(param)
+        cache[key] = [
+            (k, frozenset(repr(v) for f, v in rec.items() if f not in names and _scalar(v)))
+            for k, rec in keyed_records(view.profile, view.variant).items()
+            if any(rec.get(n) == k for n in names)
+        ]
+    return cache[key]
+
+
+def _scalar(value: Any) -> bool:
+    return value is not None and not isinstance(value, dict | list)

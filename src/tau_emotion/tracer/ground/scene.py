@@ -173,16 +173,21 @@ def owned_description(scene: Scene, value: Any) -> str:
     return db_description(scene.profile, scene.variant, value)
 
 
-def db_description(profile: Profile, variant: str, value: Any) -> str:
-    """How the database names a record by its key (a store location an order points at):
-    the agent can look it up in the public catalogue to match the customer's words."""
+def keyed_records(profile: Profile, variant: str) -> Mapping[str, dict[str, Any]]:
+    """Every record of the pristine database by its key, as JSON (built once per variant)."""
     if variant not in profile.cache.keyed:
         keyed: dict[str, dict[str, Any]] = {}
         for table in profile.db(variant).tables().values():
             for k, record in table.items():
                 keyed.setdefault(k, record.model_dump(mode="json"))
         profile.cache.keyed[variant] = keyed
-    record = profile.cache.keyed[variant].get(str(value))
+    return profile.cache.keyed[variant]
+
+
+def db_description(profile: Profile, variant: str, value: Any) -> str:
+    """How the database names a record by its key (a store location an order points at):
+    the agent can look it up in the public catalogue to match the customer's words."""
+    record = keyed_records(profile, variant).get(str(value))
     names = profile.vocabulary.names
     return describe(record, value, names=names) if record is not None and named(record) else ""
 
