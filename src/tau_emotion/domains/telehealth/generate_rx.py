@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tau_emotion.domains.telehealth import catalog
 from tau_emotion.domains.telehealth.db import (
@@ -23,6 +23,8 @@ from tau_emotion.domains.telehealth.generate_care import Person
 from tau_emotion.domains.telehealth.rules import NOW, TODAY
 
 DRUG_INFO = {d.name: d for d in catalog.DRUGS}
+RxStatus = Literal["active", "expired", "discontinued"]
+STATUS_ODDS: tuple[RxStatus, ...] = ("active",) * 72 + ("expired",) * 14 + ("discontinued",) * 14
 
 
 def add_prescriptions(
@@ -52,7 +54,7 @@ def add_prescriptions(
             if p.specialty == condition.specialty and patient.address.state in p.licensed_states
         ]
         prescriber = seen[0] if seen else rng.choice(local)
-        status = rng.choice(("active",) * 72 + ("expired",) * 14 + ("discontinued",) * 14)
+        status: RxStatus = rng.choice(STATUS_ODDS)
         controlled = info.schedule is not None
         days_supply = 90 if not controlled and rng.random() < 0.4 else 30
         if status == "expired":
@@ -68,20 +70,17 @@ def add_prescriptions(
             refills = rng.randint(0, 2)
         else:
             refills = rng.choice((0, 1, 2, 2, 3, 3, 5, 11))
-        rid = f"RX{len(care.prescriptions) + 1:05d}"
-        care.prescriptions[rid] = Prescription(
-            prescription_id=rid,
-            patient_id=patient.patient_id,
-            drug=name,
-            strength=rng.choice(info.strengths),
-            directions=info.directions,
-            prescriber_id=prescriber.provider_id,
-            pharmacy_id=pharmacy.pharmacy_id,
-            status=status,
-            refills_remaining=refills,
-            days_supply=days_supply,
-            last_fill_date=last_fill.isoformat(),
-            expires_on=(written + timedelta(days=365)).isoformat(),
+        strength = rng.choice(info.strengths)
+        rid = prescribe(
+            care,
+            Prescribed(
+                patient.patient_id, name, strength, prescriber.provider_id, pharmacy.pharmacy_id
+            ),
+            status,
+            refills,
+            days_supply,
+            last_fill,
+            written,
         )
         if status == "active" and refills > 0 and rng.random() < 0.08:
             # A refill already sent and not yet picked up: a second request is refused.
@@ -89,6 +88,44 @@ def add_prescriptions(
             _refill(care, rid, patient.patient_id, pharmacy, sent_on, "sent")
         elif status == "active" and rng.random() < 0.3:
             _refill(care, rid, patient.patient_id, pharmacy, last_fill, "filled")
+
+
+class Prescribed(NamedTuple):
+    """Who is prescribed what, by whom, filled where."""
+
+    patient_id: str
+    drug: str
+    strength: str
+    prescriber_id: str
+    pharmacy_id: str
+
+
+def prescribe(
+    care: TelehealthDB,
+    what: Prescribed,
+    status: RxStatus,
+    refills: int,
+    days_supply: int,
+    last_fill: date,
+    written: date,
+) -> str:
+    """File a prescription under the next id; it runs a year from the day it was written."""
+    rid = f"RX{len(care.prescriptions) + 1:05d}"
+    care.prescriptions[rid] = Prescription(
+        prescription_id=rid,
+        patient_id=what.patient_id,
+        drug=what.drug,
+        strength=what.strength,
+        directions=DRUG_INFO[what.drug].directions,
+        prescriber_id=what.prescriber_id,
+        pharmacy_id=what.pharmacy_id,
+        status=status,
+        refills_remaining=refills,
+        days_supply=days_supply,
+        last_fill_date=last_fill.isoformat(),
+        expires_on=(written + timedelta(days=365)).isoformat(),
+    )
+    return rid
 
 
 def _refill(

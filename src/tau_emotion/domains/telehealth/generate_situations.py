@@ -11,12 +11,12 @@ from datetime import datetime, timedelta
 
 from tau_emotion.domains.state import State
 from tau_emotion.domains.telehealth import catalog
-from tau_emotion.domains.telehealth.db import Prescription, Provider, TelehealthDB
+from tau_emotion.domains.telehealth.db import Provider, TelehealthDB
+from tau_emotion.domains.telehealth.generate_rx import DRUG_INFO, Prescribed, prescribe
 from tau_emotion.domains.telehealth.rules import NOW, TODAY
 from tau_emotion.domains.telehealth.tools import TelehealthTools
 from tau_emotion.errors import ToolError
 
-DRUG_INFO = {d.name: d for d in catalog.DRUGS}
 CREDIT_SHARE = 0.7
 """Of the patients holding a service-recovery credit that fits an upcoming visit, the share
 who already put it on that visit."""
@@ -154,19 +154,10 @@ def add_interacting_prescriptions(
         ]
         prescriber = rng.choice(local) if local else providers[rx.prescriber_id]
         written = TODAY - timedelta(days=rng.randint(5, 40))
-        rid = f"RX{len(care.prescriptions) + 1:05d}"
-        care.prescriptions[rid] = Prescription(
-            prescription_id=rid,
-            patient_id=patient.patient_id,
-            drug=other,
-            strength=rng.choice(info.strengths),
-            directions=info.directions,
-            prescriber_id=prescriber.provider_id,
-            pharmacy_id=rx.pharmacy_id,
-            status="active",
-            refills_remaining=0 if info.schedule == "II" else rng.randint(0, 2),
-            days_supply=30,
-            last_fill_date=written.isoformat(),
-            expires_on=(written + timedelta(days=365)).isoformat(),
+        strength = rng.choice(info.strengths)
+        refills = 0 if info.schedule == "II" else rng.randint(0, 2)
+        what = Prescribed(
+            patient.patient_id, other, strength, prescriber.provider_id, rx.pharmacy_id
         )
+        prescribe(care, what, "active", refills, 30, written, written)
         drugs.add(other)
