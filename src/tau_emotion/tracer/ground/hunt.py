@@ -173,7 +173,7 @@ def _searched_values(
 ) -> list[dict[str, Any]]:
     """Values a search could show for the parameter: the database's records keyed by it
     that share a value with the customer's record (the slots of the visit's own provider,
-    the showtimes of the booking's own movie), spread evenly over them. One empty set when
+    the showtimes of the booked film), spread evenly over them. One empty set when
     there is none: the rules that judge the record alone still get their say."""
     if not searched or record is None:
         return [{}]
