@@ -176,3 +176,18 @@ def test_the_view_is_the_domain_model_with_live_tables() -> None:
     assert "x" not in view.spares and len(view.spares) == 0  # the view follows the state
     with pytest.raises(TypeError, match="holds a TwoTables, not a ToyDB"):
         state.view(ToyDB)
+
+
+def test_applied_is_a_new_database_with_the_writes_in_it() -> None:
+    state = _two_tables()
+    rows = state.table("rows")
+    rows["a"] = Row(n=5)
+    rows["c"] = Row(n=3)
+    del rows["b"]
+    applied = state.applied(TwoTables)
+    assert isinstance(applied, TwoTables)
+    assert dict(applied.rows) == {"a": Row(n=5), "c": Row(n=3)}  # deleted rows left out
+    assert applied.spares is state.db.tables()["spares"]  # an untouched table is shared
+    assert state.db.tables()["rows"] == {"a": Row(n=1), "b": Row(n=2)}  # pristine untouched
+    with pytest.raises(TypeError, match="holds a TwoTables, not a ToyDB"):
+        state.applied(ToyDB)

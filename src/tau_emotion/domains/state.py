@@ -207,6 +207,19 @@ class State:
         # The pydantic mypy plugin types `model_construct` of a bound TypeVar as the bound.
         return cast(D, model.model_construct(None, **tables))
 
+    def applied(self, model: type[D]) -> D:
+        """The database with this state's writes in it, as a new `model` (a generator that
+        builds history through the tools keeps it): the changed tables are copies, deleted
+        rows left out; the pristine database is not touched."""
+        if not isinstance(self.db, model):
+            raise TypeError(f"the state holds a {type(self.db).__name__}, not a {model.__name__}")
+        update = {
+            name: {k: v for k, v in {**self._tables[name], **overlay}.items() if v is not _DELETED}
+            for name, overlay in self._overlays.items()
+            if overlay
+        }
+        return self.db.model_copy(update=update)
+
     def reset(self) -> None:
         for overlay in self._overlays.values():
             overlay.clear()

@@ -251,10 +251,7 @@ def add_summer(db: SchoolDB, rng: random.Random) -> SchoolDB:
             wanted -= 1
             if wanted == 0:
                 break
-    changes = state.changes()
-    return db.model_copy(
-        update={name: {**getattr(db, name), **rows} for name, rows in changes.items()}
-    )
+    return state.applied(SchoolDB)
 
 
 def _waitlists(tools: SchoolTools, student: Student) -> int:
@@ -401,7 +398,4 @@ def add_second_waitlists(db: SchoolDB) -> SchoolDB:
             except ToolError:
                 continue  # free seats, a clash with the schedule: not a waitlist to join
             break
-    changes = state.changes()
-    return db.model_copy(
-        update={name: {**getattr(db, name), **rows} for name, rows in changes.items()}
-    )
+    return state.applied(SchoolDB)

@@ -66,8 +66,7 @@ def generate(seed: int = SEED) -> TelehealthDB:
     care.drugs.update(drugs)
     care.pharmacies.update(pharmacies)
     care.insurance_plans.update(plans)
-    add_situations(seed, care, providers)
-    return care
+    return add_situations(seed, care, providers)
 
 
 def _plans() -> dict[str, InsurancePlan]:

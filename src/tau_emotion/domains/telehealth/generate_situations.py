@@ -26,14 +26,15 @@ NOTICE = timedelta(hours=48)
 """A credit goes on a visit at least this far ahead (a visit inside it is rarely moved)."""
 
 
-def add_situations(seed: int, care: TelehealthDB, providers: dict[str, Provider]) -> None:
-    """Every situation below, in a fixed order, each on its own stream."""
-    redeem_credits_on_visits(random.Random(f"{seed}/credits"), care)
+def add_situations(seed: int, care: TelehealthDB, providers: dict[str, Provider]) -> TelehealthDB:
+    """The clinic with every situation below, in a fixed order, each on its own stream."""
+    care = redeem_credits_on_visits(random.Random(f"{seed}/credits"), care)
     add_interacting_prescriptions(random.Random(f"{seed}/interactions"), care, providers)
     date_visit_vouchers(random.Random(f"{seed}/vouchers"), care)
+    return care
 
 
-def redeem_credits_on_visits(rng: random.Random, care: TelehealthDB) -> None:
+def redeem_credits_on_visits(rng: random.Random, care: TelehealthDB) -> TelehealthDB:
     """Some patients whose visit the clinic cancelled lately rebooked with the same provider and
     put the service-recovery credit it earned them on the new visit, through the same
     `apply_voucher` the agent has (so the refund of the discount is on their payment
@@ -74,8 +75,7 @@ def redeem_credits_on_visits(rng: random.Random, care: TelehealthDB) -> None:
             tools.invoke("apply_voucher", args)
         except ToolError:
             continue  # a visit the tool would not take it on
-    for name, rows in state.changes().items():
-        getattr(care, name).update(rows)
+    return state.applied(TelehealthDB)
 
 
 VOUCHER_GRACE_DAYS = (1, 4)
