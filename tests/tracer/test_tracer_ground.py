@@ -161,7 +161,7 @@ def test_reads_without_a_purpose_leave_the_gold() -> None:
         "get_reservation_details",
         "get_flight_status",
     ]
-    kept = without_aimless_reads(profile, grounded)
+    kept = without_aimless_reads(profile, grounded, "Ana Lee")
     assert [name for name, _ in kept.calls] == [
         "find_user_by_name_and_birth_date",
         "get_user_details",
@@ -176,7 +176,7 @@ def test_reads_without_a_purpose_leave_the_gold() -> None:
     assert kept.choices[2]["user_id"].step == 1  # the last kept call before its dropped read
     assert (kept.challenged, kept.offer) == (1, (5, "add a bag instead"))
     clean = Grounded(kept.calls, kept.results, kept.choices, kept.intent_of)
-    assert without_aimless_reads(profile, clean) == clean
+    assert without_aimless_reads(profile, clean, "Ana Lee") == clean
 
 
 def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
@@ -191,7 +191,7 @@ def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
     ]
     choices: list[dict[str, Choice]] = [{}, {}, {"summary": Choice(summary, "text")}]
     grounded = Grounded(calls, ["r0", "r1", "r2"], choices, [0, 0, 0])
-    kept = without_aimless_reads(profile, grounded)
+    kept = without_aimless_reads(profile, grounded, "Ana Lee")
     retold = handoff_summary("Ana Lee", "find_user_by_name_and_birth_date")
     assert kept.calls[-1] == ("transfer_to_human_agents", {"summary": retold})
     assert kept.choices[-1]["summary"].value == retold

@@ -26,6 +26,7 @@ from tau_emotion.tracer.ground.challenge import (
     blocked_challenge,
     find_challenge,
 )
+from tau_emotion.tracer.ground.fill import customer_name
 from tau_emotion.tracer.ground.hunt import hunt
 from tau_emotion.tracer.ground.purpose import Grounded, without_aimless_reads
 from tau_emotion.tracer.ground.scene import Scene
@@ -166,7 +167,9 @@ def ground_walk(
         steps.append(challenged)
         final_hash = _settled_hash(env, outcome.calls, alternative)
     grounded = without_aimless_reads(
-        profile, Grounded(calls, results, choices, steps, challenged, offer)
+        profile,
+        Grounded(calls, results, choices, steps, challenged, offer),
+        customer_name(facts),
     )
     challenged, offer = grounded.challenged, grounded.offer
     if found is None and _changes(calls, kinds) != _changes(grounded.calls, kinds):

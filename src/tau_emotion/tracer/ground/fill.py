@@ -275,8 +275,13 @@ def handoff_summary(name: str, last_tool: str | None) -> str:
     return f"{name} needs help after {last}; please take over."
 
 
+def customer_name(facts: Mapping[str, str]) -> str:
+    """How a hand-off summary names the customer."""
+    return facts.get("full_name", "the customer")
+
+
 def _text(param: str, tool: str, scene: Scene) -> Choice:
-    name = scene.facts.get("full_name", "the customer")
+    name = customer_name(scene.facts)
     return Choice(handoff_summary(name, scene.calls[-1][0] if scene.calls else None), "text")
 
 

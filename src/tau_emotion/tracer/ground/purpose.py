@@ -114,9 +114,10 @@ def purposeful(profile: Profile, grounded: Grounded) -> list[bool]:
     return purpose(profile, grounded).keep
 
 
-def without_aimless_reads(profile: Profile, grounded: Grounded) -> Grounded:
+def without_aimless_reads(profile: Profile, grounded: Grounded, customer: str) -> Grounded:
     """The grounded calls less the reads without a purpose (see the module's docstring);
-    steps the choices and the offer point at, and intent numbers, follow the calls."""
+    steps the choices and the offer point at, and intent numbers, follow the calls. A
+    hand-off summary naming a dropped read is retold for `customer` (`fill.customer_name`)."""
     why = purpose(profile, grounded)
     keep = why.keep
     if all(keep):
@@ -141,7 +142,7 @@ def without_aimless_reads(profile: Profile, grounded: Grounded) -> Grounded:
 
     challenged = grounded.challenged
     offer = grounded.offer
-    calls = [_retold(grounded, keep, s) for s in new_step]
+    calls = [_retold(grounded, keep, s, customer) for s in new_step]
     return Grounded(
         calls=calls,
         results=[grounded.results[s] for s in new_step],
@@ -160,7 +161,7 @@ def without_aimless_reads(profile: Profile, grounded: Grounded) -> Grounded:
     )
 
 
-def _retold(grounded: Grounded, keep: Sequence[bool], step: int) -> Call:
+def _retold(grounded: Grounded, keep: Sequence[bool], step: int, customer: str) -> Call:
     """The call at `step`, its hand-off summary retold when it named a dropped read (the
     summary says which call the conversation got to; that call must still be in it)."""
     name, args = grounded.calls[step]
@@ -168,9 +169,7 @@ def _retold(grounded: Grounded, keep: Sequence[bool], step: int) -> Call:
     for param, choice in grounded.choices[step].items():
         if choice.source != "text" or step == 0 or keep[step - 1]:
             continue
-        before = grounded.calls[step - 1][0]
-        customer = str(out.get(param, "")).split(" needs help after ", 1)[0]
-        if out.get(param) != handoff_summary(customer, before):
+        if out.get(param) != handoff_summary(customer, grounded.calls[step - 1][0]):
             continue
         kept = [grounded.calls[s][0] for s in range(step) if keep[s]]
         out[param] = handoff_summary(customer, kept[-1] if kept else None)
