@@ -113,14 +113,13 @@ def add_interacting_prescriptions(
     pharmacist's flag a refill request must respect (telehealth.no_refill_with_major_
     interaction) then stands on their record, as it does in any clinic's files.
 
-    It runs after every other record, on its own seeded stream, and takes the next
-    prescription ids: the rest of the snapshot is what it was without it."""
+    It runs on its own seeded stream and takes the next prescription ids: no other record
+    changes."""
     specialty_of = {d: c.specialty for c in catalog.CONDITIONS for d in c.drugs}
-    partners: dict[str, list[str]] = {}
-    for a, b, severity, _ in catalog.INTERACTIONS:
-        if severity == "major":
-            partners.setdefault(a, []).append(b)
-            partners.setdefault(b, []).append(a)
+    partners = {
+        d.name: [i.drug for i in d.interactions if i.severity == "major"]
+        for d in care.drugs.values()
+    }
     held: dict[str, set[str]] = {}
     for rx in care.prescriptions.values():
         if rx.status == "active":
