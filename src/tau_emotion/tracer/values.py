@@ -350,6 +350,11 @@ def describe(
 # --- scalar leaves of records (DB pools, the customer's record) ----------------------------------
 
 
+def is_scalar(value: Any) -> bool:
+    """A set leaf of a record: not missing, not a nested object or list."""
+    return value is not None and not isinstance(value, dict | list)
+
+
 def scalars(value: Any, keys: bool = False) -> Iterator[Any]:
     """Every scalar in a JSON-like value (None and booleans left out), depth first; with
     `keys`, each dict key before its value too (validation looks for ids in either)."""
@@ -398,7 +403,7 @@ class Pools:
             bucket.append(value)
 
     def add_object(self, obj: dict[str, Any]) -> None:
-        scalars = [k for k, v in obj.items() if v is not None and not isinstance(v, dict | list)]
+        scalars = [k for k, v in obj.items() if is_scalar(v)]
         if len(scalars) < 2:
             return
         for k in scalars:

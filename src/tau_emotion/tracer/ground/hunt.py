@@ -27,7 +27,7 @@ from tau_emotion.tracer.ground.screen import owned_view
 from tau_emotion.tracer.ground.search import Blocked, carried_out, ground_calls, new_scene
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Walk
-from tau_emotion.tracer.values import Pools
+from tau_emotion.tracer.values import Pools, is_scalar
 
 HUNT_CUSTOMERS = 3
 """Customers a failed walk is searched again on, at most."""
@@ -178,7 +178,7 @@ def _searched_values(
     if not searched or record is None:
         return [{}]
     param = searched[0]
-    mine = {repr(v) for v in record.values() if _scalar(v)}
+    mine = {repr(v) for v in record.values() if is_scalar(v)}
     near = [key for key, values in _keyed_by(view, param) if not mine.isdisjoint(values)]
     if not near:
         return [{}]
@@ -194,12 +194,8 @@ def _keyed_by(view: Scene, param: str) -> list[tuple[str, frozenset[str]]]:
     if key not in cache:
         names = view.profile.vocabulary.wanted_names(param)
         cache[key] = [
-            (k, frozenset(repr(v) for f, v in rec.items() if f not in names and _scalar(v)))
+            (k, frozenset(repr(v) for f, v in rec.items() if f not in names and is_scalar(v)))
             for k, rec in keyed_records(view.profile, view.variant).items()
             if any(rec.get(n) == k for n in names)
         ]
     return cache[key]
-
-
-def _scalar(value: Any) -> bool:
-    return value is not None and not isinstance(value, dict | list)
