@@ -19,6 +19,10 @@ Definitions (the helpers below say the same):
   not an id (`is_id`) appears in the instruction on token boundaries, ignoring case and
   reading "_" as a space; of the tasks whose writes have such a value;
 - skeletons: see `skeleton`; 3-gram overlap: see `overlapping`;
+- preferences: gold write values that a lookup the gold ran before shows strictly at the end
+  of its list (the earliest slot, the cheapest add-on; `tau_emotion.tracer.preference`),
+  and of those, the ones the instruction names by that preference ("earliest", "first",
+  "cheapest"...) without spelling the value out;
 - idle lookups: gold reads that name a record (an id or a receipt code, not the customer's
   own id) when no later write, nor the challenge's forbidden action, acts on that record or
   on one its result shows (`idle_reads`; the gold is replayed for the results);
@@ -51,7 +55,9 @@ from tau_emotion.emotions.space import FAMILIES
 from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.oracle import replay_task
+from tau_emotion.tracer.preference import preference_of, says
 from tau_emotion.tracer.profile import Profile, profile_for
+from tau_emotion.tracer.values import parse_result
 
 QUICK_TASKS = 20
 OVERLAP = 0.8
@@ -204,6 +210,8 @@ class Facts:
     reads: int = 0
     idle_reads: int = 0
     with_idle_read: int = 0
+    pinnable: int = 0
+    preferred: int = 0
 
 
 def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, Any]) -> set[str]:
@@ -237,6 +245,24 @@ def idle_reads(profile: Profile, task: Task, results: list[str]) -> tuple[int, i
                 acted |= _records(codes, customer, later.arguments)
         idle += not (named & acted) and not any(f'"{v}"' in results[i] for v in acted)
     return looks, idle
+
+
+def preferences(task: Task, kinds: Mapping[str, str], results: list[str]) -> tuple[int, int]:
+    """(gold write values a lookup before them pins down by a preference, those the
+    instruction names by it without the value): see the module's definitions."""
+    pinnable = named = 0
+    shown: list[Any] = []
+    for action, result in zip(task.gold_actions, results, strict=False):
+        if kinds.get(action.name) == "write":
+            for value in action.arguments.values():
+                if not isinstance(value, str):
+                    continue
+                kind = next((k for r in shown if (k := preference_of(value, r))), None)
+                if kind is not None:
+                    pinnable += 1
+                    named += says(kind, task.instruction) and value not in task.instruction
+        shown.append(parse_result(result))
+    return pinnable, named
 
 
 def _hashes(domain: Domain) -> dict[str, str]:
@@ -285,9 +311,11 @@ def domain_facts(domain: Domain, split: Split, tasks: list[Task]) -> Facts:
         untouched = hashes[key] == pristine
         f.unchanged += untouched and t.challenge is None and not t.required_outputs
         messages, _ = replay_task(t, env)
-        looks, idle = idle_reads(
-            profile, t, [m.content or "" for m in messages if m.role == "tool"]
-        )
+        results = [m.content or "" for m in messages if m.role == "tool"]
+        looks, idle = idle_reads(profile, t, results)
+        pinnable, named = preferences(t, kinds, results)
+        f.pinnable += pinnable
+        f.preferred += named
         f.reads += looks
         f.idle_reads += idle
         f.with_idle_read += idle > 0
@@ -306,7 +334,7 @@ def pooled(parts: list[Facts]) -> Facts:
             "n", "single_write", "two_write_tools", "multi_intent", "reason", "verbatim",
             "verbatim_of", "sentences", "overlapping", "identical_pairs", "same_state_pairs",
             "challenge", "alternative", "transfer_only", "unchanged", "reads", "idle_reads",
-            "with_idle_read",
+            "with_idle_read", "pinnable", "preferred",
         ):  # fmt: skip
             setattr(total, name, getattr(total, name) + getattr(p, name))
         total.words += p.words
@@ -336,6 +364,8 @@ VALUES: dict[str, Value] = {
     "multi_intent": _share(lambda f: f.multi_intent),
     "reason": _share(lambda f: f.reason),
     "verbatim": _share(lambda f: f.verbatim, lambda f: f.verbatim_of),
+    "pinnable": lambda f: f.pinnable,
+    "preferred": _share(lambda f: f.preferred, lambda f: f.pinnable),
     "skeletons": lambda f: len(f.skeletons),
     "overlapping": _share(lambda f: f.overlapping),
     "identical_pairs": lambda f: f.identical_pairs,
@@ -386,6 +416,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("multi_intent", "multi-intent tasks", target=(">=", 0.5)),
     Figure("reason", "instructions giving a reason", target=(">=", 0.6)),
     Figure("verbatim", "write values verbatim in instruction"),
+    Figure("pinnable", "write values a lookup pins down by a preference", "count"),
+    Figure("preferred", "of those, named by the preference"),
     Figure("skeletons", "distinct sentence skeletons / sentences", "skeletons", (">=", 1500)),
     Figure("overlapping", f"sharing > {OVERLAP:.0%} of 3-grams with another", target=("<=", 0.02)),
     Figure("identical_pairs", "identical instructions (pairs)", "count", ("<=", 0)),

@@ -3,6 +3,8 @@ as data, with a gold that refuses it; and a selection that keeps a fifth of them
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from emotion_specs import condition_spec
@@ -368,3 +370,58 @@ def test_a_customer_inside_the_exchange_cutoff_is_one_the_hunt_looks_for() -> No
         if all(b.status != "active" for b in db.bookings.values() if b.customer_id == c)
     ]
     assert past_only and "movie.exchange_cutoff" not in rules_of(past_only[0])
+
+
+def test_the_hunt_searches_the_day_a_forbidden_slot_is_on() -> None:
+    """A slot search lists the earliest openings, all before the voucher runs out: the hunt
+    asks for the day of a slot past the expiry, and the move there is what the rule forbids
+    and the walk's challenge; the plain search moves the visit to an early slot."""
+    from functools import partial
+
+    from tau_emotion.tracer.ground.hunt import hunted_read, searched_targets
+    from tau_emotion.tracer.ground.search import Hunted, ground_calls, new_scene
+    from tau_emotion.tracer.profile import db_pools
+
+    rule = "telehealth.reschedule_within_voucher_expiry"
+    profile = load_profile("telehealth")
+    variant = profile.domain.variant_for("test")
+    db = profile.db(variant)
+    env = Environment(profile.domain, variant)
+    pools = db_pools(profile, variant)
+    tools = [
+        "find_patient_by_phone",
+        "list_appointments",
+        "search_available_slots",
+        "reschedule_appointment",
+    ]
+
+    def targets_of(patient: str) -> list[Any]:
+        scene = new_scene(profile, variant, patient, pools, "t")
+        return searched_targets(scene, env, "reschedule_appointment", frozenset({rule}))
+
+    visit, targets = next(
+        (a, found)
+        for a in sorted(db.appointments.values(), key=lambda a: a.appointment_id)
+        if a.status == "scheduled"
+        and a.voucher_code is not None
+        and a.reschedule_count == 0
+        and (found := targets_of(a.patient_id))
+    )
+    expiry = db.vouchers[visit.voucher_code].expires_on
+    assert all(record["start"][:10] > expiry for _, record in targets)
+
+    def search(hunted: Hunted | None) -> Any:
+        scene = new_scene(profile, variant, visit.patient_id, pools, "t")
+        return ground_calls(tools, scene, env, [0] * len(tools), hunted)
+
+    plain = search(None)
+    assert plain.blocked is None or plain.blocked.rule_id != rule
+    if plain.ok:
+        assert db.slots[plain.calls[-1][1]["new_slot_id"]].start[:10] <= expiry
+    sought = frozenset({rule})
+    hunted = search(Hunted(sought, partial(hunted_read, rules=sought, targets=targets)))
+    assert not hunted.ok and hunted.blocked is not None
+    assert hunted.blocked.rule_id == rule
+    assert hunted.blocked.arguments["appointment_id"] == visit.appointment_id
+    read, args = hunted.blocked.calls[-1]
+    assert read == "search_available_slots" and args["date"] > expiry

@@ -72,6 +72,10 @@ class Caches:
     can_write: dict[tuple[str, str, str], bool] = field(default_factory=dict)
     forbidden: dict[tuple[str, str, str], frozenset[str]] = field(default_factory=dict)
     """(variant, customer, write) -> rules that forbid one the customer could ask for (hunt.py)."""
+    targets: dict[tuple[str, str, str], dict[str, list[tuple[str, dict[str, Any]]]]] = field(
+        default_factory=dict
+    )
+    """(variant, customer, write) -> rule -> searched records a forbidden write takes (hunt.py)."""
     searched: dict[tuple[str, str], list[tuple[str, frozenset[str]]]] = field(default_factory=dict)
     """(variant, parameter) -> the records it names by key, with their other values (hunt.py)."""
     views: dict[tuple[str, str], tuple[list[Obs], dict[str, list[int]]]] = field(

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from tau_emotion.data import Frozen, Split, Task
 from tau_emotion.domains.tools import ToolKind
+from tau_emotion.tracer.preference import Preference
 
 NodeRole = Literal["auth", "read", "write", "terminal"]
 
@@ -108,6 +109,11 @@ class Candidate(Frozen):
     mentions: dict[str, str] = Field(
         default_factory=dict,
         description="Gold values the instruction names by a description instead -> it.",
+    )
+    preferred: dict[str, Preference] = Field(
+        default_factory=dict,
+        description="Gold values the instruction names by a preference instead (the earliest "
+        "slot a search lists) -> it (`tracer.preference`).",
     )
     task: Task = Field(description="The task (no emotion yet).")
     situation: str = Field(

@@ -40,9 +40,17 @@ from tau_emotion.errors import DomainError, ToolError
 from tau_emotion.evaluation.outputs import output_communicated
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.oracle import replay_task
+from tau_emotion.tracer.preference import pinned_by, says
 from tau_emotion.tracer.profile import Profile, internal_ids
 from tau_emotion.tracer.records import Candidate, Felt, Rejection, Verdict
-from tau_emotion.tracer.values import FREE_TEXT, humanize, looks_like_id, scalars, spoken_dates
+from tau_emotion.tracer.values import (
+    FREE_TEXT,
+    humanize,
+    looks_like_id,
+    parse_result,
+    scalars,
+    spoken_dates,
+)
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -73,6 +81,7 @@ def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) 
     problems: list[str] = []
     seen = ""
     seen_numbers: set[float] = set()
+    shown: list[Any] = []
     offered = _offered_actions(task, kinds)
     policy_numbers = _numbers(profile.domain.policy) if offered else set()
     for step, (action, result) in enumerate(zip(task.gold_actions, results, strict=True)):
@@ -87,6 +96,9 @@ def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) 
             for leaf in scalars(value, keys=True):
                 if _derivable(leaf, said, said_numbers, seen, seen_numbers, candidate):
                     continue
+                preferred = candidate.preferred.get(str(leaf))
+                if preferred and says(preferred, said) and pinned_by(leaf, preferred, shown):
+                    continue  # "the earliest slot": the lookup the agent ran pins it down
                 if param == profile.customer_param and str(leaf) in seen:
                     continue
                 if kinds[action.name] == "read" and str(leaf) in seen:
@@ -95,6 +107,7 @@ def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) 
                 break
         seen += " " + result
         seen_numbers |= _numbers(result)
+        shown.append(parse_result(result))
     return problems
 
 

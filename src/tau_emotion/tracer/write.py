@@ -18,6 +18,7 @@ from typing import Any
 from tau_emotion.data import Action, Intent
 from tau_emotion.tracer.declaration import Phrase, TransferReason
 from tau_emotion.tracer.graph import is_entity_param
+from tau_emotion.tracer.preference import Preference, preference_of
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
 from tau_emotion.tracer.values import FREE_TEXT, Choice, humanize, looks_like_id, parse_result
 
@@ -124,6 +125,8 @@ class Written:
     intents: list[Intent]
     mentions: dict[str, str]
     """Gold values the text names by a description -> that description."""
+    preferred: dict[str, Preference]
+    """Gold values the text names by a preference -> that preference."""
     situation: str
     """What the customer has to do, in their words (see `situation_of`)."""
 
@@ -217,6 +220,8 @@ class Writer:
         self.choices = choices
         self.known: dict[str, str] = {}
         self.mentions: dict[str, str] = {}
+        self.preferred: dict[str, Preference] = {}
+        """Gold values the text names by a preference (`preference`) -> that preference."""
 
     # --- one value ---------------------------------------------------------------------------
     def _code_fact(self, key: str, value: str) -> str:
@@ -248,6 +253,12 @@ class Writer:
             self.mentions[repr(value)] = choice.describe
             return choice.describe or ", ".join(f"{q} x {k}" for k, q in value.items())
         if is_entity_param(param) or looks_like_id(value):
+            preferred = self._preference(choice)
+            phrase = self._preferred_phrase(preferred, param, choice, pos) if preferred else None
+            if preferred is not None and phrase is not None:
+                self.mentions[str(value)] = phrase
+                self.preferred[str(value)] = preferred
+                return phrase
             desc = choice.describe
             if desc:
                 self.mentions[str(value)] = desc
@@ -258,6 +269,43 @@ class Writer:
                 return desc
             return str(value)
         return humanize(value)
+
+    def _preference(self, choice: Choice) -> Preference | None:
+        """The preference that pins a value from a public lookup down (the earliest slot it
+        lists), if any: a customer asks for that, not for a record they have not seen."""
+        if choice.source != "seen" or _owned(choice, self.calls, self.public):
+            return None
+        if not 0 <= choice.step < len(self.results):
+            return None
+        return preference_of(choice.value, parse_result(self.results[choice.step]))
+
+    def _preferred_phrase(
+        self, preferred: Preference, param: str, choice: Choice, pos: str
+    ) -> str | None:
+        """'the earliest slot available (provider: Kevin Mensah, date: 2025-03-12)': the
+        preference, with the lookup's filters that say which list it is the end of; None
+        when a filter is a record the customer cannot name (the list would be another)."""
+        args = self.calls[choice.step][1]
+        chosen = self.choices[choice.step]
+        details = []
+        for p in args:
+            if p == self.profile.customer_param or p not in chosen or p in FREE_TEXT:
+                continue
+            value = chosen[p].value
+            if (is_entity_param(p) or looks_like_id(value)) and not chosen[p].describe:
+                # A filter on a record the customer names by the name the listed record
+                # carries beside its id (a slot's provider_name beside its provider_id).
+                record = choice.context or {}
+                fields = [f"{p.removesuffix('_id')}_{kind}" for kind in ("name", "title")]
+                name = next((record[f] for f in fields if f in record), None)
+                if record.get(p) != value or not isinstance(name, str) or not name:
+                    return None
+                self.mentions.setdefault(str(value), name)
+                details.append(self._detail(p, name, pos))
+                continue
+            details.append(self._detail(p, self.render(p, chosen[p], pos), pos))
+        phrase = f"the {preferred} {noun(param)} available"
+        return phrase + (f" ({', '.join(details)})" if details else "")
 
     def _created(self, choice: Choice) -> bool:
         """Whether a code first appeared in the result of a write of this task (a booking
@@ -305,6 +353,7 @@ class Writer:
         goal, request = self.profile.spec.phrases.get(name, self._fallback(name))
         template = request if mine else goal
         slots: dict[str, str] = {}
+        said: set[str] = set()  # slots a preference phrase took out of the template
         entity = self._entity(action, chosen)
         for param, choice in chosen.items():
             if param == self.profile.customer_param or param in FREE_TEXT:
@@ -313,7 +362,11 @@ class Writer:
             slots[key] = self.render(param, choice, pos)
             if param == entity:
                 slots["entity"] = slots[key]
-        used = set(re.findall(r"\{(\w+)\}", template))
+            if str(choice.value) in self.preferred:
+                fitted = _fit(template, key, slots[key], noun(param))
+                if fitted != template:
+                    template, said = fitted, {*said, key}
+        used = said | set(re.findall(r"\{(\w+)\}", template))
         text = template.format_map(_Slots(slots))
         details = []
         for param in chosen:
@@ -413,6 +466,27 @@ def public_lookups(profile: Profile) -> set[str]:
     return {n.name for n in profile.graph.nodes if n.role == "read" and not n.needs}
 
 
+_PREPOSITIONS = frozenset({"to", "for", "into", "onto", "at", "on", "with", "from", "in"})
+
+
+def _fit(template: str, key: str, phrase: str, thing: str) -> str:
+    """The template with a preference phrase where it names the value, fitted to the words
+    around it: 'add the {addon}' -> 'add the cheapest addon available', 'to the {new_plan}
+    plan' -> 'to the cheapest plan available', 'a video visit {slot}' -> 'a video visit in
+    the earliest slot available'. A template that names it otherwise is left as it is."""
+    for name in (key, "entity"):
+        found = re.search(rf"(\S+ )?(the )?\{{{name}\}}( {re.escape(thing)}\b)?", template)
+        if found is not None:
+            break
+    else:
+        return template
+    before = (found.group(1) or "").strip()
+    said = phrase.replace("{", "{{").replace("}", "}}")
+    if found.group(2) is None and before and before not in _PREPOSITIONS and found.start() > 0:
+        said = "in " + said  # after a noun ('a video visit'), not a verb or a preposition
+    return template[: found.start()] + (found.group(1) or "") + said + template[found.end() :]
+
+
 class _Slots(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "it"
@@ -509,6 +583,7 @@ def write_task_text(
         known_facts=dict(writer.known),
         intents=intents,
         mentions=dict(writer.mentions),
+        preferred=dict(writer.preferred),
         situation=situation,
     )
 

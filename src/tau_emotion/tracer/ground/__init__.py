@@ -214,6 +214,7 @@ def ground_walk(
         variant=variant,
         final_hash=final_hash,
         mentions=written.mentions,
+        preferred=written.preferred,
         task=task,
         situation=written.situation,
     )

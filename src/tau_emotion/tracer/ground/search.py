@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from tau_emotion.data import Action
@@ -223,6 +224,23 @@ def probe(
     return {param: viable} if viable else {}
 
 
+ArgSet = tuple[dict[str, Any], dict[str, Choice]]
+"""A call's arguments and the choices they came from."""
+
+
+@dataclass(frozen=True)
+class Hunted:
+    """What the hunt is after (`ground.hunt`): the rules sought, and the argument sets a read
+    tries before its ranked ones, so that the write after it can be one they forbid."""
+
+    rules: frozenset[str]
+    lead: Callable[[list[str], int, Scene, Environment], list[ArgSet]]
+
+
+def _repeats(item: ArgSet | str, lead: Sequence[ArgSet]) -> bool:
+    return not isinstance(item, str) and any(item[0] == args for args, _ in lead)
+
+
 def forbidden_by(
     checks: Sequence[PolicyCheck], env: Environment, tool: str, args: dict[str, Any]
 ) -> tuple[str, str] | None:
@@ -259,6 +277,11 @@ def first_violation(
     return violations[0] if violations else None
 
 
+def pop_call(scene: Scene) -> None:
+    """Take the last call off the scene, with what its result showed."""
+    _pop(scene)
+
+
 def push_call(
     scene: Scene, tool: str, args: dict[str, Any], text: str, chosen: dict[str, Choice]
 ) -> None:
@@ -266,8 +289,16 @@ def push_call(
     _push(scene, tool, args, parse_result(text), chosen)
 
 
-def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list[int]) -> Outcome:
-    """Search argument choices until every call of the walk succeeds and the policy holds."""
+def ground_calls(
+    tools: list[str],
+    scene: Scene,
+    env: Environment,
+    intents: list[int],
+    hunted: Hunted | None = None,
+) -> Outcome:
+    """Search argument choices until every call of the walk succeeds and the policy holds.
+    In the hunt, `hunted` says what is sought: a read first tries its lead argument sets,
+    and a write a hunted rule forbids after one of them ends the search there."""
     specs = scene.profile.domain.toolset.specs
     kinds = scene.profile.domain.tool_kinds
     checks = scene.profile.domain.checks
@@ -286,6 +317,11 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
         for name, args in scene.calls:
             env.call(name, dict(args))
 
+    # In the hunt, a write a hunted rule forbids met after a hunted read ends the search:
+    # that customer asked for what the rule forbids, and the walk is their challenge.
+    led = [0]
+    stop = [False]
+
     def dfs(i: int) -> bool:
         if i == len(tools):
             broken = first_violation(scene, env, texts, intents)
@@ -296,7 +332,12 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
         tool = tools[i]
         prefer = probe(tools, i, scene, env, restore)
         attempts = WRITE_ATTEMPTS if kinds[tool] == "write" else ATTEMPTS_PER_CALL
-        for item in argument_sets(tool, specs[tool], scene, attempts, prefer):
+        lead = hunted.lead(tools, i, scene, env) if hunted else []
+        ranked = argument_sets(tool, specs[tool], scene, attempts, prefer)
+        # Lazily: the ranked sets draw from the scene's stream as the search reaches them.
+        for item in chain(lead, (a for a in ranked if not _repeats(a, lead))):
+            if stop[0]:
+                return False
             if isinstance(item, str):
                 fail(i, f"no_value:{tool}.{item}", "nothing the agent has seen fills it")
                 return False
@@ -317,6 +358,9 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
                 _note_blocked(
                     worst, forbidden, tool, args, chosen, scene, env, texts, picked, intents, i
                 )
+                kept = worst.blocked
+                if led[0] and hunted and kept is not None and kept.rule_id in hunted.rules:
+                    stop[0] = kept.tool == tool and kept.arguments == args
                 continue
             before = env.hash() if kinds[tool] == "write" else ""
             try:
@@ -331,8 +375,11 @@ def ground_calls(tools: list[str], scene: Scene, env: Environment, intents: list
             _push(scene, tool, args, parse_result(text), chosen)
             texts.append(text)
             picked.append(chosen)
+            hunting = bool(lead) and item is lead[0]
+            led[0] += hunting
             if dfs(i + 1):
                 return True
+            led[0] -= hunting
             _pop(scene)
             texts.pop()
             picked.pop()
