@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tau_emotion.data import EmotionSpec
+from emotion_specs import condition_spec
 from tau_emotion.tracer.feel import attach
 from tau_emotion.tracer.ground import ground_walk
 from tau_emotion.tracer.preference import pinned_by, preference_of, says
@@ -45,15 +45,7 @@ def test_a_preference_is_said_in_words_and_pinned_by_a_result_seen() -> None:
     assert not pinned_by("S2", "cheapest", [SLOTS])
 
 
-SPEC = EmotionSpec(
-    condition_id="fear.nervousness.neutral.moderate.cautious",
-    family="fear",
-    emotion="nervousness",
-    politeness="neutral",
-    urgency="moderate",
-    trust="cautious",
-    instruction="You are uneasy and want to be sure it is done right.",
-)
+SPEC = condition_spec("fear", "nervousness", "neutral", "moderate", "cautious")
 
 
 @pytest.fixture(scope="module")
