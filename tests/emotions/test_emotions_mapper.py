@@ -127,6 +127,10 @@ def test_import_does_not_load_data() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
+# The suite's 300 s limit guards against hangs; this one test does the full training run, which
+# has measured 2 to 3 minutes on a quiet two-core machine and over 5 on a loaded CI runner. It is
+# here for reproduction, not speed (benchmarks/ measure speed), so it gets a limit of its own.
+@pytest.mark.timeout(1200)
 def test_train_command_reproduces_the_shipped_artifact(tmp_path: Path) -> None:
     # The full training run (about two minutes on two cores): the shipped classifier must be
     # what `tau-emotion emotions train` produces. Byte-identical on the same numpy/BLAS build;
