@@ -179,6 +179,38 @@ def test_reads_without_a_purpose_leave_the_gold() -> None:
     assert without_aimless_reads(profile, clean, "Ana Lee") == clean
 
 
+def test_a_read_of_another_record_is_not_kept_by_a_write_on_the_customer() -> None:
+    """Every basketball read takes the customer's id: a merch order looked up before a write
+    on the customer's season pass is about the order, which nothing acts on, so it goes; the
+    customer's own details and the ticket order the refund acts on stay."""
+    profile = load_profile("basketball")
+    me = {"customer_id": "U1"}
+    calls = [
+        ("find_customer_by_email", {"email": "a@b.example"}),
+        ("get_merch_order", {**me, "order_id": "MO1"}),
+        ("get_customer_details", me),
+        ("set_pass_auto_renew", {**me, "enabled": False}),
+        ("get_ticket_order", {**me, "order_id": "TO1"}),
+        ("get_merch_order", {**me, "order_id": "MO1"}),
+        ("refund_tickets", {**me, "order_id": "TO1"}),
+    ]
+    grounded = Grounded(
+        calls=calls,
+        results=["r"] * len(calls),
+        choices=[{} for _ in calls],
+        intent_of=[0, 0, 0, 0, 1, 1, 1],
+    )
+    assert aimless_reads(profile, grounded) == ["get_merch_order", "get_merch_order"]
+    kept = without_aimless_reads(profile, grounded, "Ana Lee")
+    assert [name for name, _ in kept.calls] == [
+        "find_customer_by_email",
+        "get_customer_details",
+        "set_pass_auto_renew",
+        "get_ticket_order",
+        "refund_tickets",
+    ]
+
+
 def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
     """The summary says which call the conversation got to; when that read leaves the gold,
     it names the last call that stays."""

@@ -42,11 +42,13 @@ def next_id(keys: Iterable[str], prefix: str, width: int = 4, *, floor: int = 0)
     database's id space. Keys whose rest is not a number are someone else's and are skipped.
     `keys` is usually a table (iterating a table yields its keys).
     """
-    highest = floor
+    highest, start = floor, len(prefix)
+    # A hot loop (every created record scans its table): slice only the keys that match.
     for key in keys:
-        rest = key[len(prefix) :]
-        if key.startswith(prefix) and rest.isdigit():
-            highest = max(highest, int(rest))
+        if key.startswith(prefix):
+            rest = key[start:]
+            if rest.isdigit() and int(rest) > highest:
+                highest = int(rest)
     return make_id(prefix, highest + 1, width)
 
 

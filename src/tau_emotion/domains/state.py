@@ -149,8 +149,11 @@ class Table(MutableMapping[str, R]):
         return _Values(self)
 
     def __iter__(self) -> Iterator[str]:
-        for key, _ in self.rows():
-            yield key
+        # Not a generator over `rows()`: tools scan whole tables for ids (`next_id`) and
+        # lookups, and an untouched table's keys are the pristine dict's, iterated directly.
+        if not self._overlay:
+            return iter(self._base)
+        return (key for key, _ in self.rows())
 
     def __len__(self) -> int:
         if not self._overlay:

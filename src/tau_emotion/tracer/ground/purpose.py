@@ -9,7 +9,10 @@ A read stays in the gold when it
 - shows a value a later kept call uses that no earlier kept call shows (an argument chosen
   from its result; the customer's own id does not count, the identity lookup gives it);
 - reads a record that a later write acts on (the agent must see the booking before it
-  changes or refuses it: the same customer, id or code among both calls' arguments).
+  changes or refuses it: the same id or code among both calls' arguments). A read that
+  names a record besides the customer (an order, with the customer's id beside it) is about
+  that record: a later write on the customer's account does not give it a purpose, or every
+  lookup in a domain whose tools all take the customer's id would stay.
 
 Every other read is dropped, with its intent when that leaves the intent empty; the writer
 then neither describes it nor asks the customer to want it. Reads change nothing, so the
@@ -85,7 +88,9 @@ def purpose(profile: Profile, grounded: Grounded) -> Purpose:
         keys = _record_keys(profile, args)
         if kinds[name] != "read":
             written |= {value for _, value in keys}
-        elif not keep[step] and any(value in written for _, value in keys):
+            continue
+        looked_at = {(p, v) for p, v in keys if p != profile.customer_param} or keys
+        if not keep[step] and any(value in written for _, value in looked_at):
             keep[step] = True
     found_at: dict[tuple[int, str], int] = {}
     # Backwards: only a kept call's choices keep a read alive, and a read kept that way
