@@ -211,6 +211,27 @@ def test_a_read_of_another_record_is_not_kept_by_a_write_on_the_customer() -> No
     ]
 
 
+def test_a_value_made_from_a_lookup_does_not_keep_the_lookup() -> None:
+    """A party of two made from an availability check for one points at that check, but the
+    customer states the two: the check of another location's tables goes, and the writer
+    never asks the customer to want it."""
+    profile = load_profile("restaurant")
+    calls = [
+        ("find_customer_by_phone", {"phone": "512-510-4021"}),
+        ("check_availability", {"location_id": "L52", "date": "2025-04-19", "party_size": 1}),
+        (
+            "create_reservation",
+            {"customer_id": "C1", "location_id": "L53", "date": "2025-07-17", "party_size": 2},
+        ),
+    ]
+    choices: list[dict[str, Choice]] = [{}, {}, {"party_size": Choice(2, "made", None, 1)}]
+    grounded = Grounded(calls=calls, results=["r"] * 3, choices=choices, intent_of=[0, 0, 0])
+    assert aimless_reads(profile, grounded) == ["check_availability"]
+    # The same value seen there (a time the lookup listed) keeps it.
+    choices[2] = {"party_size": Choice(2, "seen", None, 1)}
+    assert aimless_reads(profile, grounded) == []
+
+
 def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
     """The summary says which call the conversation got to; when that read leaves the gold,
     it names the last call that stays."""

@@ -7,7 +7,8 @@ A read stays in the gold when it
 
 - identifies the customer (the domain's identity tools: the policy wants them first);
 - shows a value a later kept call uses that no earlier kept call shows (an argument chosen
-  from its result; the customer's own id does not count, the identity lookup gives it);
+  from its result; the customer's own id does not count, the identity lookup gives it, nor
+  does a value made from the result, which the customer states);
 - reads a record that a later write acts on (the agent must see the booking before it
   changes or refuses it: the same id or code among both calls' arguments). A read that
   names a record besides the customer (an order, with the customer's id beside it) is about
@@ -100,8 +101,12 @@ def purpose(profile: Profile, grounded: Grounded) -> Purpose:
             continue
         for param, choice in grounded.choices[step].items():
             # The customer's own id shows in nearly every result; the identity lookup is
-            # what gives it to the agent.
+            # what gives it to the agent. A made value (a party of two where the lookup
+            # checked one) points at the result it was made from, but the customer states
+            # it: the agent never takes it from that result.
             if param == profile.customer_param or not 0 <= choice.step < len(calls):
+                continue
+            if choice.source == "made":
                 continue
             if keep[choice.step]:
                 continue
