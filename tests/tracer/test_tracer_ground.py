@@ -202,13 +202,7 @@ def test_a_read_of_another_record_is_not_kept_by_a_write_on_the_customer() -> No
     )
     assert aimless_reads(profile, grounded) == ["get_merch_order", "get_merch_order"]
     kept = without_aimless_reads(profile, grounded, "Ana Lee")
-    assert [name for name, _ in kept.calls] == [
-        "find_customer_by_email",
-        "get_customer_details",
-        "set_pass_auto_renew",
-        "get_ticket_order",
-        "refund_tickets",
-    ]
+    assert kept.calls == [call for step, call in enumerate(calls) if step not in (1, 5)]
 
 
 def test_a_value_made_from_a_lookup_does_not_keep_the_lookup() -> None:
