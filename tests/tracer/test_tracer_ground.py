@@ -221,7 +221,7 @@ def test_a_value_made_from_a_lookup_does_not_keep_the_lookup() -> None:
     choices: list[dict[str, Choice]] = [{}, {}, {"party_size": Choice(2, "made", None, 1)}]
     grounded = Grounded(calls=calls, results=["r"] * 3, choices=choices, intent_of=[0, 0, 0])
     assert aimless_reads(profile, grounded) == ["check_availability"]
-    # The same value seen there (a time the lookup listed) keeps it.
+    # The same party size seen in that result (a value the agent takes from it) keeps it.
     choices[2] = {"party_size": Choice(2, "seen", None, 1)}
     assert aimless_reads(profile, grounded) == []
 
