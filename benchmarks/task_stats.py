@@ -215,12 +215,24 @@ class Facts:
 
 
 def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, Any]) -> set[str]:
-    """The ids and codes a call names (not the customer's own id: every write takes it)."""
-    return {
-        str(v)
-        for k, v in arguments.items()
-        if isinstance(v, str) and (is_entity_param(k) or k in codes) and k != customer
-    }
+    """The ids and codes a call names (not the customer's own id: every write takes it),
+    lists and nested records included: the items an exchange takes, the flights a booking
+    holds."""
+    out: set[str] = set()
+    for k, v in arguments.items():
+        if k == customer:
+            continue
+        if isinstance(v, dict):
+            out |= _records(codes, customer, v)
+        elif isinstance(v, list):
+            for item in v:
+                if isinstance(item, dict):
+                    out |= _records(codes, customer, item)
+                elif isinstance(item, str) and (is_entity_param(k) or k in codes):
+                    out.add(item)
+        elif isinstance(v, str) and (is_entity_param(k) or k in codes):
+            out.add(v)
+    return out
 
 
 def idle_reads(profile: Profile, task: Task, results: list[str]) -> tuple[int, int]:

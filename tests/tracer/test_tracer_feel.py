@@ -130,6 +130,9 @@ def test_the_situation_is_the_first_request_in_the_your_form() -> None:
     # Up to the first comma or full stop (not a decimal point); nothing asked: a default.
     assert situation_of(["pay 12.50 on my bill, now", "x"]) == "pay 12.50 on your bill"
     assert situation_of([]) == "sort out your account"
+    assert situation_of(["change how I pay for my order ORD-1"]) == (
+        "change how you pay for your order ORD-1"
+    )
 
 
 def test_the_lexicon_mapper_reads_the_writers_cues() -> None:

@@ -221,9 +221,42 @@ def test_a_value_made_from_a_lookup_does_not_keep_the_lookup() -> None:
     choices: list[dict[str, Choice]] = [{}, {}, {"party_size": Choice(2, "made", None, 1)}]
     grounded = Grounded(calls=calls, results=["r"] * 3, choices=choices, intent_of=[0, 0, 0])
     assert aimless_reads(profile, grounded) == ["check_availability"]
-    # The same party size seen in that result (a value the agent takes from it) keeps it.
+    # A party size seen in that result is still about another location's tables.
     choices[2] = {"party_size": Choice(2, "seen", None, 1)}
+    assert aimless_reads(profile, grounded) == ["check_availability"]
+    # Seen in the check of the location booked, it is a value the agent takes from it.
+    calls[1] = ("check_availability", {"location_id": "L53", "date": "2025-07-17", "party_size": 2})
     assert aimless_reads(profile, grounded) == []
+
+
+def test_a_time_listed_for_one_location_does_not_keep_its_lookup_for_another() -> None:
+    """The 17:30 a booking at L52 takes also shows in L51's availability: that check is
+    of another location, and the gold does not keep it for the time."""
+    profile = load_profile("restaurant")
+    calls = [
+        ("find_customer_by_phone", {"phone": "512-510-4021"}),
+        ("check_availability", {"location_id": "L51", "date": "2025-06-14", "party_size": 4}),
+        ("check_availability", {"location_id": "L52", "date": "2025-06-19", "party_size": 4}),
+        (
+            "create_reservation",
+            {
+                "customer_id": "C1",
+                "location_id": "L52",
+                "date": "2025-06-19",
+                "time": "17:30",
+                "party_size": 4,
+            },
+        ),
+    ]
+    choices: list[dict[str, Choice]] = [{}, {}, {}, {"time": Choice("17:30", "seen", None, 1)}]
+    grounded = Grounded(calls=calls, results=["r"] * 4, choices=choices, intent_of=[0] * 4)
+    # L52's own check stays (the booking acts on its location); L51's goes.
+    assert aimless_reads(profile, grounded) == ["check_availability"]
+    assert without_aimless_reads(profile, grounded, "Ana Lee").calls == [
+        calls[0],
+        calls[2],
+        calls[3],
+    ]
 
 
 def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:

@@ -33,7 +33,7 @@ def preference_of(value: Any, result: Any) -> Preference | None:
     """How the record that `value` names stands out in a lookup's parsed result: strictly
     the earliest or the cheapest of the list that holds it; None when it does not, or when
     another record of the list carries the same value."""
-    for items in _lists(result):
+    for items in record_lists(result):
         mine = [r for r in items if _names(r, value)]
         if len(items) < 2 or len(mine) != 1:
             continue
@@ -58,16 +58,16 @@ def pinned_by(value: Any, preference: Preference, results: Sequence[Any]) -> boo
     return any(preference_of(value, r) == preference for r in results)
 
 
-def _lists(node: Any) -> Iterator[list[Mapping[str, Any]]]:
+def record_lists(node: Any) -> Iterator[list[Mapping[str, Any]]]:
     """Every list of records in a parsed result, nested ones included."""
     if isinstance(node, list):
         if node and all(isinstance(i, dict) for i in node):
             yield node
         for item in node:
-            yield from _lists(item)
+            yield from record_lists(item)
     elif isinstance(node, dict):
         for item in node.values():
-            yield from _lists(item)
+            yield from record_lists(item)
 
 
 def _names(record: Mapping[str, Any], value: Any) -> bool:

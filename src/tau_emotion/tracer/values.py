@@ -322,8 +322,9 @@ def describe(
     names: tuple[str, ...] = _NAMES,
 ) -> str:
     """A customer's words for the entity that holds `value` ('' when nothing describes it):
-    its name (the first of `names` it has), then what places it (a date, a route), e.g.
-    'Harbor Lights on 2025-06-18 at 16:00', 'Visa ending 1234', 'from DEN to LAX'."""
+    its name (the first of `names` it has), then a variant's options and what places it (a
+    date, a route), e.g. 'Harbor Lights on 2025-06-18 at 16:00', 'Visa ending 1234', 'from
+    DEN to LAX', 'Rain Jacket in size L and color black'."""
     if not context:
         return ""
     if isinstance(context.get("brand"), str) and context.get("last4") and not context.get("label"):
@@ -338,6 +339,9 @@ def describe(
             break
     if named and key == "label":
         return parts[0]
+    options = option_values(context)
+    if options:
+        parts.append(f"in {options_phrase(options)}")
     for key in _DETAILS:
         if len(parts) >= (2 if named else limit):
             break
@@ -345,6 +349,22 @@ def describe(
         if _usable(v, value):
             parts.append(_PHRASE.get(key, "{v}").format(v=humanize(v)))
     return " ".join(parts)
+
+
+def option_values(context: Mapping[str, Any] | None) -> dict[str, str]:
+    """A variant's options as the customer names them ({"size": "L", "color": "black"}):
+    the record's `options` when it is a mapping of short scalars, else none."""
+    options = (context or {}).get("options")
+    if not isinstance(options, dict) or not options:
+        return {}
+    if not all(isinstance(v, str | int | float) and len(str(v)) <= 40 for v in options.values()):
+        return {}
+    return {str(k): humanize(v) for k, v in options.items()}
+
+
+def options_phrase(options: Mapping[str, str]) -> str:
+    """'size L and color black': which variant, by what tells it from its siblings."""
+    return " and ".join(f"{k} {v}" for k, v in options.items())
 
 
 # --- scalar leaves of records (DB pools, the customer's record) ----------------------------------

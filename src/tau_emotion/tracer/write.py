@@ -21,6 +21,7 @@ from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.preference import Preference, preference_of
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
 from tau_emotion.tracer.values import FREE_TEXT, Choice, humanize, looks_like_id, parse_result
+from tau_emotion.tracer.variant import relative_variant
 
 PRESS = (
     "You feel entitled to it; if the agent says the policy does not allow it, you push back "
@@ -136,7 +137,9 @@ def situation_of(clauses: Sequence[str]) -> str:
     #W1"): its clauses in the 'your' form, up to the first comma or full stop, as the feel
     stage writes it into the feeling."""
     text = re.sub(r"\s+", " ", " and ".join(clauses) + ".").lstrip(" ")
-    text = re.split(r"[,.](?!\d)", text.replace(" my ", " your "), maxsplit=1)[0]
+    # All of the customer's words turn round ("change how I pay" -> "how you pay"), not
+    # just "my": the feeling tells the customer their own situation.
+    text = re.split(r"[,.](?!\d)", second_person(text), maxsplit=1)[0]
     return text.strip() or "sort out your account"
 
 
@@ -270,6 +273,24 @@ class Writer:
             return str(value)
         return humanize(value)
 
+    def _replacement(self, param: str, choice: Choice, chosen: Mapping[str, Choice]) -> str:
+        """'the same Rain Jacket in size S' for a `new_` value that replaces the record its
+        base parameter names (`variant.relative_variant`); '' when it cannot be named so."""
+        base = chosen.get(param.removeprefix("new_")) if param.startswith("new_") else None
+        value = choice.value
+        if isinstance(value, list):
+            value = value[0] if len(value) == 1 else None
+        if base is None or value is None or not 0 <= choice.step < len(self.results):
+            return ""
+        found = relative_variant(
+            base.context, choice.context, parse_result(self.results[choice.step])
+        )
+        if found is None:
+            return ""
+        phrase, difference = found
+        self.mentions[str(value)] = difference
+        return phrase
+
     def _preference(self, choice: Choice) -> Preference | None:
         """The preference that pins a value from a public lookup down (the earliest slot it
         lists), if any: a customer asks for that, not for a record they have not seen."""
@@ -355,11 +376,16 @@ class Writer:
         slots: dict[str, str] = {}
         said: set[str] = set()  # slots a preference phrase took out of the template
         entity = self._entity(action, chosen)
+        swaps: dict[str, str] = {}  # a replaced record's param -> its replacement's
         for param, choice in chosen.items():
             if param == self.profile.customer_param or param in FREE_TEXT:
                 continue
             key = slot(param, self.profile.known_codes)
-            slots[key] = self.render(param, choice, pos)
+            slots[key] = self._replacement(param, choice, chosen)
+            if slots[key]:
+                swaps[param.removeprefix("new_")] = param
+            else:
+                slots[key] = self.render(param, choice, pos)
             if param == entity:
                 slots["entity"] = slots[key]
             if str(choice.value) in self.preferred:
@@ -374,6 +400,12 @@ class Writer:
             if param == self.profile.customer_param or param in FREE_TEXT or key in used:
                 continue
             if param == entity and "entity" in used:
+                continue
+            if param in swaps and slot(swaps[param], self.profile.known_codes) not in used:
+                continue  # told with its replacement: "your jacket ... for the same one in S"
+            base = slot(param.removeprefix("new_"), self.profile.known_codes)
+            if param in swaps.values() and base not in used:
+                details.append(f"{slots[base]} for {slots[key]}")
                 continue
             if slots.get(key, "").strip():
                 details.append(self._detail(param, slots[key], pos))

@@ -123,7 +123,8 @@ KIND_EMOTIONS: Mapping[str, tuple[E, ...]] = {
 }
 
 # Ways to say each emotion without naming the label itself (the mapper should read the
-# feeling, not a keyword): how it feels, and what goes through the customer's head.
+# feeling, not a keyword): how it feels, and what goes through the customer's head. Each
+# follows "and you feel", so each is what one can feel ("braced for", not "bracing for").
 EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
     E.ANNOYANCE: ("irritated by the hassle", "mildly put out", "bothered by a petty nuisance"),
     E.FRUSTRATION: (
@@ -151,22 +152,22 @@ EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
     E.DREAD: (
         "afraid of the bad news that is coming",
         "filled with a heavy sense of doom",
-        "bracing for something terrible",
+        "braced for something terrible",
     ),
     E.DESPERATION: (
         "desperate for help with no other option left",
-        "pleading, as this is your last chance",
+        "cornered, as this is your last chance",
         "frantic to get this saved",
     ),
     E.DISLIKE: (
         "unimpressed and put off",
-        "not fond of how this was handled",
+        "displeased with how this was handled",
         "mildly averse to the whole thing",
     ),
     E.AVERSION: (
         "eager to keep away from this company",
-        "recoiling from dealing with it again",
-        "wanting nothing more to do with it",
+        "repelled at having to deal with it again",
+        "done with it and wanting no more of it",
     ),
     E.DISTASTE: (
         "put off by something unpleasant",
@@ -180,7 +181,7 @@ EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
         "crestfallen",
     ),
     E.DISCOURAGEMENT: (
-        "losing heart",
+        "disheartened",
         "worn out and ready to give up trying",
         "dispirited after too many setbacks",
     ),
@@ -198,7 +199,7 @@ EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
     E.RELIEF: (
         "relieved that the worry is finally over",
         "glad the scare has passed",
-        "easing up now that a fix is in sight",
+        "lighter now that a fix is in sight",
     ),
     E.PEACE: ("calm and at ease", "serene and unhurried", "content and settled"),
     E.PRIDE: (
@@ -206,7 +207,7 @@ EMOTION_PHRASES: Mapping[str, tuple[str, ...]] = {
         "pleased with yourself for a job well done",
         "satisfied with your own accomplishment",
     ),
-    E.EXCITEMENT: ("thrilled and eager", "buzzing with anticipation", "can hardly wait"),
+    E.EXCITEMENT: ("thrilled and eager", "buzzing with anticipation", "impatient for it to happen"),
 }
 
 POLITENESS_CUES: Mapping[str, tuple[str, ...]] = {

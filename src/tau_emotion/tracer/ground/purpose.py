@@ -15,6 +15,10 @@ A read stays in the gold when it
   that record: a later write on the customer's account does not give it a purpose, or every
   lookup in a domain whose tools all take the customer's id would stay.
 
+A value shown by a read of one record does not give the read a purpose for a call on
+another record of the same kind: a time listed by the availability of one location, taken
+for a booking at another, says nothing about the second (the customer states it).
+
 Every other read is dropped, with its intent when that leaves the intent empty; the writer
 then neither describes it nor asks the customer to want it. Reads change nothing, so the
 final state and its hash stay as the search left them.
@@ -108,7 +112,7 @@ def purpose(profile: Profile, grounded: Grounded) -> Purpose:
                 continue
             if choice.source == "made":
                 continue
-            if keep[choice.step]:
+            if keep[choice.step] or _about_another(profile, calls[choice.step][1], calls[step][1]):
                 continue
             value = calls[step][1].get(param)
             shown = [k for k in range(step) if keep[k] and _shows(grounded.results[k], value)]
@@ -117,6 +121,16 @@ def purpose(profile: Profile, grounded: Grounded) -> Purpose:
             else:
                 keep[choice.step] = True
     return Purpose(keep, found_at)
+
+
+def _about_another(profile: Profile, read: Mapping[str, Any], call: Mapping[str, Any]) -> bool:
+    """Whether a read names a record (besides the customer) of which the call names another
+    one under the same parameter: the availability of location L1 for a booking at L2."""
+    mine = dict(_record_keys(profile, call))
+    return any(
+        param != profile.customer_param and param in mine and mine[param] != value
+        for param, value in _record_keys(profile, read)
+    )
 
 
 def purposeful(profile: Profile, grounded: Grounded) -> list[bool]:
