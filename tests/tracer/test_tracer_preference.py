@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 from emotion_specs import condition_spec
-from tau_emotion.tracer.feel import attach
-from tau_emotion.tracer.ground import ground_walk
 from tau_emotion.tracer.preference import pinned_by, preference_of, says
 from tau_emotion.tracer.profile import load_profile
-from tau_emotion.tracer.records import Felt, Walk
+from tau_emotion.tracer.records import Felt
 from tau_emotion.tracer.validate import check
+from tracer_walks import first_valid
 
 SLOTS = [
     {"slot_id": "S1", "start": "2025-03-11T10:30", "price": "80.00"},
@@ -51,20 +50,12 @@ SPEC = condition_spec("fear", "nervousness", "neutral", "moderate", "cautious")
 @pytest.fixture(scope="module")
 def earliest() -> Felt:
     """A telehealth booking whose slot is the earliest of the search the gold runs."""
-    profile = load_profile("telehealth")
     intents = [
         ["find_patient_by_email", "list_providers", "search_available_slots", "book_appointment"]
     ]
-    for seed in range(40):
-        walk = Walk(
-            id=f"telehealth-w9{seed:04d}", domain="telehealth", split="test", intents=intents
-        )
-        candidate = ground_walk(profile, walk, seed).candidate
-        if candidate is not None and candidate.preferred and candidate.task.challenge is None:
-            felt = attach(candidate, "Worried about the visit.", SPEC, twin=True)
-            if not check(profile, felt, run_oracle=False):
-                return felt
-    raise AssertionError("no booking of the earliest slot in 40 walks")
+    return first_valid(
+        "telehealth", intents, lambda c: bool(c.preferred), "Worried about the visit.", SPEC, 40
+    )
 
 
 def test_the_writer_asks_for_the_earliest_slot(earliest: Felt) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from emotion_specs import condition_spec
-from tau_emotion.tracer.feel import attach
-from tau_emotion.tracer.ground import ground_walk
 from tau_emotion.tracer.profile import load_profile
-from tau_emotion.tracer.records import Felt, Walk
+from tau_emotion.tracer.records import Candidate, Felt
 from tau_emotion.tracer.validate import check
 from tau_emotion.tracer.values import describe
 from tau_emotion.tracer.variant import relative_variant
+from tracer_walks import first_valid
 
 MINE = {
     "item_id": "SKU-1",
@@ -60,22 +59,18 @@ def test_a_replacement_that_cannot_be_told_so_is_not_named_so() -> None:
 SPEC = condition_spec("anger", "annoyance", "neutral", "moderate", "cautious")
 
 
+def _swap_named_by_difference(candidate: Candidate) -> bool:
+    gold = candidate.task.intents[0].actions[-1]
+    return gold.name == "change_pending_item" and "the same " in candidate.task.instruction
+
+
 @pytest.fixture(scope="module")
 def swap() -> Felt:
     """A retail swap of an ordered item for another variant of its product."""
-    profile = load_profile("retail")
     intents = [["find_customer_by_email", "get_order", "get_product", "change_pending_item"]]
-    for seed in range(60):
-        walk = Walk(id=f"retail-w9{seed:04d}", domain="retail", split="test", intents=intents)
-        candidate = ground_walk(profile, walk, seed).candidate
-        if candidate is None or candidate.task.challenge is not None:
-            continue
-        gold = candidate.task.intents[0].actions[-1]
-        if gold.name == "change_pending_item" and "the same " in candidate.task.instruction:
-            felt = attach(candidate, "Annoyed at the mix-up.", SPEC, twin=True)
-            if not check(profile, felt, run_oracle=False):
-                return felt
-    raise AssertionError("no swap named by its difference in 60 walks")
+    return first_valid(
+        "retail", intents, _swap_named_by_difference, "Annoyed at the mix-up.", SPEC, 60
+    )
 
 
 def test_the_writer_names_the_new_variant_by_its_difference(swap: Felt) -> None:
