@@ -222,16 +222,11 @@ def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, An
     for k, v in arguments.items():
         if k == customer:
             continue
-        if isinstance(v, dict):
-            out |= _records(codes, customer, v)
-        elif isinstance(v, list):
-            for item in v:
-                if isinstance(item, dict):
-                    out |= _records(codes, customer, item)
-                elif isinstance(item, str) and (is_entity_param(k) or k in codes):
-                    out.add(item)
-        elif isinstance(v, str) and (is_entity_param(k) or k in codes):
-            out.add(v)
+        for item in v if isinstance(v, list) else [v]:
+            if isinstance(item, dict):
+                out |= _records(codes, customer, item)
+            elif isinstance(item, str) and (is_entity_param(k) or k in codes):
+                out.add(item)
     return out
 
 
