@@ -13,7 +13,7 @@ from typing import Any
 
 from tau_emotion.domains.tools import ToolSpec
 from tau_emotion.tracer.graph import is_entity_param
-from tau_emotion.tracer.ground.fill import param_choices
+from tau_emotion.tracer.ground.fill import coherent_pick, param_choices
 from tau_emotion.tracer.ground.scene import (
     Scene,
     enum_of,
@@ -191,6 +191,7 @@ def argument_sets(
     primary: str | None = None
     recent = recent_values(scene)
     stable: dict[str, list[Choice]] = {}
+    params = frozenset(props)
     for attempt in range(attempts):
         chosen: dict[str, Choice] = {}
         if hooked:
@@ -231,7 +232,7 @@ def argument_sets(
                 pick = ranked[0]
             else:
                 pick = scene.rng.choice(ranked[:4])
-            chosen[param] = pick
+            chosen[param] = coherent_pick(pick, tool, param, props[param], chosen, scene, params)
         _with_object_mates(chosen, props, req)
         args = {p: chosen[p].value for p in props if p in chosen}
         if args in tried:

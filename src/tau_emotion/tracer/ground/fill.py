@@ -93,6 +93,83 @@ def param_choices(
     return seen + ([fact] if fact else []) + fresh
 
 
+def coherent_pick(
+    pick: Choice,
+    tool: str,
+    param: str,
+    schema: Mapping[str, Any],
+    chosen: Mapping[str, Choice],
+    scene: Scene,
+    params: frozenset[str],
+) -> Choice:
+    """`pick`, or the same parameter of another database value that agrees with what this
+    call already holds. Candidates are kept across the attempts at a call, and a later
+    attempt may take another street or the customer's own city: a zip code kept from an
+    earlier attempt's address would then sit in the wrong city (the build once wrote
+    "7108 Park Place, San Diego, NC"). Only values made of the call's parameters (an
+    address) are held together; a record that shares a field or two with the call (a
+    reservation whose time is being moved) is not; nor are ids, codes, enums, numbers and
+    free text, which `param_choices` fills by their own rules."""
+    if not _literal(tool, param, schema, scene):
+        return pick
+    for c in chosen.values():
+        obj = c.context
+        if (
+            c.source in ("pool", "seen")
+            and obj is not None
+            and obj.get(param) is not None
+            and _value_object(obj, params)
+        ):
+            # The city of the street this attempt took, whatever the kept list offers.
+            same = repr(obj[param]) == repr(pick.value)
+            return pick if same else Choice(obj[param], c.source, obj, c.step)
+    ctx = pick.context
+    if pick.source != "pool" or ctx is None or not _value_object(ctx, params):
+        return pick
+    held = {
+        p: c.value
+        for p, c in chosen.items()
+        if p != param and p in ctx and (c.context is not None or c.source == "fact")
+    }
+    if _agrees(ctx, held):
+        return pick
+    for obj in scene.pools.objects.get(param, []):
+        if _value_object(obj, params) and _agrees(obj, held):
+            return Choice(obj[param], "pool", obj)
+    return pick
+
+
+def _literal(tool: str, param: str, schema: Mapping[str, Any], scene: Scene) -> bool:
+    """Whether `param_choices` fills `param` as a stated literal (a street, a city): the
+    parameters a database object's mates are taken for. It restates the conditions of that
+    function's early returns, so the two must change together."""
+    profile = scene.profile
+    kind = type_of(schema)
+    return not (
+        param == profile.customer_param
+        or tool in profile.auth_tools
+        or param in profile.record_aliases
+        or param in profile.known_codes
+        or kind in ("array", "object", "boolean", "integer", "number")
+        or is_entity_param(param)
+        or bool(enum_of(schema))
+        or param in FREE_TEXT
+    )
+
+
+def _value_object(obj: Mapping[str, Any], params: frozenset[str]) -> bool:
+    """Whether a record is a value made of the call's parameters (an address: street, city,
+    state, zip code) rather than a record that merely shares some of them: it has no id of
+    its own, and few fields the call does not take."""
+    if any(is_entity_param(k) or k in ("id", "code", "number") for k in obj):
+        return False  # a record with an identity of its own, not a value
+    return len(params & obj.keys()) >= 3 and len(obj.keys() - params) <= 1
+
+
+def _agrees(obj: Mapping[str, Any], held: Mapping[str, Any]) -> bool:
+    return all(repr(obj.get(p)) == repr(v) for p, v in held.items())
+
+
 CHANGE_VERBS = ("update_", "change_", "correct_", "modify_", "set_")
 
 CONTACT = frozenset({"email", "phone", "phone_number"})
