@@ -222,3 +222,56 @@ def test_every_test_task_is_reviewed_and_carries_its_review(name: str) -> None:
         twin = twin_of[task.id]
         assert (twin.instruction, twin.intents) == (task.instruction, task.intents), task.id
         assert not leaked_ids([review.after, *requests], ids), task.id
+
+
+def _places(value: object, into: set[tuple[object, object, object]]) -> None:
+    """Every (city, state, zip) a database value holds (state None where it has none)."""
+    if isinstance(value, dict):
+        zip_code = value.get("zip_code", value.get("zip"))
+        if "city" in value and zip_code is not None:
+            into.add((value["city"], value.get("state"), zip_code))
+        for inner in value.values():
+            _places(inner, into)
+    elif isinstance(value, list):
+        for inner in value:
+            _places(inner, into)
+
+
+TRAIN_ADDRESS_SLIPS = {"bank": 8, "retail": 4, "telehealth": 1}
+"""Train address writes whose fields are no database address, of 1,081 (the shipped build;
+296 of 1,116 before `ground/fill.coherent_pick`): a ceiling, so a rebuild cannot slip back.
+The test set holds none. They come from walks where an earlier pick left no agreeing address:
+the customer's own city stated first, or a zip code the pool made up."""
+
+
+def _address_slips(name: str, split: str, tasks: list[Task]) -> list[tuple[object, ...]]:
+    """The gold writes of `tasks` whose city, state and zip code are no database address."""
+    domain = load_domain(name)
+    places: set[tuple[object, object, object]] = set()
+    db, _ = domain.load_db(domain.variant_for(split))  # type: ignore[arg-type]
+    _places(db.model_dump(mode="json"), places)
+    cities = {(city, zip_code) for city, _, zip_code in places}
+    slips: list[tuple[object, ...]] = []
+    for task in tasks:
+        for action in task.gold_actions:
+            args = action.arguments
+            zip_code = args.get("zip_code", args.get("zip"))
+            if "city" not in args or zip_code is None:
+                continue
+            if "state" in args:
+                ok = (args["city"], args["state"], zip_code) in places
+            else:
+                ok = (args["city"], zip_code) in cities
+            if not ok:
+                slips.append((task.id, args["city"], args.get("state"), zip_code))
+    return slips
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_every_new_address_is_one_place(name: str) -> None:
+    """A written address names a city, state and zip code that belong together (those of a
+    database address): the build once kept one attempt's zip code with another's city."""
+    test, train, _, _ = shipped(name)
+    assert _address_slips(name, "test", test) == []
+    slips = _address_slips(name, "train", train)
+    assert len(slips) <= TRAIN_ADDRESS_SLIPS.get(name, 0), slips[:3]
