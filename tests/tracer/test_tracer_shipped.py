@@ -240,8 +240,9 @@ def _places(value: object, into: set[tuple[object, object, object]]) -> None:
 TRAIN_ADDRESS_SLIPS = {"bank": 8, "retail": 4, "telehealth": 1}
 """Train address writes whose fields are no database address, of 1,081 (the shipped build;
 296 of 1,116 before `ground/fill.coherent_pick`): a ceiling, so a rebuild cannot slip back.
-The test set holds none. They come from walks where an earlier pick left no agreeing address:
-the customer's own city stated first, or a zip code the pool made up."""
+The test set holds none. In each, the call took the street and city of the customer's current
+address (their facts) and no database address shares that street, so the state or zip code
+still came from another address."""
 
 
 def _address_slips(name: str, split: str, tasks: list[Task]) -> list[tuple[object, ...]]:
