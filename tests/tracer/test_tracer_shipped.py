@@ -227,9 +227,8 @@ def test_every_test_task_is_reviewed_and_carries_its_review(name: str) -> None:
 def _places(value: object, into: set[tuple[object, object, object]]) -> None:
     """Every (city, state, zip) a database value holds (state None where it has none)."""
     if isinstance(value, dict):
-        zip_code = value.get("zip_code", value.get("zip"))
-        if "city" in value and zip_code is not None:
-            into.add((value["city"], value.get("state"), zip_code))
+        if "city" in value and "zip_code" in value:
+            into.add((value["city"], value.get("state"), value["zip_code"]))
         for inner in value.values():
             _places(inner, into)
     elif isinstance(value, list):
@@ -256,15 +255,14 @@ def _address_slips(name: str, split: str, tasks: list[Task]) -> list[tuple[objec
     for task in tasks:
         for action in task.gold_actions:
             args = action.arguments
-            zip_code = args.get("zip_code", args.get("zip"))
-            if "city" not in args or zip_code is None:
+            if "city" not in args or "zip_code" not in args:
                 continue
-            if "state" in args:
-                ok = (args["city"], args["state"], zip_code) in places
-            else:
-                ok = (args["city"], zip_code) in cities
+            city, state, zip_code = args["city"], args.get("state"), args["zip_code"]
+            ok = (
+                (city, state, zip_code) in places if "state" in args else (city, zip_code) in cities
+            )
             if not ok:
-                slips.append((task.id, args["city"], args.get("state"), zip_code))
+                slips.append((task.id, city, state, zip_code))
     return slips
 
 
