@@ -215,9 +215,10 @@ class Facts:
 
 
 def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, Any]) -> set[str]:
-    """The ids and codes a call names (not the customer's own id: every write takes it),
-    lists and nested records included: the items an exchange takes, the flights a booking
-    holds."""
+    """The ids and codes a call names, lists and nested records included: the items an
+    exchange takes, the flights a booking holds. Not the customer's own id (every write
+    takes it), under whatever parameter: a student who calls the school about their own
+    fees is the customer, whether a call names them as the caller or as the student."""
     out: set[str] = set()
     for k, v in arguments.items():
         if k == customer:
@@ -227,7 +228,7 @@ def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, An
                 out |= _records(codes, customer, item)
             elif isinstance(item, str) and (is_entity_param(k) or k in codes):
                 out.add(item)
-    return out
+    return out - {str(arguments.get(customer))}
 
 
 def idle_reads(profile: Profile, task: Task, results: list[str]) -> tuple[int, int]:

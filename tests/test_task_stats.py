@@ -67,3 +67,13 @@ def test_appears_matches_values_on_token_boundaries() -> None:
     assert ts.appears(1000.0, "move $1,000 now") and ts.appears("one_way", "a One way trip")
     assert not ts.appears(3, "3.5 stars")
     assert ts.is_id("order_number") and ts.is_id("card_id") and not ts.is_id("city")
+
+
+def test_the_customer_is_not_a_record_under_any_parameter_name() -> None:
+    """A student calling about their own fees is named as the caller and as the student:
+    under either name they are the customer, not a record a lookup is about."""
+    codes = {"booking_code": "booking_code"}
+    own = {"caller_id": "S1", "student_id": "S1"}
+    assert ts._records(codes, "caller_id", own) == set()
+    other = {"caller_id": "S1", "student_id": "S2", "booking_code": "B7", "note": "x"}
+    assert ts._records(codes, "caller_id", other) == {"S2", "B7"}

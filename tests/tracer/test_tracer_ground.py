@@ -275,3 +275,31 @@ def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
     retold = handoff_summary("Ana Lee", "find_user_by_name_and_birth_date")
     assert kept.calls[-1] == ("transfer_to_human_agents", {"summary": retold})
     assert kept.choices[-1]["summary"].value == retold
+
+
+def test_a_value_the_customer_states_does_not_keep_the_read_that_showed_it() -> None:
+    """An order read only for the street the customer then dictates as their new address
+    has no purpose: the customer says the address, so the read goes. A payment method id
+    the same read shows is not a value the customer can say, and keeps it."""
+    profile = load_profile("retail")
+    address = {"line1": "6799 Valley Road", "city": "Minneapolis", "state": "MN"}
+    calls = [
+        ("find_customer_by_email", {"email": "a@b.example"}),
+        ("get_order", {"order_number": "ORD-412341"}),
+        ("update_customer_address", {"customer_id": "CU-1", **address, "zip_code": "55481"}),
+    ]
+    seen = {p: Choice(v, "seen", None, 1) for p, v in address.items()}
+    grounded = Grounded(calls, ["r0", "r1", "r2"], [{}, {}, dict(seen)], [0, 0, 0])
+    assert aimless_reads(profile, grounded) == ["get_order"]
+    kept = without_aimless_reads(profile, grounded, "Ana Lee")
+    assert [name for name, _ in kept.calls] == ["find_customer_by_email", "update_customer_address"]
+    # An id a lookup shows (the variant a swap takes from the product's list) is not a
+    # value the customer can say: that read stays.
+    calls[1] = ("get_product", {"product_id": "P1"})
+    calls[2] = (
+        "change_pending_item",
+        {"order_number": "ORD-9", "item_id": "SKU-0", "new_item_id": "SKU-1"},
+    )
+    swap = {"new_item_id": Choice("SKU-1", "seen", None, 1)}
+    grounded = Grounded(calls, ["r0", "r1", "r2"], [{}, {}, swap], [0, 0, 0])
+    assert aimless_reads(profile, grounded) == []

@@ -8,7 +8,8 @@ A read stays in the gold when it
 - identifies the customer (the domain's identity tools: the policy wants them first);
 - shows a value a later kept call uses that no earlier kept call shows (an argument chosen
   from its result; the customer's own id does not count, the identity lookup gives it, nor
-  does a value made from the result, which the customer states);
+  does a value made from the result, nor a plain literal such as a street or a cinema's
+  name: the customer states those, so only ids and codes keep a read alive);
 - reads a record that a later write acts on (the agent must see the booking before it
   changes or refuses it: the same id or code among both calls' arguments). A read that
   names a record besides the customer (an order, with the customer's id beside it) is about
@@ -33,7 +34,7 @@ from typing import Any
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.ground.fill import handoff_summary
 from tau_emotion.tracer.profile import Profile
-from tau_emotion.tracer.values import Choice
+from tau_emotion.tracer.values import Choice, looks_like_id
 
 Call = tuple[str, dict[str, Any]]
 
@@ -107,10 +108,10 @@ def purpose(profile: Profile, grounded: Grounded) -> Purpose:
             # The customer's own id shows in nearly every result; the identity lookup is
             # what gives it to the agent. A made value (a party of two where the lookup
             # checked one) points at the result it was made from, but the customer states
-            # it: the agent never takes it from that result.
+            # it, as they state every plain literal: the agent never takes it from that result.
             if param == profile.customer_param or not 0 <= choice.step < len(calls):
                 continue
-            if choice.source == "made":
+            if choice.source == "made" or _stated(profile, param, choice):
                 continue
             if keep[choice.step] or _about_another(profile, calls[choice.step][1], calls[step][1]):
                 continue
@@ -121,6 +122,27 @@ def purpose(profile: Profile, grounded: Grounded) -> Purpose:
             else:
                 keep[choice.step] = True
     return Purpose(keep, found_at)
+
+
+def _stated(profile: Profile, param: str, choice: Choice) -> bool:
+    """Whether the customer states a seen value in their own words: a plain literal (a
+    cinema's name, a street, a date) or a list of them (seats), which the writer spells
+    out whatever result showed it. The agent takes it from the customer, so the read that
+    showed it has no purpose for it (an order read only for the address the customer then
+    dictates). Ids and receipt codes are named otherwise, or described, and stay with
+    their read; so do lists the writer describes (the items an exchange takes)."""
+    if choice.source != "seen" or choice.fact is not None or choice.describe:
+        return False
+    if param in profile.known_codes or is_entity_param(param):
+        return False
+    value = choice.value
+    if isinstance(value, list):
+        return bool(value) and all(_literal(item) for item in value)
+    return _literal(value) and not looks_like_id(value)
+
+
+def _literal(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
 def _about_another(profile: Profile, read: Mapping[str, Any], call: Mapping[str, Any]) -> bool:
