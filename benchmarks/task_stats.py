@@ -214,9 +214,11 @@ class Facts:
     preferred: int = 0
 
 
-def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, Any]) -> set[str]:
+def _records(
+    codes: Mapping[str, str], customer: str, arguments: Mapping[str, Any], me: str
+) -> set[str]:
     """The ids and codes a call names, lists and nested records included: the items an
-    exchange takes, the flights a booking holds. Not the customer's own id (every write
+    exchange takes, the flights a booking holds. Not the customer's own id `me` (every write
     takes it), under whatever parameter: a student who calls the school about their own
     fees is the customer, whether a call names them as the caller or as the student."""
     out: set[str] = set()
@@ -225,10 +227,10 @@ def _records(codes: Mapping[str, str], customer: str, arguments: Mapping[str, An
             continue
         for item in v if isinstance(v, list) else [v]:
             if isinstance(item, dict):
-                out |= _records(codes, customer, item)
-            elif isinstance(item, str) and (is_entity_param(k) or k in codes):
+                out |= _records(codes, customer, item, me)
+            elif isinstance(item, str) and item != me and (is_entity_param(k) or k in codes):
                 out.add(item)
-    return out - {str(arguments.get(customer))}
+    return out
 
 
 def idle_reads(profile: Profile, task: Task, results: list[str]) -> tuple[int, int]:
@@ -243,14 +245,14 @@ def idle_reads(profile: Profile, task: Task, results: list[str]) -> tuple[int, i
     forbidden = list(task.challenge.forbidden) if task.challenge else []
     looks = idle = 0
     for i, action in enumerate(actions):
-        named = _records(codes, customer, action.arguments)
+        named = _records(codes, customer, action.arguments, task.user_id)
         if kinds.get(action.name) != "read" or not named:
             continue
         looks += 1
         acted: set[str] = set()
         for later in [*actions[i + 1 :], *forbidden]:
             if kinds.get(later.name) != "read":
-                acted |= _records(codes, customer, later.arguments)
+                acted |= _records(codes, customer, later.arguments, task.user_id)
         idle += not (named & acted) and not any(f'"{v}"' in results[i] for v in acted)
     return looks, idle
 

@@ -74,6 +74,7 @@ def test_the_customer_is_not_a_record_under_any_parameter_name() -> None:
     under either name they are the customer, not a record a lookup is about."""
     codes = {"booking_code": "booking_code"}
     own = {"caller_id": "S1", "student_id": "S1"}
-    assert ts._records(codes, "caller_id", own) == set()
+    assert ts._records(codes, "caller_id", own, "S1") == set()
+    assert ts._records(codes, "caller_id", {"student_id": "S1"}, "S1") == set()
     other = {"caller_id": "S1", "student_id": "S2", "booking_code": "B7", "note": "x"}
-    assert ts._records(codes, "caller_id", other) == {"S2", "B7"}
+    assert ts._records(codes, "caller_id", other, "S1") == {"S2", "B7"}

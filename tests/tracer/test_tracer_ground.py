@@ -279,8 +279,9 @@ def test_a_hand_off_summary_names_a_call_the_gold_still_makes() -> None:
 
 def test_a_value_the_customer_states_does_not_keep_the_read_that_showed_it() -> None:
     """An order read only for the street the customer then dictates as their new address
-    has no purpose: the customer says the address, so the read goes. A payment method id
-    the same read shows is not a value the customer can say, and keeps it."""
+    has no purpose: the customer says the address, so the read goes. An id a lookup shows
+    (the variant a swap takes from the product's list) is not a value the customer can
+    say, and keeps its read."""
     profile = load_profile("retail")
     address = {"line1": "6799 Valley Road", "city": "Minneapolis", "state": "MN"}
     calls = [
@@ -293,8 +294,6 @@ def test_a_value_the_customer_states_does_not_keep_the_read_that_showed_it() -> 
     assert aimless_reads(profile, grounded) == ["get_order"]
     kept = without_aimless_reads(profile, grounded, "Ana Lee")
     assert [name for name, _ in kept.calls] == ["find_customer_by_email", "update_customer_address"]
-    # An id a lookup shows (the variant a swap takes from the product's list) is not a
-    # value the customer can say: that read stays.
     calls[1] = ("get_product", {"product_id": "P1"})
     calls[2] = (
         "change_pending_item",

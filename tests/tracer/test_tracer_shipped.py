@@ -298,14 +298,16 @@ TRAIN_IDLE_LOOKUPS = {"airline": 1, "travel": 4}
 """Train tasks holding a lookup of a record no later write acts on, per domain, in the
 shipped build (`benchmarks/task_stats.py`; 0.8% of 7,603 in the build before, when a read
 that showed a street or a cinema's name the customer then states still stayed): a ceiling,
-so a rebuild cannot slip back. The test set holds none. The five left show an id a later
-call takes (a travel booking read for the package of another booking's new departure)."""
+so a rebuild cannot slip back. The test set holds none. The five left show a value a later
+call takes: a travel booking read for the package of another booking's new departure, an
+airline reservation whose passengers the next booking copies."""
 
 
 @pytest.mark.parametrize("name", domain_names())
 def test_no_test_task_looks_up_a_record_nothing_acts_on(name: str) -> None:
     """A gold lookup of a booking nobody changes or refuses is a lookup nothing scores, and
-    the customer would have to ask for it for no reason (`tracer/ground/purpose.py`)."""
+    the customer would have to ask for it for no reason (`tracer/ground/purpose.py`): none
+    in the test set, train held to `TRAIN_IDLE_LOOKUPS`."""
     profile = load_profile(name)
     for split in ("test", "train"):
         idle = []
