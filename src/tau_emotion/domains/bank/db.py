@@ -1,8 +1,9 @@
 """Records of the Larkspur Bank back office: customers, accounts, holds, debit cards,
 transactions, saved payees, disputes and hand-offs.
 
-Money is `Decimal` rounded to cents: balances and credits must be exact, and a snapshot
-re-parsed from JSON must hash the same as the generator's output.
+Money is the kit's `Money` (a `Decimal` rounded to cents, written '12.50'): balances and
+credits must be exact, and a snapshot re-parsed from JSON must hash the same as the
+generator's output.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
 
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import QueuedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
@@ -86,7 +88,7 @@ class Account(Record):
     kind: AccountKind
     nickname: str
     number_last4: str
-    balance: Decimal
+    balance: Money
     status: Literal["open", "frozen"]
     """'frozen': locked by the fraud team; only a human agent can help."""
     opened_on: str
@@ -95,7 +97,7 @@ class Account(Record):
 class Hold(Record):
     hold_id: str
     account_id: str
-    amount: Decimal
+    amount: Money
     reason: Literal["check_deposit", "card_authorization"]
     description: str
     placed_on: str
@@ -111,9 +113,9 @@ class Card(Record):
     last4: str
     status: CardStatus
     frozen_reason: FreezeReason | None
-    purchase_limit: Decimal
+    purchase_limit: Money
     """Daily card purchase limit."""
-    atm_limit: Decimal
+    atm_limit: Money
     """Daily ATM withdrawal limit."""
     expires: str
     """'YYYY-MM'."""
@@ -126,7 +128,7 @@ class Transaction(Record):
     txn_id: str
     account_id: str
     posted_on: str
-    amount: Decimal
+    amount: Money
     """Positive adds to the balance, negative takes from it."""
     kind: TxnKind
     description: str
@@ -176,9 +178,9 @@ class Dispute(Record):
     customer_id: str
     txn_id: str
     reason: DisputeReason
-    amount: Decimal
+    amount: Money
     status: Literal["open", "resolved_for_customer", "resolved_for_merchant"]
-    provisional_credit: Decimal
+    provisional_credit: Money
     opened_on: str
 
 

@@ -1,7 +1,8 @@
 """Records of the Lumen Cinemas back office: cinemas, showtimes, customers, bookings, passes.
 
-Money is `Decimal` rounded to cents so that refunds and price differences are exact and a
-snapshot re-parsed from JSON hashes the same as the generator's output.
+Money is the kit's `Money` (a `Decimal` rounded to cents, written '12.50') so that refunds
+and price differences are exact and a snapshot re-parsed from JSON hashes the same as the
+generator's output.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Literal
 
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import QueuedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
@@ -69,7 +71,7 @@ class Showtime(Record):
     starts_at: str
     """Local time, ISO format without seconds, e.g. '2025-06-14T19:30'."""
     format: Format
-    adult_price: Decimal
+    adult_price: Money
     status: Literal["scheduled", "cancelled"]
     incident: str | None
     """A technical problem staff logged during the screening, if any."""
@@ -80,14 +82,14 @@ class Showtime(Record):
 class Ticket(Record):
     seat: str
     ticket_type: TicketType
-    price: Decimal
+    price: Money
     """What was paid for this ticket, premium surcharge included."""
 
 
 class ConcessionLine(Record):
     item_id: str
     quantity: int
-    unit_price: Decimal
+    unit_price: Money
     """Price per item after the member discount."""
 
 
@@ -97,7 +99,7 @@ class Booking(Record):
     showtime_id: str
     tickets: tuple[Ticket, ...]
     concessions: tuple[ConcessionLine, ...]
-    booking_fee: Decimal
+    booking_fee: Money
     payment_method_id: str
     """A card or gift card id, 'account_credit', or a film pass id."""
     status: BookingStatus
@@ -110,7 +112,7 @@ class PaymentMethod(Record):
     payment_method_id: str
     kind: Literal["card", "gift_card"]
     label: str
-    balance: Decimal | None
+    balance: Money | None
     """Gift cards only: what is left on the card."""
 
 
@@ -122,7 +124,7 @@ class Customer(Record):
     date_of_birth: str
     zip_code: str
     payment_methods: tuple[PaymentMethod, ...]
-    account_credit: Decimal
+    account_credit: Money
     membership: Plan
     membership_renews_on: str | None
 
@@ -142,7 +144,7 @@ class Payment(Record):
     payment_id: str
     customer_id: str
     payment_method_id: str
-    amount: Decimal
+    amount: Money
     reference: str
     """The booking code, pass id or 'membership' this money was for."""
     description: str
