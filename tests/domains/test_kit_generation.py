@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import pytest
 from pydantic import ValidationError
@@ -60,9 +61,11 @@ def test_an_unknown_table_cannot_be_passed_to_the_model() -> None:
 def test_add_to_balance_pays_into_the_stored_value_method_only() -> None:
     methods = (
         PaymentMethod(id="PM1", kind="credit_card", brand="visa", last4="1111"),
-        PaymentMethod(id="PM2", kind="gift_card", brand="house", last4="2222", balance=10.0),
+        PaymentMethod(
+            id="PM2", kind="gift_card", brand="house", last4="2222", balance=Decimal("10.00")
+        ),
     )
-    paid = add_to_balance(methods, "PM2", "gift_card", 2.345)
-    assert paid[1].balance == 12.35 and paid[0] is methods[0]
-    assert add_to_balance(methods, "PM1", "gift_card", 5.0) == methods  # a card keeps none
-    assert add_to_balance(paid, "PM2", "gift_card", -12.35)[1].balance == 0.0
+    paid = add_to_balance(methods, "PM2", "gift_card", Decimal("2.345"))
+    assert paid[1].balance == Decimal("12.35") and paid[0] is methods[0]
+    assert add_to_balance(methods, "PM1", "gift_card", Decimal(5)) == methods  # a card keeps none
+    assert add_to_balance(paid, "PM2", "gift_card", Decimal("-12.35"))[1].balance == 0

@@ -75,17 +75,10 @@ def money_text(value: Decimal | int | str) -> str:
 
 Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
 """A cent-exact amount, written as a string ('245.50'): sums stay exact, and the state hash
-never depends on how a float happens to print."""
-
-
-def float_money(value: float) -> float:
-    """`money` for domains that keep amounts as floats: rounded half up to the cent."""
-    return float(money(value))
-
-
-FloatMoney = Annotated[float, PlainSerializer(fmt, return_type=str, when_used="json")]
-"""A float amount in dollars, written with two decimals ('120.00') so an agent quotes it
-exactly as a task expects it. A new domain should prefer `Money` (exact sums)."""
+never depends on how a float happens to print. The money type of every domain that keeps
+amounts in dollars and cents; airline (whole dollars) and retail, telecom and telehealth
+(integer cents) still store integers, which their snapshots and state hashes carry and, in
+airline and telehealth, the records their tools show the agent (`docs/domains.md`)."""
 
 
 class StoredValue(Protocol):
@@ -96,7 +89,7 @@ class StoredValue(Protocol):
     @property
     def kind(self) -> str: ...
     @property
-    def balance(self) -> float | None: ...
+    def balance(self) -> Decimal | None: ...
     def model_copy(
         self, *, update: Mapping[str, Any] | None = None, deep: bool = False
     ) -> Self: ...
@@ -106,13 +99,13 @@ V = TypeVar("V", bound=StoredValue)
 
 
 def add_to_balance(
-    methods: tuple[V, ...], method_id: str, kind: str, amount: float
+    methods: tuple[V, ...], method_id: str, kind: str, amount: Decimal
 ) -> tuple[V, ...]:
     """`methods` with `amount` (negative to take a payment) added to the balance of method
     `method_id` if it is of the stored-value `kind`; a card keeps no balance, so it is left
     as it is."""
     return tuple(
-        m.model_copy(update={"balance": float_money((m.balance or 0.0) + amount)})
+        m.model_copy(update={"balance": money((m.balance or 0) + amount)})
         if m.id == method_id and m.kind == kind
         else m
         for m in methods

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Protocol, Self, TypeVar
 
 from tau_emotion.domains.common import StoredValue, add_to_balance
@@ -38,7 +39,7 @@ class _Holder(Protocol):
 
 H = TypeVar("H", bound=_Holder)
 
-Payment = Callable[[H, str, float], H]
+Payment = Callable[[H, str, Decimal], H]
 """`charge` or `credit` as a domain names it for its own customer record:
 (customer, payment method id, amount) -> the changed customer."""
 
@@ -55,13 +56,13 @@ class StoredValueRule:
     """The refusal of a payment the balance does not cover; '{last4}', '{balance}' and
     '{amount}' stand for the method's last digits, what is left on it and what was asked."""
 
-    def credit(self, holder: H, method_id: str, amount: float) -> H:
+    def credit(self, holder: H, method_id: str, amount: Decimal) -> H:
         """Pay money back: the stored-value method gets it on its balance; a credit card
         needs no change here (the refund goes to the card outside the back office)."""
         methods = add_to_balance(holder.payment_methods, method_id, self.kind, amount)
         return holder.model_copy(update={"payment_methods": methods})
 
-    def charge(self, holder: H, method_id: str, amount: float) -> H:
+    def charge(self, holder: H, method_id: str, amount: Decimal) -> H:
         """Take a payment: the stored-value method must cover it in full; credit cards are
         not limited, and a payment of nothing leaves the profile as it is."""
         method = next((p for p in holder.payment_methods if p.id == method_id), None)
@@ -69,7 +70,7 @@ class StoredValueRule:
             raise ToolError(self.unknown.format(id=method_id))
         if method.kind != self.kind or amount <= 0:
             return holder
-        balance = method.balance or 0.0
-        if balance + 1e-9 < amount:
+        balance = method.balance or Decimal(0)
+        if balance < amount:
             raise ToolError(self.short.format(last4=method.last4, balance=balance, amount=amount))
         return self.credit(holder, method_id, -amount)

@@ -12,6 +12,7 @@ guest agreed to, what was looked up first.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.checks import (
@@ -24,7 +25,7 @@ from tau_emotion.domains.checks import (
     session_checks,
     writes_and,
 )
-from tau_emotion.domains.common import calendar_date, float_money
+from tau_emotion.domains.common import calendar_date, money
 from tau_emotion.domains.restaurant import ledger, rules
 from tau_emotion.domains.restaurant.tools import RestaurantTools
 from tau_emotion.errors import ToolError
@@ -99,7 +100,8 @@ def _delivery_minimum(tools: RestaurantTools, args: Mapping[str, Any]) -> str | 
     unknown = sorted(set(items) - set(tools.db.menu_items))
     if unknown:  # the tool refuses it: not a write this rule judges
         raise ToolError(f"item {unknown[0]} is not on the menu")
-    subtotal = float_money(sum(tools.db.menu_items[i].price * int(n) for i, n in items.items()))
+    prices = (tools.db.menu_items[i].price * int(n) for i, n in items.items())
+    subtotal = money(sum(prices, Decimal(0)))
     if subtotal < rules.DELIVERY_MIN_SUBTOTAL:
         return f"a delivery with a food subtotal of {subtotal:.2f}"
     return None

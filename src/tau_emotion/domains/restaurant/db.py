@@ -3,6 +3,9 @@
 Free text never goes into a record that a tool writes (occasions, seating and complaint
 categories are closed sets): the grade compares database hashes, and two agents that do the
 same thing in different words must reach the same state.
+
+Amounts are the kit's `Money` (a `Decimal` rounded to cents, written '12.50'): sums and
+refunds stay exact, with no float error to round away.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Literal
 
-from tau_emotion.domains.common import FloatMoney
+from tau_emotion.domains.common import Money, money
 from tau_emotion.domains.kit.handoff import StampedTransfer
 from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
@@ -37,7 +40,7 @@ class PaymentMethod(Record):
     brand: str
     """Card network for credit cards; 'house' for the restaurant's own gift cards."""
     last4: str
-    balance: FloatMoney | None = None
+    balance: Money | None = None
     """Remaining value of a gift card; None for credit cards."""
 
 
@@ -80,7 +83,7 @@ class MenuItem(Record):
     id: str
     name: str
     category: Literal["starter", "main", "side", "dessert", "drink"]
-    price: FloatMoney
+    price: Money
     allergens: tuple[str, ...]
     dietary_tags: tuple[str, ...]
     unavailable_at: tuple[str, ...]
@@ -100,14 +103,14 @@ class Reservation(Record):
     guarantee_payment_method_id: str | None
     created_at: str
     cancelled_at: str | None = None
-    late_cancel_fee: FloatMoney = 0.0
+    late_cancel_fee: Money = money(0)
 
 
 class OrderLine(Record):
     item_id: str
     name: str
     quantity: int
-    unit_price: FloatMoney
+    unit_price: Money
     refunded: bool = False
 
 
@@ -118,17 +121,17 @@ class Order(Record):
     fulfillment: Fulfillment
     delivery_address: str | None
     lines: tuple[OrderLine, ...]
-    subtotal: FloatMoney
-    delivery_fee: FloatMoney
+    subtotal: Money
+    delivery_fee: Money
     points_redeemed: int
-    points_discount: FloatMoney
-    total: FloatMoney
+    points_discount: Money
+    total: Money
     payment_method_id: str
     status: OrderStatus
     placed_at: str
     promised_at: str
     completed_at: str | None
-    refunded_amount: FloatMoney = 0.0
+    refunded_amount: Money = money(0)
 
 
 class Refund(Record):
@@ -137,7 +140,7 @@ class Refund(Record):
     customer_id: str
     item_ids: tuple[str, ...]
     reason: RefundReason
-    amount: FloatMoney
+    amount: Money
     payment_method_id: str
     created_at: str
 
@@ -160,13 +163,13 @@ class PrivateEvent(Record):
     date: str
     guests: int
     package: EventPackage
-    price_per_guest: FloatMoney
-    deposit: FloatMoney
+    price_per_guest: Money
+    deposit: Money
     deposit_payment_method_id: str
     status: EventStatus
     created_at: str
     cancelled_at: str | None = None
-    deposit_refund: FloatMoney = 0.0
+    deposit_refund: Money = money(0)
 
 
 class RestaurantDB(DomainDB):

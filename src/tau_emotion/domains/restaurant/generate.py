@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
+from tau_emotion.domains.common import money
 from tau_emotion.domains.kit.customer_draws import CustomerDraws
 from tau_emotion.domains.kit.split import SplitGenerator
 from tau_emotion.domains.restaurant import history
@@ -38,6 +39,9 @@ N_CUSTOMERS = 300
 _ROOMS = (("Wine Cellar", 12, 24), ("Garden Room", 16, 40), ("Chef's Counter", 8, 14))
 _HOURS = (("11:00", "22:00", ()), ("11:00", "23:00", ()), ("11:00", "22:00", ("monday",)))
 _COVERS = (24, 30, 20)
+_GIFT_USED = (money(0), money(0), money("7.50"))
+"""What a gift card has already spent, drawn after its face value (three entries: the seeded
+draw depends on the count)."""
 
 
 def generate(city: City) -> RestaurantDB:
@@ -131,7 +135,7 @@ def _customers(rng: random.Random, city: City) -> list[Customer]:
                     kind="gift_card",
                     brand="house",
                     last4=gift.last4,
-                    balance=float(rng.choice((15, 25, 40, 50, 75, 100))) - rng.choice((0, 0, 7.5)),
+                    balance=money(rng.choice((15, 25, 40, 50, 75, 100))) - rng.choice(_GIFT_USED),
                 )
             )
         allergies = tuple(sorted(rng.sample(ALLERGIES, 1))) if rng.random() < 0.2 else ()

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import money
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
     Complaint,
@@ -180,11 +181,11 @@ def _order(
         )
         for m in picks
     )
-    subtotal = float_money(sum(line.unit_price * line.quantity for line in lines))
+    subtotal = money(sum((line.unit_price * line.quantity for line in lines), Decimal(0)))
     delivery = cust.zip_code in loc.delivery_zip_codes and rng.random() < 0.55
     if delivery and subtotal < rules.DELIVERY_MIN_SUBTOTAL:
         delivery = False
-    fee = rules.DELIVERY_FEE if delivery and cust.loyalty_tier != "gold" else 0.0
+    fee = rules.DELIVERY_FEE if delivery and cust.loyalty_tier != "gold" else money(0)
     points = rng.choice((100, 200, 300)) if rng.random() < 0.1 else 0
     discount = min(rules.points_value(points), subtotal)
     promised = placed + timedelta(
@@ -223,7 +224,7 @@ def _order(
         delivery_fee=fee,
         points_redeemed=points,
         points_discount=discount,
-        total=float_money(subtotal + fee - discount),
+        total=money(subtotal + fee - discount),
         payment_method_id=rng.choice(methods).id,
         status=status,
         placed_at=rules.stamp(placed),
@@ -273,7 +274,7 @@ def events(
                 deposit_refund=(
                     rules.event_refund(deposit, day.isoformat(), cancelled_on)
                     if cancelled_on
-                    else 0.0
+                    else money(0)
                 ),
             )
         )

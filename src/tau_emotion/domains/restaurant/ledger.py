@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from decimal import Decimal
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import money
 from tau_emotion.domains.kit.accounts_stored_value import Payment, StoredValueRule
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer, Order
 from tau_emotion.errors import ToolError
 
 
-def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple[Order, float]:
+def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple[Order, Decimal]:
     """Mark whole order lines refunded; return the changed order and the amount to pay back.
     Whether the order is still inside the refund window is the policy's
     (`past_refund_window`), not checked here.
@@ -40,14 +41,14 @@ def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple
             raise ToolError(f"item {item_id} is not on order {order.number}")
         if line.refunded:
             raise ToolError(f"{line.name} on order {order.number} was already refunded")
-    price = sum(lines[i].unit_price * lines[i].quantity for i in item_ids)
-    amount = float_money(min(price, order.total - order.refunded_amount))
+    price = sum((lines[i].unit_price * lines[i].quantity for i in item_ids), Decimal(0))
+    amount = money(min(price, order.total - order.refunded_amount))
     changed = tuple(
         line.model_copy(update={"refunded": True}) if line.item_id in item_ids else line
         for line in order.lines
     )
     updated = order.model_copy(
-        update={"lines": changed, "refunded_amount": float_money(order.refunded_amount + amount)}
+        update={"lines": changed, "refunded_amount": money(order.refunded_amount + amount)}
     )
     return updated, amount
 

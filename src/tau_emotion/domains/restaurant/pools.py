@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit import names
 from tau_emotion.domains.kit.names import FamilyNamed
 from tau_emotion.domains.kit.reference import Reference
@@ -61,8 +62,9 @@ class City(FamilyNamed):
 
 _REFERENCE = Reference(__package__ or __name__, "cities.json")
 MENU = _REFERENCE.table(
-    "menu", tuple[tuple[str, str, float, tuple[str, ...], tuple[str, ...]], ...]
+    "menu", tuple[tuple[str, str, Money, tuple[str, ...], tuple[str, ...]], ...]
 )
-"""(name, category, price, allergens, dietary tags) of every dish."""
+"""(name, category, price, allergens, dietary tags) of every dish; the prices are JSON numbers
+in cities.json, made cent-exact `Money` as the table is read."""
 TRAIN_CITY = _REFERENCE.table("train", City)
 EVAL_CITY = _REFERENCE.table("eval", City)

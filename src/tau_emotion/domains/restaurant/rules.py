@@ -7,8 +7,9 @@ the agent is held to, and policy.md states the same numbers.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import money
 
 NOW = datetime(2025, 6, 14, 15, 0)
 """The fixed 'current' time of every episode (Saturday afternoon); policy.md states it."""
@@ -20,7 +21,7 @@ MAX_PARTY = 10
 """Larger groups are private events."""
 GUARANTEE_PARTY = 6
 """Parties of this size or more need a credit card on file to guarantee the table."""
-LATE_CANCEL_FEE_PER_GUEST = 15.00
+LATE_CANCEL_FEE_PER_GUEST = money("15.00")
 LATE_CANCEL_HOURS = 24
 MIN_LEAD_HOURS = 2
 """Bookings and changes must be at least this far before the seating time."""
@@ -31,21 +32,25 @@ FIRST_SEATING = "11:30"
 LAST_SEATING_BEFORE_CLOSE_MIN = 60
 
 # Orders
-DELIVERY_FEE = 4.99
-DELIVERY_MIN_SUBTOTAL = 20.00
+DELIVERY_FEE = money("4.99")
+DELIVERY_MIN_SUBTOTAL = money("20.00")
 PICKUP_READY_MIN = 25
 DELIVERY_PROMISE_MIN = 45
 MAX_QUANTITY = 20
 POINTS_BLOCK = 100
-POINTS_BLOCK_VALUE = 5.00
+POINTS_BLOCK_VALUE = money("5.00")
 REFUND_WINDOW_HOURS = 48
 LATE_DELIVERY_GRACE_MIN = 15
 LATE_DELIVERY_POINTS = 150
 CANCELLABLE_ORDER_STATUSES = ("placed",)
 
 # Private events
-EVENT_PACKAGES: dict[str, float] = {"cocktail": 38.00, "dinner": 62.00, "chefs_table": 95.00}
-EVENT_DEPOSIT_RATE = 0.25
+EVENT_PACKAGES: dict[str, Decimal] = {
+    "cocktail": money("38.00"),
+    "dinner": money("62.00"),
+    "chefs_table": money("95.00"),
+}
+EVENT_DEPOSIT_RATE = Decimal("0.25")
 EVENT_MIN_LEAD_DAYS = 7
 EVENT_MAX_ADVANCE_DAYS = 180
 EVENT_FULL_REFUND_DAYS = 30
@@ -107,26 +112,27 @@ def outside_event_window(event_day: date) -> str | None:
     return None
 
 
-def late_cancel_fee(party_size: int, seating: datetime) -> float:
+def late_cancel_fee(party_size: int, seating: datetime) -> Decimal:
     """Fee for cancelling a guaranteed table inside the late window (0 otherwise)."""
     if party_size < GUARANTEE_PARTY or hours_until(seating) >= LATE_CANCEL_HOURS:
-        return 0.0
-    return float_money(party_size * LATE_CANCEL_FEE_PER_GUEST)
+        return money(0)
+    return money(party_size * LATE_CANCEL_FEE_PER_GUEST)
 
 
-def points_value(points: int) -> float:
-    return float_money(points // POINTS_BLOCK * POINTS_BLOCK_VALUE)
+def points_value(points: int) -> Decimal:
+    return money(points // POINTS_BLOCK * POINTS_BLOCK_VALUE)
 
 
-def event_deposit(guests: int, package: str) -> float:
-    return float_money(guests * EVENT_PACKAGES[package] * EVENT_DEPOSIT_RATE)
+def event_deposit(guests: int, package: str) -> Decimal:
+    return money(guests * EVENT_PACKAGES[package] * EVENT_DEPOSIT_RATE)
 
 
-def event_refund(deposit: float, event_day: str, on: date | None = None) -> float:
-    """Deposit refund by notice: full from 30 days out, half from 14, nothing later."""
+def event_refund(deposit: Decimal, event_day: str, on: date | None = None) -> Decimal:
+    """Deposit refund by notice: full from 30 days out, half from 14, nothing later. Half of
+    an odd number of cents rounds up, half a cent to the guest (23.75 -> 11.88)."""
     days = (parse_date(event_day) - (on or NOW.date())).days
     if days >= EVENT_FULL_REFUND_DAYS:
         return deposit
     if days >= EVENT_HALF_REFUND_DAYS:
-        return float_money(deposit / 2)
-    return 0.0
+        return money(deposit / 2)
+    return money(0)

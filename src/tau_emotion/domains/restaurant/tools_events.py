@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tau_emotion.domains.common import calendar_date, fmt, next_id, record_view
+from tau_emotion.domains.common import calendar_date, fmt, money, next_id, record_view
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import EventPackage, PrivateEvent
 from tau_emotion.domains.restaurant.tools_base import RestaurantBase, cancelled_now
@@ -22,7 +22,7 @@ class EventTools(RestaurantBase):
             event_id: The event id on the booking confirmation, e.g. 'EV5012'.
         """
         event = self._event(event_id)
-        refund = 0.0
+        refund = money(0)
         if event.status == "confirmed":
             refund = rules.event_refund(event.deposit, event.date)
         return record_view(event, deposit_refund_if_cancelled_now=fmt(refund))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any, Literal
 
-from tau_emotion.domains.common import float_money, fmt, next_id, record_view
+from tau_emotion.domains.common import fmt, money, next_id, record_view
 from tau_emotion.domains.restaurant import ledger, rules
 from tau_emotion.domains.restaurant.db import (
     Complaint,
@@ -106,13 +107,13 @@ class OrderTools(RestaurantBase):
             lines.append(
                 OrderLine(item_id=item.id, name=item.name, quantity=quantity, unit_price=item.price)
             )
-        subtotal = float_money(sum(line.unit_price * line.quantity for line in lines))
-        fee = 0.0
+        subtotal = money(sum((line.unit_price * line.quantity for line in lines), Decimal(0)))
+        fee = money(0)
         if fulfillment == "delivery":
             if customer.zip_code not in location.delivery_zip_codes:
                 raise ToolError(f"{location.name} does not deliver to zip code {customer.zip_code}")
             # The 20.00 minimum is the policy's (restaurant.delivery_minimum).
-            fee = 0.0 if customer.loyalty_tier == "gold" else rules.DELIVERY_FEE
+            fee = money(0) if customer.loyalty_tier == "gold" else rules.DELIVERY_FEE
         if redeem_points < 0 or redeem_points % rules.POINTS_BLOCK:
             raise ToolError(f"points are redeemed in blocks of {rules.POINTS_BLOCK}")
         if redeem_points > customer.loyalty_points:
@@ -120,7 +121,7 @@ class OrderTools(RestaurantBase):
         discount = rules.points_value(redeem_points)
         if discount > subtotal:
             raise ToolError("points cannot discount more than the food subtotal")
-        total = float_money(subtotal + fee - discount)
+        total = money(subtotal + fee - discount)
         self._payment(customer, payment_method_id)
         customer = ledger.charge(customer, payment_method_id, total)
         customer = customer.model_copy(

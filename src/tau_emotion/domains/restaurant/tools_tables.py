@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from tau_emotion.domains.common import calendar_date, fmt, next_id, record_view
+from tau_emotion.domains.common import calendar_date, fmt, money, next_id, record_view
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import (
     Customer,
@@ -144,7 +144,7 @@ class TableTools(RestaurantBase):
             reservation_code: The code on the booking confirmation, e.g. 'R500123'.
         """
         r = self._reservation(reservation_code)
-        fee = 0.0
+        fee = money(0)
         if r.status == "booked":
             fee = rules.late_cancel_fee(r.party_size, rules.parse_dt(r.date, r.time))
         return record_view(r, cancellation_fee_if_cancelled_now=fmt(fee))

@@ -8,9 +8,10 @@ thing in different words must reach the same state.
 from __future__ import annotations
 
 from collections.abc import MutableMapping
+from decimal import Decimal
 from typing import Literal
 
-from tau_emotion.domains.common import FloatMoney
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import StampedTransfer
 from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
@@ -31,7 +32,7 @@ class PaymentMethod(Record):
     brand: str
     """Card network, or 'voucher' for travel credit."""
     last4: str
-    balance: FloatMoney | None = None
+    balance: Money | None = None
     """Remaining travel credit; None for credit cards."""
 
 
@@ -46,7 +47,7 @@ class RoomType(Record):
     code: str
     name: str
     occupancy: int
-    supplement_per_night: FloatMoney
+    supplement_per_night: Money
     """Added per room per night to the travellers' package prices."""
 
 
@@ -74,7 +75,7 @@ class Departure(Record):
     package_id: str
     start_date: str
     end_date: str
-    base_price: FloatMoney
+    base_price: Money
     """Standard-fare adult price per person; saver and flexible fares are derived from it."""
     seats_total: int
 
@@ -85,7 +86,7 @@ class Tour(Record):
     name: str
     weekdays: tuple[str, ...]
     duration_hours: float
-    price_per_person: FloatMoney
+    price_per_person: Money
     min_age: int
     capacity: int
     """Travellers per tour per day."""
@@ -95,7 +96,7 @@ class Traveller(Record):
     id: str
     full_name: str
     date_of_birth: str
-    price: FloatMoney
+    price: Money
     """Package price paid for this traveller (fare, child rate)."""
 
 
@@ -103,7 +104,7 @@ class TourBooking(Record):
     tour_id: str
     date: str
     traveller_ids: tuple[str, ...]
-    total: FloatMoney
+    total: Money
 
 
 class Booking(Record):
@@ -116,13 +117,13 @@ class Booking(Record):
     rooms: int
     travellers: tuple[Traveller, ...]
     tours: tuple[TourBooking, ...]
-    package_price: FloatMoney
+    package_price: Money
     """Travellers' prices plus room supplements."""
-    fees: FloatMoney
+    fees: Money
     """Change fees charged so far."""
-    amount_paid: FloatMoney
+    amount_paid: Money
     """Everything charged for this booking except insurance."""
-    amount_refunded: FloatMoney
+    amount_refunded: Money
     payment_method_id: str
     status: BookingStatus
     created_at: str
@@ -138,7 +139,7 @@ def new_booking(
     room: RoomType,
     rooms: int,
     travellers: tuple[Traveller, ...],
-    price: FloatMoney,
+    price: Decimal,
     method_id: str,
     created_at: str,
 ) -> Booking:
@@ -155,9 +156,9 @@ def new_booking(
         travellers=travellers,
         tours=(),
         package_price=price,
-        fees=0.0,
+        fees=Decimal("0.00"),
         amount_paid=price,
-        amount_refunded=0.0,
+        amount_refunded=Decimal("0.00"),
         payment_method_id=method_id,
         status="confirmed",
         created_at=created_at,
@@ -169,7 +170,7 @@ class InsurancePolicy(Record):
     booking_code: str
     customer_id: str
     plan: Plan
-    premium: FloatMoney
+    premium: Money
     payment_method_id: str
     purchased_at: str
 
@@ -181,8 +182,8 @@ class Claim(Record):
     customer_id: str
     claim_type: ClaimType
     incident_date: str
-    amount_claimed: FloatMoney
-    payout: FloatMoney
+    amount_claimed: Money
+    payout: Money
     status: Literal["submitted", "approved", "paid", "rejected"]
     created_at: str
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict
 from datetime import date, timedelta
+from decimal import Decimal
 
 from tau_emotion.domains.kit.customer_draws import CustomerDraws
 from tau_emotion.domains.kit.split import SplitGenerator
@@ -35,7 +36,8 @@ from tau_emotion.domains.travel.pools import (
 )
 
 N_CUSTOMERS = 300
-_STAR_FACTOR = {3: 0.75, 4: 1.0, 5: 1.5}
+_STAR_FACTOR = {3: Decimal("0.75"), 4: Decimal("1.00"), 5: Decimal("1.50")}
+"""Room supplements by hotel stars, as a share of the 4-star supplement."""
 
 
 def generate(market: Market) -> TravelDB:
@@ -67,12 +69,13 @@ def _catalogue(market: Market) -> tuple[list[Hotel], list[Package], list[Tour]]:
     for dest in market.catalogue:
         hotel_id = f"H{market.digit}{len(hotels) + 1:02d}"
         factor = _STAR_FACTOR[dest.stars]
+        # Whole dollars, a tie to the even dollar as `round` does (35.00 * 1.5 gives 52).
         rooms = tuple(
             RoomType(
                 code=code,
                 name=name,
                 occupancy=occupancy,
-                supplement_per_night=float(round(supplement * factor)),
+                supplement_per_night=Decimal(round(supplement * factor)),
             )
             for code, name, occupancy, supplement in ROOM_TYPES
         )
@@ -98,15 +101,15 @@ def _catalogue(market: Market) -> tuple[list[Hotel], list[Package], list[Tour]]:
     return hotels, packages, tours
 
 
-def _season(day: date) -> float:
+def _season(day: date) -> Decimal:
     """Summer and the holidays cost more; late winter less."""
     if day.month in (6, 7, 8):
-        return 1.15
+        return Decimal("1.15")
     if day.month == 12:
-        return 1.10
+        return Decimal("1.10")
     if day.month in (1, 2):
-        return 0.90
-    return 1.0
+        return Decimal("0.90")
+    return Decimal("1.00")
 
 
 def _departures(rng: random.Random, market: Market, packages: list[Package]) -> list[Departure]:
@@ -123,7 +126,7 @@ def _departures(rng: random.Random, market: Market, packages: list[Package]) -> 
                     package_id=package.id,
                     start_date=day.isoformat(),
                     end_date=(day + timedelta(days=package.nights)).isoformat(),
-                    base_price=float(price),
+                    base_price=Decimal(price),
                     seats_total=rng.randrange(16, 29),
                 )
             )
@@ -151,7 +154,7 @@ def _customers(rng: random.Random, market: Market) -> list[Customer]:
                     kind="travel_credit",
                     brand="voucher",
                     last4=credit.last4,
-                    balance=float(rng.randrange(50, 650, 25)),
+                    balance=Decimal(rng.randrange(50, 650, 25)),
                 )
             )
         birth = date(1950, 1, 1) + timedelta(days=rng.randrange(0, 50 * 365))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import money
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import (
     Booking,
@@ -97,7 +98,7 @@ def add_bookings(rng: random.Random, market: Market, db: TravelDB) -> None:
         booked = new_booking(
             "", cust.id, dep, fare, room_type, rooms, travellers, price, method, at
         )
-        paid = float_money(price + sum(t.total for t in tours))
+        paid = money(price + sum((t.total for t in tours), Decimal(0)))
         status = "completed" if dep.end_date < rules.TODAY.isoformat() else "confirmed"
         booking = booked.model_copy(update={"tours": tours, "amount_paid": paid, "status": status})
         if rng.random() < 0.08:
@@ -147,7 +148,7 @@ def _tours(
     if not who or load.get((tour.id, day), 0) + len(who) > tour.capacity:
         return ()
     load[(tour.id, day)] = load.get((tour.id, day), 0) + len(who)
-    total = float_money(tour.price_per_person * len(who))
+    total = money(tour.price_per_person * len(who))
     return (TourBooking(tour_id=tour.id, date=day, traveller_ids=who, total=total),)
 
 
@@ -180,7 +181,7 @@ def add_insurance(rng: random.Random, market: Market, db: TravelDB) -> None:
             booking_code=booking.code,
             customer_id=booking.customer_id,
             plan=plan,
-            premium=float_money(booking.package_price * rules.INSURANCE_RATES[plan]),
+            premium=money(booking.package_price * rules.INSURANCE_RATES[plan]),
             payment_method_id=booking.payment_method_id,
             purchased_at=booking.created_at,
         )
@@ -210,9 +211,9 @@ def add_claims(rng: random.Random, market: Market, db: TravelDB) -> None:
             incident = (
                 first + timedelta(days=rng.randrange(0, (last - first).days + 1))
             ).isoformat()
-            amount = float(rng.randrange(120, 2400, 5))
+            amount = Decimal(rng.randrange(120, 2400, 5))
             limit, deductible = cover[kind]
-            paid = float_money(min(amount, limit) - deductible)
+            paid = money(min(amount, limit) - deductible)
             drafts.append(_claim(policy, booking, kind, incident, amount, paid))
     drafts.sort(key=lambda c: (c.created_at, c.policy_id))
     for i, claim in enumerate(drafts):
@@ -229,8 +230,8 @@ def _claim(
     booking: Booking,
     kind: str,
     incident: str,
-    amount: float,
-    paid: float,
+    amount: Decimal,
+    paid: Decimal,
 ) -> Claim:
     filed = min(rules.parse_date(incident) + timedelta(days=3), rules.TODAY)
     return Claim(

@@ -9,6 +9,7 @@ person or record in both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from tau_emotion.domains.kit import names
 from tau_emotion.domains.kit.names import FamilyNamed
@@ -28,7 +29,7 @@ class TourSpec:
     name: str
     weekdays: tuple[str, ...]
     duration_hours: float
-    price_per_person: float
+    price_per_person: Decimal
     min_age: int
     capacity: int
 
@@ -37,7 +38,7 @@ class TourSpec:
 class PackageSpec:
     name: str
     nights: int
-    base_price: float
+    base_price: Decimal
     adults_only: bool
     highlights: str
 
@@ -69,7 +70,7 @@ class Market(FamilyNamed):
 
 _REFERENCE = Reference(__package__ or __name__, "markets.json")
 
-ROOM_TYPES = _REFERENCE.table("room_types", tuple[tuple[str, str, int, float], ...])
+ROOM_TYPES = _REFERENCE.table("room_types", tuple[tuple[str, str, int, Decimal], ...])
 """(code, name, occupancy, supplement per night at a 4-star hotel)."""
 TRAIN_MARKET = _REFERENCE.table("train", Market)
 EVAL_MARKET = _REFERENCE.table("eval", Market)

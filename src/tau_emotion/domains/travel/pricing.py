@@ -7,8 +7,9 @@ the agent will read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import money
 from tau_emotion.domains.kit.accounts_stored_value import Payment, StoredValueRule
 from tau_emotion.domains.travel import rules
 from tau_emotion.domains.travel.db import (
@@ -50,9 +51,9 @@ def price_travellers(
 
 def package_price(
     travellers: Sequence[Traveller], room_type: RoomType, rooms: int, nights: int
-) -> float:
+) -> Decimal:
     supplements = room_type.supplement_per_night * nights * rooms
-    return float_money(sum(t.price for t in travellers) + supplements)
+    return money(sum((t.price for t in travellers), Decimal(0)) + supplements)
 
 
 def check_party(package: Package, departure: Departure, people: Sequence[tuple[str, str]]) -> None:
@@ -72,20 +73,20 @@ def check_party(package: Package, departure: Departure, people: Sequence[tuple[s
             raise ToolError(f"{package.name} is adults only (18+); {name} would be {age}")
 
 
-def cancellation(booking: Booking, departure: Departure, on_days: int) -> tuple[float, float]:
+def cancellation(booking: Booking, departure: Departure, on_days: int) -> tuple[Decimal, Decimal]:
     """(refund, money lost) for cancelling with `on_days` days left before departure.
 
     The package price is refunded by the fare's share; tours come back in full (they have not
     happened); change fees and insurance premiums are never refunded.
     """
     share = rules.refund_share(booking.fare, on_days)
-    package_back = float_money(booking.package_price * share)
-    tours = float_money(sum(t.total for t in booking.tours)) if on_days >= 1 else 0.0
-    refund = float_money(min(package_back + tours, booking.amount_paid - booking.amount_refunded))
-    return refund, float_money(booking.package_price - package_back)
+    package_back = money(booking.package_price * share)
+    tours = sum((t.total for t in booking.tours), Decimal(0)) if on_days >= 1 else Decimal(0)
+    refund = money(min(package_back + tours, booking.amount_paid - booking.amount_refunded))
+    return refund, money(booking.package_price - package_back)
 
 
-def lost_on_cancellation(booking: Booking, departure: Departure) -> float:
+def lost_on_cancellation(booking: Booking, departure: Departure) -> Decimal:
     """Package money a cancelled booking did not get back: what trip-cancellation cover pays."""
     cancelled = rules.parse_date((booking.cancelled_at or rules.stamp(rules.NOW))[:10])
     left = (rules.parse_date(departure.start_date) - cancelled).days
@@ -119,9 +120,9 @@ def payout(
     departure: Departure,
     claim_type: str,
     incident_date: str,
-    amount: float,
-    lost: float,
-) -> float:
+    amount: Decimal,
+    lost: Decimal,
+) -> Decimal:
     """Check a claim against the insurance plan's cover; return what it pays. When claims may
     be filed, and how many, is the policy's (see `claim_window_start` and travel/checks.py)."""
     cover = rules.COVER[policy.plan]
@@ -154,7 +155,7 @@ def payout(
             raise ToolError("the incident date is in the future")
         limit = cover[claim_type][0]
     deductible = cover[claim_type][1]
-    paid = float_money(min(amount, limit) - deductible)
+    paid = money(min(amount, limit) - deductible)
     if paid <= 0:
         raise ToolError(f"the amount is not above the plan's {deductible:.2f} deductible")
     return paid

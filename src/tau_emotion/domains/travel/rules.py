@@ -6,10 +6,10 @@ is held to; policy.md states the same numbers.
 
 from __future__ import annotations
 
-import math
 from datetime import date, datetime
+from decimal import Decimal
 
-from tau_emotion.domains.common import float_money
+from tau_emotion.domains.common import money
 
 NOW = datetime(2025, 5, 20, 10, 0)
 """The fixed 'current' time of every episode (a Tuesday morning); policy.md states it."""
@@ -23,17 +23,21 @@ BOOK_MIN_LEAD_DAYS = 7
 BOOK_MAX_LEAD_DAYS = 365
 CHILD_AGE = 12
 """Travellers younger than this on the departure date pay the child rate."""
-CHILD_RATE = 0.75
+CHILD_RATE = Decimal("0.75")
 ADULT_AGE = 18
-FARES: dict[str, float] = {"saver": 0.90, "standard": 1.00, "flexible": 1.15}
+FARES: dict[str, Decimal] = {
+    "saver": Decimal("0.90"),
+    "standard": Decimal("1.00"),
+    "flexible": Decimal("1.15"),
+}
 
 # Changes
 CHANGE_MIN_LEAD_DAYS = 14
 """Date and room changes must be made at least this many days before the current departure."""
-CHANGE_FEE_PER_TRAVELLER: dict[str, float | None] = {
+CHANGE_FEE_PER_TRAVELLER: dict[str, Decimal | None] = {
     "saver": None,
-    "standard": 75.00,
-    "flexible": 0.0,
+    "standard": Decimal("75.00"),
+    "flexible": Decimal("0.00"),
 }
 """None: the fare does not allow date changes."""
 MAX_NAME_EDITS = 3
@@ -42,17 +46,21 @@ MAX_NAME_EDITS = 3
 TOUR_MIN_LEAD_DAYS = 2
 
 # Insurance
-INSURANCE_RATES: dict[str, float] = {"basic": 0.04, "premium": 0.07}
+INSURANCE_RATES: dict[str, Decimal] = {"basic": Decimal("0.04"), "premium": Decimal("0.07")}
 INSURANCE_MIN_LEAD_DAYS = 14
 CLAIM_WINDOW_DAYS = 30
-COVER: dict[str, dict[str, tuple[float, float]]] = {
-    # plan -> claim type -> (limit, deductible); trip_cancellation's limit is the money lost.
-    "basic": {"medical": (10000.00, 100.00), "baggage": (1000.00, 100.00)},
+COVER: dict[str, dict[str, tuple[Decimal, Decimal]]] = {
+    # plan -> claim type -> (limit, deductible); trip_cancellation's limit is the money lost
+    # (`pricing.payout` uses that, never this infinite placeholder).
+    "basic": {
+        "medical": (Decimal("10000.00"), Decimal("100.00")),
+        "baggage": (Decimal("1000.00"), Decimal("100.00")),
+    },
     "premium": {
-        "medical": (50000.00, 0.0),
-        "baggage": (2500.00, 0.0),
-        "trip_delay": (500.00, 0.0),
-        "trip_cancellation": (math.inf, 0.0),
+        "medical": (Decimal("50000.00"), Decimal("0.00")),
+        "baggage": (Decimal("2500.00"), Decimal("0.00")),
+        "trip_delay": (Decimal("500.00"), Decimal("0.00")),
+        "trip_cancellation": (Decimal("Infinity"), Decimal("0.00")),
     },
 }
 COVERED_CANCEL_REASONS = ("illness", "bereavement")
@@ -75,28 +83,28 @@ def age_on(birth: str, day: str) -> int:
     return on.year - born.year - ((on.month, on.day) < (born.month, born.day))
 
 
-def fare_price(base: float, fare: str) -> float:
-    return float_money(base * FARES[fare])
+def fare_price(base: Decimal, fare: str) -> Decimal:
+    return money(base * FARES[fare])
 
 
-def traveller_price(base: float, fare: str, birth: str, departure: str) -> float:
+def traveller_price(base: Decimal, fare: str, birth: str, departure: str) -> Decimal:
     price = fare_price(base, fare)
-    return float_money(price * CHILD_RATE) if age_on(birth, departure) < CHILD_AGE else price
+    return money(price * CHILD_RATE) if age_on(birth, departure) < CHILD_AGE else price
 
 
 def rooms_needed(travellers: int, occupancy: int) -> int:
     return -(-travellers // occupancy)
 
 
-def refund_share(fare: str, days: int) -> float:
+def refund_share(fare: str, days: int) -> Decimal:
     """Share of the package price refunded on cancellation, by fare and days before departure."""
     if days < 1:
-        return 0.0
+        return Decimal("0")
     if fare == "flexible":
-        return 1.0 if days >= 14 else 0.5
+        return Decimal("1") if days >= 14 else Decimal("0.5")
     if fare == "standard":
-        return 0.9 if days >= 45 else 0.5 if days >= 15 else 0.0
-    return 0.5 if days >= 60 else 0.0
+        return Decimal("0.9") if days >= 45 else Decimal("0.5") if days >= 15 else Decimal("0")
+    return Decimal("0.5") if days >= 60 else Decimal("0")
 
 
 def edit_distance(a: str, b: str) -> int:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import float_money, require
+from tau_emotion.domains.common import money, require
 from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.travel import pricing
 from tau_emotion.domains.travel.db import (
@@ -61,7 +62,7 @@ class TravelBase(DatabaseTools[TravelDB]):
         )
         return departure.seats_total - used
 
-    def _settle(self, booking: Booking, net: float) -> dict[str, Any]:
+    def _settle(self, booking: Booking, net: Decimal) -> dict[str, Any]:
         """Charge (net > 0) or refund (net < 0) the booking's payment method.
 
         Returns the booking fields to update; refuses when travel credit cannot cover it.
@@ -69,9 +70,9 @@ class TravelBase(DatabaseTools[TravelDB]):
         customer = self._customer(booking.customer_id)
         if net > 0:
             customer = pricing.charge(customer, booking.payment_method_id, net)
-            update = {"amount_paid": float_money(booking.amount_paid + net)}
+            update = {"amount_paid": money(booking.amount_paid + net)}
         else:
             customer = pricing.credit(customer, booking.payment_method_id, -net)
-            update = {"amount_refunded": float_money(booking.amount_refunded - net)}
+            update = {"amount_refunded": money(booking.amount_refunded - net)}
         self.db.customers[customer.id] = customer
         return update

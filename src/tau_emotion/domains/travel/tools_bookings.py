@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau_emotion.domains.common import float_money, fmt, next_id, record_view
+from tau_emotion.domains.common import fmt, money, next_id, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Booking, CancelReason, Fare, new_booking
@@ -21,6 +22,17 @@ class TravellerIn(BaseModel):
 
     full_name: str = Field(description="First and last name as on the passport.")
     date_of_birth: str = Field(description="Date of birth, YYYY-MM-DD.")
+
+
+def _charged_refunded(net: Decimal) -> dict[str, str]:
+    """What a change charged (net > 0) or refunded (net < 0), as the tool shows it.
+
+    A change that costs nothing shows refunded as '-0.00': the tools once kept amounts as
+    floats, where `max(-0.0, 0.0)` is -0.0, and shipped replays hold that output. Decimal's
+    `-` keeps a zero positive, so that minus is written out here.
+    """
+    refunded = "-0.00" if net == 0 else fmt(max(-net, Decimal(0)))
+    return {"charged": fmt(max(net, Decimal(0))), "refunded": refunded}
 
 
 class BookingTools(TravelBase):
@@ -126,7 +138,7 @@ class BookingTools(TravelBase):
         b = self._changeable(booking_code)
         # The policy allows a saver fare no date change (travel.saver_no_date_change); the
         # tool does not judge, and a saver fare has no change fee to charge.
-        fee_each = rules.CHANGE_FEE_PER_TRAVELLER[b.fare] or 0.0
+        fee_each = rules.CHANGE_FEE_PER_TRAVELLER[b.fare] or Decimal(0)
         new = self._departure(new_departure_id)
         if new.package_id != b.package_id or new.id == b.departure_id:
             raise ToolError("pick a different departure of the same package")
@@ -140,25 +152,20 @@ class BookingTools(TravelBase):
         travellers = pricing.price_travellers(new, b.fare, people, b.code)
         room = pricing.room(self.db.hotels[package.hotel_id], b.room_type)
         price = pricing.package_price(travellers, room, b.rooms, package.nights)
-        fee = float_money(fee_each * len(travellers))
-        tours = float_money(sum(t.total for t in b.tours))
-        net = float_money(price - b.package_price + fee - tours)
+        fee = money(fee_each * len(travellers))
+        tours = sum((t.total for t in b.tours), Decimal(0))
+        net = money(price - b.package_price + fee - tours)
         update = self._settle(b, net)
         update.update(
             departure_id=new.id,
             travellers=travellers,
             tours=(),
             package_price=price,
-            fees=float_money(b.fees + fee),
+            fees=money(b.fees + fee),
         )
         changed = b.model_copy(update=update)
         self.db.bookings[b.code] = changed
-        return record_view(
-            changed,
-            change_fee=fmt(fee),
-            charged=fmt(max(net, 0.0)),
-            refunded=fmt(max(-net, 0.0)),
-        )
+        return record_view(changed, change_fee=fmt(fee), **_charged_refunded(net))
 
     @tool("write")
     def change_room_type(self, booking_code: str, room_type: str) -> dict[str, Any]:
@@ -176,12 +183,12 @@ class BookingTools(TravelBase):
         room = pricing.room(self.db.hotels[package.hotel_id], room_type)
         rooms = rules.rooms_needed(len(b.travellers), room.occupancy)
         price = pricing.package_price(b.travellers, room, rooms, package.nights)
-        net = float_money(price - b.package_price)
+        net = money(price - b.package_price)
         update = self._settle(b, net)
         update.update(room_type=room.code, rooms=rooms, package_price=price)
         changed = b.model_copy(update=update)
         self.db.bookings[b.code] = changed
-        return record_view(changed, charged=fmt(max(net, 0.0)), refunded=fmt(max(-net, 0.0)))
+        return record_view(changed, **_charged_refunded(net))
 
     @tool("write")
     def correct_traveller_name(

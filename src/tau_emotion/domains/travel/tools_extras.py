@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import calendar_date, float_money, fmt, next_id, record_view
+from tau_emotion.domains.common import calendar_date, fmt, money, next_id, record_view
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Claim, ClaimType, InsurancePolicy, Plan, TourBooking
@@ -68,7 +69,7 @@ class ExtraTools(TravelBase):
         )
         if load + len(traveller_ids) > tour.capacity:
             raise ToolError(f"{tour.name} has {max(tour.capacity - load, 0)} places left on {day}")
-        total = float_money(tour.price_per_person * len(traveller_ids))
+        total = money(tour.price_per_person * len(traveller_ids))
         added = TourBooking(
             tour_id=tour.id, date=day, traveller_ids=tuple(sorted(traveller_ids)), total=total
         )
@@ -93,7 +94,7 @@ class ExtraTools(TravelBase):
         # Until 14 days before departure is the policy's (travel.insurance_window).
         if self._policy_of(b.code) is not None:
             raise ToolError(f"booking {b.code} is already insured")
-        premium = float_money(b.package_price * rules.INSURANCE_RATES[plan])
+        premium = money(b.package_price * rules.INSURANCE_RATES[plan])
         customer = pricing.charge(self._customer(b.customer_id), b.payment_method_id, premium)
         policy_id = next_id(self.db.insurance_policies, "IP", 5)
         policy = InsurancePolicy(
@@ -131,9 +132,13 @@ class ExtraTools(TravelBase):
             raise ToolError(f"booking {b.code} has no travel insurance")
         day = calendar_date(incident_date).isoformat()
         dep = self.db.departures[b.departure_id]
-        lost = pricing.lost_on_cancellation(b, dep) if b.status == "cancelled" else 0.0
+        lost = pricing.lost_on_cancellation(b, dep) if b.status == "cancelled" else Decimal(0)
+        # The amount as the agent gave it, not yet rounded to the cent: the payout is rounded
+        # once, after the limit and deductible, and a claim of less than half a cent is
+        # refused as not above the deductible rather than as not positive.
+        claimed = Decimal(str(amount))
         # The 30-day window and one claim per type are the policy's (travel.claim_eligibility).
-        paid = pricing.payout(policy, b, dep, claim_type, day, amount, lost)
+        paid = pricing.payout(policy, b, dep, claim_type, day, claimed, lost)
         claim_id = next_id(self.db.claims, "CL", 4)
         claim = Claim(
             id=claim_id,
@@ -142,7 +147,7 @@ class ExtraTools(TravelBase):
             customer_id=b.customer_id,
             claim_type=claim_type,
             incident_date=day,
-            amount_claimed=float_money(amount),
+            amount_claimed=money(claimed),
             payout=paid,
             status="submitted",
             created_at=rules.stamp(rules.NOW),
