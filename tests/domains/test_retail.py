@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 import pytest
 from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.retail.db import Customer, Order, RetailDB
 from tau_emotion.domains.retail.rules import TODAY, days_between
 
@@ -44,41 +45,41 @@ def current(order_number: str) -> Order:
     return ENV.state.table("orders")[order_number]  # type: ignore[no-any-return]
 
 
-def balance(customer_id: str, method_id: str) -> int | None:
+def balance(customer_id: str, method_id: str) -> Decimal | None:
     c = ENV.state.table("customers")[customer_id]
-    return next(m.balance_cents for m in c.payment_methods if m.id == method_id)  # type: ignore[no-any-return]
+    return next(m.balance for m in c.payment_methods if m.id == method_id)  # type: ignore[no-any-return]
 
 
-def variant_pair(order: Order, wanted: Callable[[int], bool]) -> tuple[str, str] | None:
+def subtotal(order: Order) -> Decimal:
+    return sum((line.price for line in order.lines), Decimal(0))
+
+
+def variant_pair(order: Order, wanted: Callable[[Decimal], bool]) -> tuple[str, str] | None:
     """(item on the order, in-stock variant of the same product) whose price difference
     (new minus old) satisfies `wanted`."""
     on_order = {line.item_id for line in order.lines}
     for line in order.lines:
         for item_id in DB.products[line.product_id].item_ids:
             item = DB.items[item_id]
-            if (
-                item_id not in on_order
-                and item.available
-                and wanted(item.price_cents - line.price_cents)
-            ):
+            if item_id not in on_order and item.available and wanted(item.price - line.price):
                 return line.item_id, item_id
     return None
 
 
-def up(diff: int) -> bool:
+def up(diff: Decimal) -> bool:
     return diff > 0
 
 
-def down(diff: int) -> bool:
+def down(diff: Decimal) -> bool:
     return diff < 0
 
 
-def even(diff: int) -> bool:
+def even(diff: Decimal) -> bool:
     return diff == 0
 
 
-def price_change(pair: tuple[str, str]) -> int:
-    return DB.items[pair[1]].price_cents - DB.items[pair[0]].price_cents
+def price_change(pair: tuple[str, str]) -> Decimal:
+    return DB.items[pair[1]].price - DB.items[pair[0]].price
 
 
 PENDING_CARD = find_order(lambda o: o.status == "pending" and method_kind(o) == "card")
@@ -97,12 +98,12 @@ LATE = find_order(
     lambda o: (
         o.delivered_on is not None
         and o.delivered_on > o.promised_by
-        and not o.late_credit_cents
+        and not o.late_credit
         and customer_of(o).tier == "member"
     )
 )
 ON_TIME = find_order(lambda o: o.delivered_on is not None and o.delivered_on <= o.promised_by)
-CREDITED = find_order(lambda o: o.late_credit_cents > 0)
+CREDITED = find_order(lambda o: o.late_credit > 0)
 ADDRESS = {
     "line1": "418 Juniper Street",
     "line2": "Unit 5",
@@ -167,16 +168,16 @@ def test_order_view_shows_return_details() -> None:
 
 
 def test_cancel_refunds_card_and_restores_gift_card() -> None:
-    total = sum(line.price_cents for line in PENDING_CARD.lines)
+    total = subtotal(PENDING_CARD)
     result = call("cancel_pending_order", order_number=PENDING_CARD.id, reason="no longer needed")
-    assert result["total_refunded"] == cents_text(total)
+    assert result["total_refunded"] == fmt(total)
     after = current(PENDING_CARD.id)
     assert after.status == "cancelled" and after.cancel_reason == "no longer needed"
     gift_id = PENDING_GIFT.transactions[0].method_id
     before = balance(PENDING_GIFT.customer_id, gift_id)
     assert before is not None
     call("cancel_pending_order", order_number=PENDING_GIFT.id, reason="ordered by mistake")
-    gift_total = sum(line.price_cents for line in PENDING_GIFT.lines)
+    gift_total = subtotal(PENDING_GIFT)
     assert balance(PENDING_GIFT.customer_id, gift_id) == before + gift_total
 
 
@@ -258,8 +259,8 @@ def test_change_payment_method() -> None:
         payment_method_id="card_0",
     )
     credit = next(m for m in c.payment_methods if m.kind == "store_credit")
-    total = sum(line.price_cents for line in PENDING_CARD.lines)
-    assert (credit.balance_cents or 0) < total
+    total = subtotal(PENDING_CARD)
+    assert (credit.balance or 0) < total
     refuses(
         "not enough",
         "change_order_payment_method",
@@ -272,17 +273,16 @@ def test_change_payment_method() -> None:
         if o.status == "pending"
         and method_kind(o) == "card"
         and any(
-            m.kind == "gift_card"
-            and (m.balance_cents or 0) >= sum(li.price_cents for li in o.lines)
+            m.kind == "gift_card" and (m.balance or 0) >= subtotal(o)
             for m in customer_of(o).payment_methods
         )
     )
     card = next(m for m in customer_of(gift).payment_methods if m.kind == "gift_card")
-    amount = sum(line.price_cents for line in gift.lines)
+    amount = subtotal(gift)
     result = call("change_order_payment_method", order_number=gift.id, payment_method_id=card.id)
-    assert result["charged"]["amount"] == cents_text(amount)
-    assert balance(gift.customer_id, card.id) == (card.balance_cents or 0) - amount
-    assert call("get_order", order_number=gift.id)["net_amount_paid"] == cents_text(amount)
+    assert result["charged"]["amount"] == fmt(amount)
+    assert balance(gift.customer_id, card.id) == (card.balance or 0) - amount
+    assert call("get_order", order_number=gift.id)["net_amount_paid"] == fmt(amount)
 
 
 def test_change_pending_item_settles_difference() -> None:
@@ -295,7 +295,7 @@ def test_change_pending_item_settles_difference() -> None:
     assert pair is not None
     old, new = pair
     result = call("change_pending_item", order_number=order.id, item_id=old, new_item_id=new)
-    assert result["price_difference"] == cents_text(price_change(pair))
+    assert result["price_difference"] == fmt(price_change(pair))
     after = current(order.id)
     assert new in {line.item_id for line in after.lines}
     assert after.transactions[-1].kind == "charge"
@@ -386,7 +386,7 @@ def test_request_return_to_original_method_then_only_once() -> None:
         item_ids=[line.item_id.lower()],
         refund_method_id=method,
     )
-    assert result["refund_amount"] == cents_text(line.price_cents)
+    assert result["refund_amount"] == fmt(line.price)
     new_id = f"RMA-{10000 + len(DB.returns) + 1}"
     assert result["return_id"] == new_id and new_id not in DB.returns
     after = current(RETURNABLE.id)
@@ -511,7 +511,7 @@ def test_refund_destination_is_the_agents_to_apply() -> None:
     assert DESK.row("returns", current(RETURNABLE.id).return_id).refund_method_id == other.id
 
 
-def exchangeable(wanted: Callable[[int], bool]) -> tuple[Order, str, str]:
+def exchangeable(wanted: Callable[[Decimal], bool]) -> tuple[Order, str, str]:
     """A returnable card-paid order and a variant swap whose price change satisfies `wanted`."""
     for o in DB.orders.values():
         if returnable(o) and method_kind(o) == "card":
@@ -546,7 +546,7 @@ def test_exchange_upgrade_charges_the_difference() -> None:
     refuses("not on this customer", "request_exchange", **args, payment_method_id="card_0")
     method = order.transactions[0].method_id
     result = call("request_exchange", **args, payment_method_id=method)
-    assert result["price_difference"] == cents_text(price_change((old, new)))
+    assert result["price_difference"] == fmt(price_change((old, new)))
     assert current(order.id).transactions[-1].kind == "charge"
 
 
@@ -619,10 +619,12 @@ def test_exchange_charge_must_fit_a_balance() -> None:
 def test_late_delivery_credit() -> None:
     c = customer_of(LATE)
     credit = next(m for m in c.payment_methods if m.kind == "store_credit")
-    expected = min(sum(line.price_cents for line in LATE.lines) // 10, 5000)
+    # A member's 10%, rounded down to the cent, at most 50.00.
+    share = (subtotal(LATE) / 10).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+    expected = min(share, Decimal("50.00"))
     result = call("issue_late_delivery_credit", order_number=LATE.id)
-    assert result["credit"] == cents_text(expected)
-    assert balance(c.id, credit.id) == (credit.balance_cents or 0) + expected
+    assert result["credit"] == fmt(expected)
+    assert balance(c.id, credit.id) == (credit.balance or 0) + expected
     refuses("already received", "issue_late_delivery_credit", order_number=LATE.id)
     refuses("already received", "issue_late_delivery_credit", order_number=CREDITED.id)
 
@@ -640,9 +642,9 @@ def test_gold_late_credit_is_capped() -> None:
         lambda o: (
             o.delivered_on is not None
             and o.delivered_on > o.promised_by
-            and not o.late_credit_cents
+            and not o.late_credit
             and customer_of(o).tier == "gold"
-            and sum(li.price_cents for li in o.lines) > 25000
+            and subtotal(o) > 250
         )
     )
     assert call("issue_late_delivery_credit", order_number=order.id)["credit"] == "50.00"

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any, cast
 
 import pytest
 from domain_testing import Conversation, Desk, fresh_state
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.telecom.db import Bill, Customer, Device, Line, TelecomDB
 from tau_emotion.domains.telecom.rules import (
     TODAY,
     age_on,
-    bill_balance_cents,
+    bill_balance,
     bill_status,
     card_expired,
     current_month,
     days_ago,
     parse_day,
-    prorated_cents,
+    prorated,
 )
 
 DESK = Desk("telecom")
@@ -85,7 +86,7 @@ def overdue_bill(c: Customer) -> Bill | None:
 
 
 def financed(d: Device) -> bool:
-    return d.financing is not None and d.financing.remaining_cents > 0
+    return d.financing is not None and d.financing.remaining_balance > 0
 
 
 def other_customer(c: Customer) -> str:
@@ -132,9 +133,10 @@ def test_account_reads_and_catalog() -> None:
     assert dev["phone_number"] == ln.phone_number and dev["customer_id"] == c.customer_id
     billing = call("get_bills", customer_id=c.customer_id)
     owed = sum(
-        bill_balance_cents(b) for b in bills_of(c.customer_id) if bill_status(b) == "overdue"
+        (bill_balance(b) for b in bills_of(c.customer_id) if bill_status(b) == "overdue"),
+        Decimal(0),
     )
-    assert billing["overdue_balance"] == cents_text(owed) != "0.00"
+    assert billing["overdue_balance"] == fmt(owed) != "0.00"
     assert {p["plan_id"] for p in call("list_plans")} == set(DB.plans)
     assert {a["addon_id"] for a in call("list_addons")} == set(DB.addons)
     for tool, arg in (
@@ -165,7 +167,7 @@ def test_upgrade_applies_today_with_proration() -> None:
         lambda ln, c: ln.plan_id == "basic_5gb" and active_line(ln, c) and unchanged_this_month(ln)
     )
     quote = call("quote_plan_change", line_id=ln.line_id, new_plan_id="unlimited")
-    expected = cents_text(prorated_cents(6500 - 3500))
+    expected = fmt(prorated(Decimal("65.00") - Decimal("35.00")))
     assert quote["change"] == "upgrade" and quote["prorated_charge"] == expected == "19.00"
     result = call(
         "change_plan", customer_id=c.customer_id, line_id=ln.line_id, new_plan_id="unlimited"
@@ -173,7 +175,7 @@ def test_upgrade_applies_today_with_proration() -> None:
     assert result["effective_on"] == TODAY.isoformat()
     assert now("lines", ln.line_id).plan_id == "unlimited"
     charges = [ch for ch in ENV.state.changes()["charges"].values() if ch.kind == "proration"]
-    assert [ch.amount_cents for ch in charges] == [1900]
+    assert [ch.amount for ch in charges] == [Decimal("19.00")]
     breaks(
         "telecom.plan_change_eligibility",
         "change_plan",
@@ -270,15 +272,15 @@ def test_pay_bill_pays_the_full_balance_oldest_first() -> None:
     pay = {"customer_id": c.customer_id, "payment_method_id": method}
     allows(rule, "pay_bill", **pay, bill_id=older.bill_id)
     breaks(rule, "pay_bill", **pay, bill_id=newer.bill_id)
-    assert bill_balance_cents(now("bills", newer.bill_id)) == 0
+    assert bill_balance(now("bills", newer.bill_id)) == 0
     ENV.reset()
     paid = call(
         "pay_bill", customer_id=c.customer_id, bill_id=older.bill_id, payment_method_id=method
     )
-    assert paid["amount_paid"] == cents_text(bill_balance_cents(older))
-    assert paid["account_overdue_balance"] == cents_text(bill_balance_cents(newer))
-    assert bill_balance_cents(now("bills", older.bill_id)) == 0
-    assert now("payments", paid["payment_id"]).amount_cents == bill_balance_cents(older)
+    assert paid["amount_paid"] == fmt(bill_balance(older))
+    assert paid["account_overdue_balance"] == fmt(bill_balance(newer))
+    assert bill_balance(now("bills", older.bill_id)) == 0
+    assert now("payments", paid["payment_id"]).amount == bill_balance(older)
     refuses(
         "no balance",
         "pay_bill",
@@ -333,7 +335,7 @@ def test_waive_late_fee_once() -> None:
     assert bill is not None
     result = call("waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
     assert result["waived_amount"] == "10.00"
-    assert result["bill_balance"] == cents_text(bill_balance_cents(bill) - 1000)
+    assert result["bill_balance"] == fmt(bill_balance(bill) - Decimal("10.00"))
     assert now("customers", c.customer_id).last_late_fee_waiver_on == TODAY.isoformat()
     refuses("already waived", "waive_late_fee", customer_id=c.customer_id, bill_id=bill.bill_id)
 
@@ -374,7 +376,7 @@ def test_waive_late_fee_refusals() -> None:
     paid = next(
         b
         for b in DB.bills.values()
-        if bill_balance_cents(b) == 0 and any(i.kind == "late_fee" for i in b.items)
+        if bill_balance(b) == 0 and any(i.kind == "late_fee" for i in b.items)
     )
     refuses(
         "paid late fees are not refunded",
@@ -429,8 +431,8 @@ def test_pay_off_device() -> None:
         device_id=dev.device_id,
         payment_method_id=usable_method(c),
     )
-    assert result["amount_paid"] == cents_text(cast(Any, dev.financing).remaining_cents)
-    assert now("devices", dev.device_id).financing.remaining_cents == 0
+    assert result["amount_paid"] == fmt(cast(Any, dev.financing).remaining_balance)
+    assert now("devices", dev.device_id).financing.remaining_balance == 0
     refuses(
         "no installment balance",
         "pay_off_device",

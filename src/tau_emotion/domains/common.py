@@ -75,10 +75,9 @@ def money_text(value: Decimal | int | str) -> str:
 
 Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
 """A cent-exact amount, written as a string ('245.50'): sums stay exact, and the state hash
-never depends on how a float happens to print. The money type of every domain that keeps
-amounts in dollars and cents; airline (whole dollars) and retail, telecom and telehealth
-(integer cents) still store integers, which their snapshots and state hashes carry and, in
-airline and telehealth, the records their tools show the agent (`docs/domains.md`)."""
+never depends on how a float happens to print. The money type of eight domains; airline
+(whole dollars) and telehealth (integer cents) still store integers, because records their
+tools show the agent as they are carry them (`docs/domains.md`)."""
 
 
 class StoredValue(Protocol):

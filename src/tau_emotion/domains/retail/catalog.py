@@ -2,7 +2,9 @@
 
 A variant (item) is one combination of option values; its price is the product's base
 price plus the deltas of its values. The generator expands these templates with a seeded
-random choice of which combinations are stocked. The templates are data, in `templates.json`.
+random choice of which combinations are stocked. The templates are data, in `templates.json`,
+which prices in integer cents (exact in JSON, and read only by the generator); the generator
+turns a variant's price into the records' dollars (`Money`).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ authenticated, what the customer agreed to, which orders the agent read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.checks import (
@@ -93,8 +94,8 @@ def _foreign_refund(tools: RetailTools, order: Order, method_id: str) -> str | N
     return None
 
 
-def _exchange_difference(tools: RetailTools, order: Order, args: Mapping[str, Any]) -> int:
-    """New items minus old, in cents, as `request_exchange` prices the swap."""
+def _exchange_difference(tools: RetailTools, order: Order, args: Mapping[str, Any]) -> Decimal:
+    """New items minus old, in dollars, as `request_exchange` prices the swap."""
     old_ids = tools._unique(list(args["item_ids"]))
     if len(old_ids) != len(args["new_item_ids"]):
         raise ToolError("give exactly one new item id for each item id being exchanged")
@@ -103,7 +104,9 @@ def _exchange_difference(tools: RetailTools, order: Order, args: Mapping[str, An
         tools._replacement(line.product_id, line.item_id, new_id)
         for line, new_id in zip(lines, args["new_item_ids"], strict=True)
     ]
-    return sum(i.price_cents for i in new_items) - sum(line.price_cents for line in lines)
+    return sum((i.price for i in new_items), Decimal(0)) - sum(
+        (line.price for line in lines), Decimal(0)
+    )
 
 
 def _refund_destination(tools: RetailTools, args: Mapping[str, Any]) -> str | None:
@@ -129,7 +132,7 @@ def _paid_with(tools: RetailTools, name: str, args: Mapping[str, Any]) -> Offer 
 
 def _not_late(tools: RetailTools, args: Mapping[str, Any]) -> str | None:
     order = tools.order(args["order_number"])
-    if order.late_credit_cents:
+    if order.late_credit:
         return None  # the tool refuses a second credit
     if order.delivered_on is None:
         return f"order {order.id} has not been delivered, so it cannot have arrived late"

@@ -1,17 +1,19 @@
 """Records of the retail back office: customers, the catalogue, orders, returns and exchanges.
 
-Money is stored as integer cents so that every sum is exact; tools render it as "49.99".
+Amounts are the kit's `Money`, a cent-exact Decimal written "49.99", so every sum is exact;
+tools render them the same way.
 Dates are ISO strings ("2025-05-15"), which sort and compare like dates.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableMapping
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field
 
-from tau_emotion.domains.common import Transfer
+from tau_emotion.domains.common import Money, Transfer
 from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.state import DomainDB, Record
 
@@ -41,7 +43,7 @@ class PaymentMethod(Record):
     id: str
     kind: PaymentKind
     label: str = Field(description="What the customer sees, e.g. 'Visa ending 4242'.")
-    balance_cents: int | None = Field(
+    balance: Money | None = Field(
         default=None, description="Remaining balance; only gift cards and store credit have one."
     )
 
@@ -65,7 +67,7 @@ class Item(Record):
     id: str
     product_id: str
     options: tuple[Option, ...]
-    price_cents: int
+    price: Money
     available: bool
 
 
@@ -81,13 +83,13 @@ class OrderLine(Record):
     product_id: str
     name: str
     options: tuple[Option, ...]
-    price_cents: int
+    price: Money
 
 
 class Transaction(Record):
     kind: Literal["charge", "refund"]
     method_id: str
-    amount_cents: int
+    amount: Money
     note: str
 
 
@@ -108,7 +110,7 @@ class Order(Record):
     shipment: Shipment | None = None
     delivered_on: str | None = None
     cancel_reason: CancelReason | None = None
-    late_credit_cents: int = 0
+    late_credit: Money = Decimal("0.00")
     return_id: str | None = None
     exchange_id: str | None = None
 
@@ -117,7 +119,7 @@ class ReturnRequest(Record):
     id: str
     order_number: str
     item_ids: tuple[str, ...]
-    refund_cents: int
+    refund_amount: Money
     refund_method_id: str
     requested_on: str
     status: Literal["requested", "received", "refunded"]
@@ -128,7 +130,7 @@ class ExchangeRequest(Record):
     order_number: str
     item_ids: tuple[str, ...]
     new_item_ids: tuple[str, ...]
-    price_difference_cents: int = Field(
+    price_difference: Money = Field(
         description="New items minus old items: positive was charged, negative was refunded."
     )
     payment_method_id: str | None

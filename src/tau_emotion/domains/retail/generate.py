@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import itertools
 import random
+from decimal import Decimal
 from typing import TypeVar
 
-from tau_emotion.domains.common import unique
+from tau_emotion.domains.common import money, unique
 from tau_emotion.domains.retail.catalog import TEMPLATES
 from tau_emotion.domains.retail.db import (
     Address,
@@ -76,12 +77,13 @@ def _catalogue(rng: random.Random) -> tuple[dict[str, Product], dict[str, Item]]
                 Option(name=axis.name, value=value)
                 for axis, (value, _) in zip(template.axes, combo, strict=True)
             )
-            price = template.base_cents + sum(delta for _, delta in combo)
+            # The templates price in integer cents; a record holds dollars (4999 -> 49.99).
+            price = money(Decimal(template.base_cents + sum(delta for _, delta in combo)) / 100)
             items[item_id] = Item(
                 id=item_id,
                 product_id=product_id,
                 options=options,
-                price_cents=price,
+                price=price,
                 available=rng.random() < 0.8,
             )
             item_ids.append(item_id)
@@ -129,16 +131,17 @@ def _payment_methods(rng: random.Random, pm_ids: _Ids, email: str) -> tuple[Paym
                 id=pm_ids.new().replace("PM", "gift"),
                 kind="gift_card",
                 label=f"Gift card ending {last4}",
-                balance_cents=rng.randint(2, 60) * 500,
+                balance=money(rng.randint(2, 60) * 5),
             )
         )
-    credit = rng.choice((0, 0, 0, rng.randint(1, 16) * 500))
+    # `randint` is drawn before `choice` picks, whichever amount it picks.
+    credit = money(rng.choice((0, 0, 0, rng.randint(1, 16) * 5)))
     methods.append(
         PaymentMethod(
             id=pm_ids.new().replace("PM", "credit"),
             kind="store_credit",
             label="Store credit",
-            balance_cents=credit,
+            balance=credit,
         )
     )
     return tuple(methods)
@@ -205,7 +208,7 @@ class _OrderFactory:
         self.product_ids = sorted(products)
         self.returns: dict[str, ReturnRequest] = {}
         self.exchanges: dict[str, ExchangeRequest] = {}
-        self.balances: dict[str, int] = {}
+        self.balances: dict[str, Decimal] = {}
         """Gift card balances left after the orders they paid for."""
 
     def build(self, customer: Customer) -> Order:
@@ -219,18 +222,16 @@ class _OrderFactory:
         )
         methods = [m for m in customer.payment_methods if m.kind != "store_credit"]
         method = rng.choice(methods)
-        total = sum(line.price_cents for line in lines)
-        if method.balance_cents is not None:
+        total = sum((line.price for line in lines), Decimal(0))
+        if method.balance is not None:
             # A gift card pays only while its balance lasts; what it paid is gone from it.
-            left = self.balances.get(method.id, method.balance_cents)
+            left = self.balances.get(method.id, method.balance)
             if left < total:
-                method = rng.choice([m for m in methods if m.balance_cents is None])
+                method = rng.choice([m for m in methods if m.balance is None])
             elif status != "cancelled":
                 self.balances[method.id] = left - total
         transactions = [
-            Transaction(
-                kind="charge", method_id=method.id, amount_cents=total, note="order payment"
-            )
+            Transaction(kind="charge", method_id=method.id, amount=total, note="order payment")
         ]
         address = customer.address if rng.random() < 0.9 else _address(rng, rng.choice(CITIES))
         order = Order(
@@ -245,7 +246,7 @@ class _OrderFactory:
         )
         if status == "cancelled":
             refund = Transaction(
-                kind="refund", method_id=method.id, amount_cents=total, note="cancellation"
+                kind="refund", method_id=method.id, amount=total, note="cancellation"
             )
             reason = rng.choice(("no longer needed", "ordered by mistake"))
             return order.model_copy(
@@ -258,7 +259,7 @@ class _OrderFactory:
             delivered = add_days(placed, transit)
             order = order.model_copy(update={"delivered_on": delivered})
             if transit > PROMISE_DAYS and rng.random() < 0.25:
-                order = order.model_copy(update={"late_credit_cents": 500})
+                order = order.model_copy(update={"late_credit": money("5.00")})
             if days_between(delivered, TODAY) <= RETURN_WINDOW_DAYS:
                 order = self._maybe_after_sale(order, method, delivered)
         return order
@@ -271,7 +272,7 @@ class _OrderFactory:
             product_id=product.id,
             name=product.name,
             options=item.options,
-            price_cents=item.price_cents,
+            price=item.price,
         )
 
     def _maybe_after_sale(self, order: Order, method: PaymentMethod, delivered: str) -> Order:
@@ -287,7 +288,7 @@ class _OrderFactory:
                 id=return_id,
                 order_number=order.id,
                 item_ids=(line.item_id,),
-                refund_cents=line.price_cents,
+                refund_amount=line.price,
                 refund_method_id=method_id,
                 requested_on=requested,
                 status=self.rng.choice(("requested", "received")),
@@ -297,19 +298,18 @@ class _OrderFactory:
         alternatives = [
             i
             for i in self.products[line.product_id].item_ids
-            if i != line.item_id
-            and (method.balance_cents is None or self.items[i].price_cents == line.price_cents)
+            if i != line.item_id and (method.balance is None or self.items[i].price == line.price)
         ]
         if roll < 0.13 and alternatives:
             new_item = self.items[self.rng.choice(alternatives)]
-            diff = new_item.price_cents - line.price_cents
+            diff = new_item.price - line.price
             exchange_id = f"EXC-{10001 + len(self.exchanges)}"
             self.exchanges[exchange_id] = ExchangeRequest(
                 id=exchange_id,
                 order_number=order.id,
                 item_ids=(line.item_id,),
                 new_item_ids=(new_item.id,),
-                price_difference_cents=diff,
+                price_difference=diff,
                 payment_method_id=method_id if diff else None,
                 requested_on=requested,
                 status="requested",
@@ -320,7 +320,7 @@ class _OrderFactory:
                 extra = Transaction(
                     kind=kind,
                     method_id=method_id,
-                    amount_cents=abs(diff),
+                    amount=abs(diff),
                     note="exchange difference",
                 )
                 update["transactions"] = (*order.transactions, extra)
@@ -343,7 +343,7 @@ def generate() -> RetailDB:
         for order in built:
             orders[order.id] = order
         methods = tuple(
-            m.model_copy(update={"balance_cents": factory.balances[m.id]})
+            m.model_copy(update={"balance": factory.balances[m.id]})
             if m.id in factory.balances
             else m
             for m in customer.payment_methods

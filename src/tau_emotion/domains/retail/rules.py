@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from decimal import ROUND_DOWN, Decimal
+
+from tau_emotion.domains.common import CENT, money
 
 TODAY = "2025-05-15"
 """The shop's fixed 'today', so that windows and lateness never depend on the clock."""
@@ -14,10 +17,10 @@ TODAY = "2025-05-15"
 RETURN_WINDOW_DAYS = 30
 """Returns and exchanges are accepted up to this many days after delivery."""
 
-LATE_CREDIT_RATE = {"member": 10, "gold": 20}
-"""Late-delivery credit, in percent of the order's item subtotal, by loyalty tier."""
+LATE_CREDIT_RATE = {"member": Decimal("0.10"), "gold": Decimal("0.20")}
+"""Late-delivery credit, as a share of the order's item subtotal, by loyalty tier."""
 
-LATE_CREDIT_CAP_CENTS = 5000
+LATE_CREDIT_CAP = money("50.00")
 """The late-delivery credit never exceeds $50.00."""
 
 STATE_CODE = re.compile(r"^[A-Z]{2}$")
@@ -40,7 +43,11 @@ def normalize_order_number(text: str) -> str:
     return cleaned
 
 
-def late_credit_cents(subtotal_cents: int, tier: str) -> int:
-    """The late-delivery credit for an order: a tier percentage of the subtotal, capped."""
-    credit = subtotal_cents * LATE_CREDIT_RATE[tier] // 100
-    return min(credit, LATE_CREDIT_CAP_CENTS)
+def late_credit(subtotal: Decimal, tier: str) -> Decimal:
+    """The late-delivery credit for an order: a tier share of the subtotal, capped.
+
+    A share that falls between cents is rounded down to the cent (10% of 24.95 is 2.49), as
+    the integer-cent division this replaced did; subtotals are never negative, so rounding
+    toward zero is rounding down."""
+    credit = (subtotal * LATE_CREDIT_RATE[tier]).quantize(CENT, rounding=ROUND_DOWN)
+    return min(credit, LATE_CREDIT_CAP)

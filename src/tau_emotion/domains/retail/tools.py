@@ -9,7 +9,9 @@ checks in `checks.py` audit them.
 
 from __future__ import annotations
 
-from tau_emotion.domains.common import cents_text
+from decimal import Decimal
+
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_transfer
 from tau_emotion.domains.retail import views
@@ -20,7 +22,7 @@ from tau_emotion.domains.retail.db import (
     Order,
     ReturnRequest,
 )
-from tau_emotion.domains.retail.rules import TODAY, late_credit_cents
+from tau_emotion.domains.retail.rules import TODAY, late_credit
 from tau_emotion.domains.retail.tools_base import FROZEN_REASONS, build_address
 from tau_emotion.domains.retail.tools_read import RetailReads
 from tau_emotion.domains.tools import tool
@@ -56,21 +58,21 @@ class RetailTools(RetailReads):
         order = self.order(order_number)
         self.require_pending(order)
         refunds = []
-        for method_id, cents in sorted(self.net_paid(order).items()):
-            method = self.move_money(order.customer_id, method_id, cents, "refund")
-            order = self.record(order, "refund", method_id, cents, "cancellation")
+        for method_id, amount in sorted(self.net_paid(order).items()):
+            method = self.move_money(order.customer_id, method_id, amount, "refund")
+            order = self.record(order, "refund", method_id, amount, "cancellation")
             refunds.append(
-                {"payment_method_id": method_id, "label": method.label, "amount": cents_text(cents)}
+                {"payment_method_id": method_id, "label": method.label, "amount": fmt(amount)}
             )
         order = order.model_copy(update={"status": "cancelled", "cancel_reason": reason})
         self.db.orders[order.id] = order
-        total = sum(t.amount_cents for t in order.transactions if t.note == "cancellation")
+        total = sum((t.amount for t in order.transactions if t.note == "cancellation"), Decimal(0))
         return {
             "order_number": order.id,
             "customer_id": order.customer_id,
             "status": order.status,
             "refunds": refunds,
-            "total_refunded": cents_text(total),
+            "total_refunded": fmt(total),
         }
 
     @tool("write")
@@ -110,14 +112,14 @@ class RetailTools(RetailReads):
         """
         order = self.order(order_number)
         self.require_pending(order)
-        old_id, cents = self.paying_method(order)
+        old_id, amount = self.paying_method(order)
         new = self.method(self.customer(order.customer_id), payment_method_id)
         if new.id == old_id:
             raise ToolError(f"order {order.id} is already paid with {new.label}")
-        self.move_money(order.customer_id, new.id, cents, "charge")
-        old = self.move_money(order.customer_id, old_id, cents, "refund")
-        order = self.record(order, "refund", old_id, cents, "payment method change")
-        order = self.record(order, "charge", new.id, cents, "payment method change")
+        self.move_money(order.customer_id, new.id, amount, "charge")
+        old = self.move_money(order.customer_id, old_id, amount, "refund")
+        order = self.record(order, "refund", old_id, amount, "payment method change")
+        order = self.record(order, "charge", new.id, amount, "payment method change")
         self.db.orders[order.id] = order
         return {
             "order_number": order.id,
@@ -125,12 +127,12 @@ class RetailTools(RetailReads):
             "refunded": {
                 "payment_method_id": old_id,
                 "label": old.label,
-                "amount": cents_text(cents),
+                "amount": fmt(amount),
             },
             "charged": {
                 "payment_method_id": new.id,
                 "label": new.label,
-                "amount": cents_text(cents),
+                "amount": fmt(amount),
             },
         }
 
@@ -151,11 +153,11 @@ class RetailTools(RetailReads):
         old_line = order.lines[index]
         new = self._replacement(old_line.product_id, old_line.item_id, new_item_id)
         method_id, _ = self.paying_method(order)
-        diff = new.price_cents - old_line.price_cents
+        diff = new.price - old_line.price
         if diff:
             order = self.settle(order, method_id, diff, "item change")
         new_line = old_line.model_copy(
-            update={"item_id": new.id, "options": new.options, "price_cents": new.price_cents}
+            update={"item_id": new.id, "options": new.options, "price": new.price}
         )
         lines = tuple(new_line if i == index else line for i, line in enumerate(order.lines))
         self.db.orders[order.id] = order.model_copy(update={"lines": lines})
@@ -166,9 +168,9 @@ class RetailTools(RetailReads):
             "with": {
                 "item_id": new.id,
                 "options": views.options(new.options),
-                "price": cents_text(new.price_cents),
+                "price": fmt(new.price),
             },
-            "price_difference": cents_text(diff),
+            "price_difference": fmt(diff),
             "payment_method_id": method_id,
         }
 
@@ -191,13 +193,13 @@ class RetailTools(RetailReads):
         lines = [order.lines[self._line_index(order, i)] for i in self._unique(item_ids)]
         customer = self.customer(order.customer_id)
         method = self.method(customer, refund_method_id).id
-        refund = sum(line.price_cents for line in lines)
+        refund = sum((line.price for line in lines), Decimal(0))
         return_id = self.next_id(self.db.returns, "RMA-")
         self.db.returns[return_id] = ReturnRequest(
             id=return_id,
             order_number=order.id,
             item_ids=tuple(line.item_id for line in lines),
-            refund_cents=refund,
+            refund_amount=refund,
             refund_method_id=method,
             requested_on=TODAY,
             status="requested",
@@ -209,7 +211,7 @@ class RetailTools(RetailReads):
             "return_id": return_id,
             "order_number": order.id,
             "customer_id": order.customer_id,
-            "refund_amount": cents_text(refund),
+            "refund_amount": fmt(refund),
             "refund_payment_method_id": method,
             "next_step": "a prepaid return label has been emailed; ship the items within 14 days",
         }
@@ -242,14 +244,15 @@ class RetailTools(RetailReads):
             self._replacement(line.product_id, line.item_id, new_id)
             for line, new_id in zip(lines, new_item_ids, strict=True)
         ]
-        diff = sum(i.price_cents for i in new_items) - sum(line.price_cents for line in lines)
+        diff = sum((i.price for i in new_items), Decimal(0)) - sum(
+            (line.price for line in lines), Decimal(0)
+        )
         customer = self.customer(order.customer_id)
         method_id: str | None = None
         if diff:
             if payment_method_id is None:
                 raise ToolError(
-                    f"the price difference is {cents_text(diff)}; "
-                    "a payment method is needed to settle it"
+                    f"the price difference is {fmt(diff)}; a payment method is needed to settle it"
                 )
             method_id = self.method(customer, payment_method_id).id
             order = self.settle(order, method_id, diff, "exchange difference")
@@ -259,7 +262,7 @@ class RetailTools(RetailReads):
             order_number=order.id,
             item_ids=tuple(line.item_id for line in lines),
             new_item_ids=tuple(i.id for i in new_items),
-            price_difference_cents=diff,
+            price_difference=diff,
             payment_method_id=method_id,
             requested_on=TODAY,
             status="requested",
@@ -270,7 +273,7 @@ class RetailTools(RetailReads):
             "exchange_id": exchange_id,
             "order_number": order.id,
             "customer_id": order.customer_id,
-            "price_difference": cents_text(diff),
+            "price_difference": fmt(diff),
             "payment_method_id": method_id,
             "next_step": "a prepaid return label has been emailed; the new items ship once the "
             "old ones are scanned by the carrier",
@@ -286,18 +289,18 @@ class RetailTools(RetailReads):
             order_number: The order number, e.g. 'ORD-482913'.
         """
         order = self.order(order_number)
-        if order.late_credit_cents:
+        if order.late_credit:
             raise ToolError(f"order {order.id} already received a late-delivery credit")
         customer = self.customer(order.customer_id)
-        credit = late_credit_cents(sum(line.price_cents for line in order.lines), customer.tier)
+        credit = late_credit(sum((line.price for line in order.lines), Decimal(0)), customer.tier)
         store_credit = next(m for m in customer.payment_methods if m.kind == "store_credit")
         updated = self.move_money(customer.id, store_credit.id, credit, "refund")
-        self.db.orders[order.id] = order.model_copy(update={"late_credit_cents": credit})
+        self.db.orders[order.id] = order.model_copy(update={"late_credit": credit})
         return {
             "order_number": order.id,
             "customer_id": customer.id,
-            "credit": cents_text(credit),
-            "store_credit_balance": cents_text(updated.balance_cents or 0),
+            "credit": fmt(credit),
+            "store_credit_balance": fmt(updated.balance or Decimal(0)),
         }
 
     # ---- profile and hand-off -------------------------------------------------------------

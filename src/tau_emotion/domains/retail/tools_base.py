@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 
-from tau_emotion.domains.common import cents_text, next_id, require
+from tau_emotion.domains.common import fmt, money, next_id, require
 from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.retail.db import (
     Address,
@@ -63,54 +64,56 @@ class RetailAccess(DatabaseTools[RetailDB]):
                 return m
         raise ToolError(f"payment method {method_id!r} is not on this customer's account")
 
-    def net_paid(self, order: Order) -> dict[str, int]:
+    def net_paid(self, order: Order) -> dict[str, Decimal]:
         """Money the order currently holds, per payment method (charges minus refunds)."""
-        net: dict[str, int] = {}
+        net: dict[str, Decimal] = {}
         for t in order.transactions:
-            sign = 1 if t.kind == "charge" else -1
-            net[t.method_id] = net.get(t.method_id, 0) + sign * t.amount_cents
-        return {m: cents for m, cents in net.items() if cents > 0}
+            signed = t.amount if t.kind == "charge" else -t.amount
+            net[t.method_id] = net.get(t.method_id, Decimal(0)) + signed
+        return {m: amount for m, amount in net.items() if amount > 0}
 
-    def paying_method(self, order: Order) -> tuple[str, int]:
+    def paying_method(self, order: Order) -> tuple[str, Decimal]:
         """The one method holding an order's money, and how much; policy forbids splits."""
         paid = self.net_paid(order)
         if len(paid) != 1:
             raise ToolError(f"order {order.id} is not paid with exactly one payment method")
-        ((method_id, cents),) = paid.items()
-        return method_id, cents
+        ((method_id, amount),) = paid.items()
+        return method_id, amount
 
-    def move_money(self, customer_id: str, method_id: str, cents: int, kind: str) -> PaymentMethod:
-        """Charge (take) or refund (give back) `cents` on a method; balances change at once.
+    def move_money(
+        self, customer_id: str, method_id: str, amount: Decimal, kind: str
+    ) -> PaymentMethod:
+        """Charge (take) or refund (give back) `amount` on a method; balances change at once.
 
         Gift cards and store credit carry a balance, so a charge must be covered by it.
         Cards and PayPal settle outside the shop; only the order's ledger records them.
         """
         customer = self.customer(customer_id)
         method = self.method(customer, method_id)
-        if method.balance_cents is None:
+        if method.balance is None:
             return method
-        delta = cents if kind == "refund" else -cents
-        if method.balance_cents + delta < 0:
+        delta = amount if kind == "refund" else -amount
+        if method.balance + delta < 0:
             raise ToolError(
-                f"{method.label} has a balance of {cents_text(method.balance_cents)}, "
-                f"not enough to cover {cents_text(cents)}"
+                f"{method.label} has a balance of {fmt(method.balance)}, "
+                f"not enough to cover {fmt(amount)}"
             )
-        updated = method.model_copy(update={"balance_cents": method.balance_cents + delta})
+        updated = method.model_copy(update={"balance": money(method.balance + delta)})
         methods = tuple(updated if m.id == method.id else m for m in customer.payment_methods)
         self.db.customers[customer.id] = customer.model_copy(update={"payment_methods": methods})
         return updated
 
-    def record(self, order: Order, kind: str, method_id: str, cents: int, note: str) -> Order:
+    def record(self, order: Order, kind: str, method_id: str, amount: Decimal, note: str) -> Order:
         """Append a ledger line to an order (the caller puts the order back)."""
         line = Transaction(
             kind="charge" if kind == "charge" else "refund",
             method_id=method_id,
-            amount_cents=cents,
+            amount=amount,
             note=note,
         )
         return order.model_copy(update={"transactions": (*order.transactions, line)})
 
-    def settle(self, order: Order, method_id: str, diff: int, note: str) -> Order:
+    def settle(self, order: Order, method_id: str, diff: Decimal, note: str) -> Order:
         """Settle a price difference on one method: a positive `diff` is charged, a negative
         one refunded, and the ledger line added to the order (the caller puts it back).
         Swapping items on a pending order and exchanging delivered ones settle alike."""

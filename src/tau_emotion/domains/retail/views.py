@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.retail.db import (
     Address,
     Customer,
@@ -30,8 +31,8 @@ def address(a: Address) -> View:
 
 def payment_method(m: PaymentMethod) -> View:
     view: View = {"payment_method_id": m.id, "type": m.kind, "label": m.label}
-    if m.balance_cents is not None:
-        view["balance"] = cents_text(m.balance_cents)
+    if m.balance is not None:
+        view["balance"] = fmt(m.balance)
     return view
 
 
@@ -55,7 +56,7 @@ def return_request(r: ReturnRequest) -> View:
     return {
         "return_id": r.id,
         "item_ids": list(r.item_ids),
-        "refund_amount": cents_text(r.refund_cents),
+        "refund_amount": fmt(r.refund_amount),
         "refund_payment_method_id": r.refund_method_id,
         "requested_on": r.requested_on,
         "status": r.status,
@@ -67,7 +68,7 @@ def exchange_request(e: ExchangeRequest) -> View:
         "exchange_id": e.id,
         "item_ids": list(e.item_ids),
         "new_item_ids": list(e.new_item_ids),
-        "price_difference": cents_text(e.price_difference_cents),
+        "price_difference": fmt(e.price_difference),
         "payment_method_id": e.payment_method_id,
         "requested_on": e.requested_on,
         "status": e.status,
@@ -77,7 +78,7 @@ def exchange_request(e: ExchangeRequest) -> View:
 def order(
     o: Order, ret: ReturnRequest | None = None, exchange: ExchangeRequest | None = None
 ) -> View:
-    paid = sum(t.amount_cents if t.kind == "charge" else -t.amount_cents for t in o.transactions)
+    paid = sum((t.amount if t.kind == "charge" else -t.amount for t in o.transactions), Decimal(0))
     return {
         "order_number": o.id,
         "customer_id": o.customer_id,
@@ -89,27 +90,27 @@ def order(
                 "product_id": line.product_id,
                 "name": line.name,
                 "options": options(line.options),
-                "price": cents_text(line.price_cents),
+                "price": fmt(line.price),
             }
             for line in o.lines
         ],
-        "item_subtotal": cents_text(sum(line.price_cents for line in o.lines)),
+        "item_subtotal": fmt(sum((line.price for line in o.lines), Decimal(0))),
         "shipping_address": address(o.shipping_address),
         "payments": [
             {
                 "type": t.kind,
                 "payment_method_id": t.method_id,
-                "amount": cents_text(t.amount_cents),
+                "amount": fmt(t.amount),
                 "note": t.note,
             }
             for t in o.transactions
         ],
-        "net_amount_paid": cents_text(paid),
+        "net_amount_paid": fmt(paid),
         "promised_delivery_by": o.promised_by,
         "shipment": o.shipment.model_dump() if o.shipment else None,
         "delivered_on": o.delivered_on,
         "cancel_reason": o.cancel_reason,
-        "late_delivery_credit": cents_text(o.late_credit_cents) if o.late_credit_cents else None,
+        "late_delivery_credit": fmt(o.late_credit) if o.late_credit else None,
         "return": return_request(ret) if ret else None,
         "exchange": exchange_request(exchange) if exchange else None,
     }
@@ -124,7 +125,7 @@ def product(p: Product, items: list[Item]) -> View:
             {
                 "item_id": i.id,
                 "options": options(i.options),
-                "price": cents_text(i.price_cents),
+                "price": fmt(i.price),
                 "available": i.available,
             }
             for i in items

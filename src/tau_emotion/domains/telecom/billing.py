@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from decimal import Decimal
 
 from tau_emotion.domains.telecom.db import (
     Addon,
@@ -25,8 +26,8 @@ from tau_emotion.domains.telecom.db import (
     payment,
 )
 from tau_emotion.domains.telecom.rules import (
-    AUTOPAY_DISCOUNT_CENTS,
-    LATE_FEE_CENTS,
+    AUTOPAY_DISCOUNT,
+    LATE_FEE,
     TODAY,
     card_expired,
     day,
@@ -52,8 +53,8 @@ class LineCosts:
     billed_plan: Plan | None = None
     """The plan billed in past months when the line changed plan this month."""
     addon_purchases: list[tuple[Addon, date]] = field(default_factory=list)
-    pending: list[tuple[ChargeKind, str, int, date]] = field(default_factory=list)
-    """One-time charges for next bill: (kind, description, cents, created on)."""
+    pending: list[tuple[ChargeKind, str, Decimal, date]] = field(default_factory=list)
+    """One-time charges for next bill: (kind, description, amount, created on)."""
 
 
 @dataclass
@@ -78,37 +79,39 @@ class BillingHistory:
         for c in costs:
             for addon, bought in c.addon_purchases:
                 if bought >= TODAY.replace(day=1):
-                    self._charge(
-                        customer_id, c.line_id, "addon", addon.name, addon.price_cents, bought
-                    )
-            for kind, description, cents, created in c.pending:
-                self._charge(customer_id, c.line_id, kind, description, cents, created)
+                    self._charge(customer_id, c.line_id, "addon", addon.name, addon.price, bought)
+            for kind, description, amount, created in c.pending:
+                self._charge(customer_id, c.line_id, kind, description, amount, created)
 
     def _items(self, start: date, lines: list[LineCosts], autopay: bool) -> list[BillItem]:
         """Each line's items in bill order: plan, device installment, add-ons bought this
         month, autopay discount."""
         items: list[BillItem] = []
         for c in lines:
-            due: list[tuple[BillItemKind, str, int]] = []
+            due: list[tuple[BillItemKind, str, Decimal]] = []
             plan = c.billed_plan or c.plan
-            due.append(("plan", f"{plan.name} plan", plan.monthly_cents))
+            due.append(("plan", f"{plan.name} plan", plan.monthly_price))
             financing = c.device.financing
             if (
                 financing is not None
-                and financing.remaining_cents > 0
+                and financing.remaining_balance > 0
                 and c.device.purchased_on < day(start)
             ):
                 due.append(
-                    ("device_installment", f"{c.device.model} installment", financing.monthly_cents)
+                    (
+                        "device_installment",
+                        f"{c.device.model} installment",
+                        financing.monthly_installment,
+                    )
                 )
             for addon, bought in c.addon_purchases:
                 if bought.replace(day=1) == start:
-                    due.append(("addon", addon.name, addon.price_cents))
+                    due.append(("addon", addon.name, addon.price))
             if autopay:
-                due.append(("autopay_discount", "Autopay discount", -AUTOPAY_DISCOUNT_CENTS))
+                due.append(("autopay_discount", "Autopay discount", -AUTOPAY_DISCOUNT))
             items += (
-                BillItem(kind=kind, description=text, amount_cents=cents, line_id=c.line_id)
-                for kind, text, cents in due
+                BillItem(kind=kind, description=text, amount=amount, line_id=c.line_id)
+                for kind, text, amount in due
             )
         return items
 
@@ -129,12 +132,8 @@ class BillingHistory:
         unpaid = period in _UNPAID.get(scenario, ())
         paid_late = period in _PAID_LATE.get(scenario, ())
         if unpaid or paid_late:
-            items.append(
-                BillItem(
-                    kind="late_fee", description="Late payment fee", amount_cents=LATE_FEE_CENTS
-                )
-            )
-        total = sum(i.amount_cents for i in items)
+            items.append(BillItem(kind="late_fee", description="Late payment fee", amount=LATE_FEE))
+        total = sum((i.amount for i in items), Decimal("0.00"))
 
         paid_on: date | None = None
         if paid_late:
@@ -152,7 +151,7 @@ class BillingHistory:
             issued_on=day(issued),
             due_on=day(due),
             items=tuple(items),
-            paid_cents=total if paid_on else 0,
+            amount_paid=total if paid_on else Decimal("0.00"),
             late_fee_waived_on=None,
         )
         if paid_on is not None:
@@ -173,10 +172,10 @@ class BillingHistory:
         line_id: str,
         kind: ChargeKind,
         description: str,
-        cents: int,
+        amount: Decimal,
         created: date,
     ) -> None:
         charge_id = f"CH-{len(self.charges) + 1:05d}"
         self.charges[charge_id] = charge(
-            charge_id, customer_id, line_id, kind, description, cents, day(created)
+            charge_id, customer_id, line_id, kind, description, amount, day(created)
         )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
+from tau_emotion.domains.common import money
 from tau_emotion.domains.kit import names
 from tau_emotion.domains.kit.reference import Reference
 from tau_emotion.domains.telecom.db import Addon, Plan
@@ -13,19 +15,19 @@ PLANS = _REFERENCE.table("plans", tuple[Plan, ...])
 
 ADDONS = _REFERENCE.table("addons", tuple[Addon, ...])
 
-# (model, full price in cents, release date): no device is bought before its release.
-DEVICE_MODELS: tuple[tuple[str, int, date], ...] = (
-    ("iPhone 16", 82900, date(2024, 9, 20)),
-    ("iPhone 16 Pro", 99900, date(2024, 9, 20)),
-    ("iPhone 15", 72900, date(2023, 9, 22)),
-    ("iPhone SE", 42900, date(2022, 3, 18)),
-    ("Galaxy S25", 85900, date(2025, 2, 7)),
-    ("Galaxy S24 FE", 64900, date(2024, 10, 3)),
-    ("Galaxy A35", 39900, date(2024, 3, 11)),
-    ("Pixel 9", 79900, date(2024, 8, 22)),
-    ("Pixel 8a", 49900, date(2024, 5, 14)),
-    ("Moto G Power", 29900, date(2024, 6, 3)),
-    ("OnePlus 13R", 59900, date(2025, 1, 7)),
+# (model, full price, release date): no device is bought before its release.
+DEVICE_MODELS: tuple[tuple[str, Decimal, date], ...] = (
+    ("iPhone 16", money("829.00"), date(2024, 9, 20)),
+    ("iPhone 16 Pro", money("999.00"), date(2024, 9, 20)),
+    ("iPhone 15", money("729.00"), date(2023, 9, 22)),
+    ("iPhone SE", money("429.00"), date(2022, 3, 18)),
+    ("Galaxy S25", money("859.00"), date(2025, 2, 7)),
+    ("Galaxy S24 FE", money("649.00"), date(2024, 10, 3)),
+    ("Galaxy A35", money("399.00"), date(2024, 3, 11)),
+    ("Pixel 9", money("799.00"), date(2024, 8, 22)),
+    ("Pixel 8a", money("499.00"), date(2024, 5, 14)),
+    ("Moto G Power", money("299.00"), date(2024, 6, 3)),
+    ("OnePlus 13R", money("599.00"), date(2025, 1, 7)),
 )
 
 FIRST_NAMES = names.given("telecom")

@@ -1,16 +1,18 @@
 """Records of the telecom back office: customers, lines, devices, bills and what they cause.
 
-Dates are ISO strings ('2025-06-12') and money is integer cents, so that snapshots and state
-hashes are exact; tools render money as '45.00' for the agent.
+Dates are ISO strings ('2025-06-12') and money is the kit's `Money` (a cent-exact Decimal,
+written '45.00'), so that snapshots and state hashes are exact; tools show amounts the same way.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableMapping
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field
 
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import TicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
@@ -32,7 +34,7 @@ class Plan(Record):
 
     plan_id: str
     name: str
-    monthly_cents: int
+    monthly_price: Money
     data_gb: int | None = Field(description="Monthly data allowance; None is unlimited.")
     hotspot_gb: int
     available: bool = Field(description="False for legacy plans closed to new changes.")
@@ -45,7 +47,7 @@ class Addon(Record):
     addon_id: str
     name: str
     kind: Literal["data_topup", "travel_pass"]
-    price_cents: int
+    price: Money
     data_gb: int | None = None
     days: int | None = Field(default=None, description="Travel passes: days of validity.")
 
@@ -103,10 +105,10 @@ class Line(Record):
 
 
 class Financing(Record):
-    """A device installment plan; remaining_cents reaches 0 when the device is paid off."""
+    """A device installment plan; remaining_balance reaches 0 when the device is paid off."""
 
-    monthly_cents: int
-    remaining_cents: int
+    monthly_installment: Money
+    remaining_balance: Money
 
 
 class Device(Record):
@@ -124,7 +126,7 @@ class Device(Record):
 class BillItem(Record):
     kind: BillItemKind
     description: str
-    amount_cents: int
+    amount: Money
     line_id: str | None = None
 
 
@@ -137,7 +139,7 @@ class Bill(Record):
     issued_on: str
     due_on: str
     items: tuple[BillItem, ...]
-    paid_cents: int
+    amount_paid: Money
     late_fee_waived_on: str | None
 
 
@@ -145,7 +147,7 @@ class Payment(Record):
     payment_id: str
     customer_id: str
     method_id: str
-    amount_cents: int
+    amount: Money
     paid_on: str
     bill_id: str | None = None
     device_id: str | None = None
@@ -155,7 +157,7 @@ def payment(
     payment_id: str,
     customer_id: str,
     method_id: str,
-    cents: int,
+    amount: Decimal,
     on: str,
     bill_id: str | None = None,
     device_id: str | None = None,
@@ -166,7 +168,7 @@ def payment(
         payment_id=payment_id,
         customer_id=customer_id,
         method_id=method_id,
-        amount_cents=cents,
+        amount=amount,
         paid_on=on,
         bill_id=bill_id,
         device_id=device_id,
@@ -181,12 +183,18 @@ class Charge(Record):
     line_id: str
     kind: ChargeKind
     description: str
-    amount_cents: int
+    amount: Money
     created_on: str
 
 
 def charge(
-    charge_id: str, customer_id: str, line_id: str, kind: ChargeKind, text: str, cents: int, on: str
+    charge_id: str,
+    customer_id: str,
+    line_id: str,
+    kind: ChargeKind,
+    text: str,
+    amount: Decimal,
+    on: str,
 ) -> Charge:
     """A one-time charge, as the tools add it and the generated billing history does."""
     return Charge(
@@ -195,7 +203,7 @@ def charge(
         line_id=line_id,
         kind=kind,
         description=text,
-        amount_cents=cents,
+        amount=amount,
         created_on=on,
     )
 

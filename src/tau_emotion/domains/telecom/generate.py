@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 from datetime import date, timedelta
+from decimal import ROUND_CEILING, Decimal
 from typing import TypeVar
 
-from tau_emotion.domains.common import unique
+from tau_emotion.domains.common import CENT, unique
 from tau_emotion.domains.telecom import catalog
 from tau_emotion.domains.telecom.billing import BillingHistory, LineCosts
 from tau_emotion.domains.telecom.db import (
@@ -35,7 +36,7 @@ from tau_emotion.domains.telecom.rules import (
     day,
     days_ago,
     end_of_month,
-    prorated_cents,
+    prorated,
 )
 
 SEED = 20250612
@@ -228,7 +229,7 @@ class _Generator:
         cheaper = [
             p
             for p in PLANS.values()
-            if p.available and p.min_age is None and p.monthly_cents < plan.monthly_cents
+            if p.available and p.min_age is None and p.monthly_price < plan.monthly_price
         ]
         if draw < 0.06 and cheaper:
             changed = self._day_between(TODAY.replace(day=1), days_ago(1))
@@ -243,7 +244,7 @@ class _Generator:
                     (
                         "proration",
                         f"Plan change proration: {other.name} to {plan.name}",
-                        prorated_cents(plan.monthly_cents - other.monthly_cents, changed),
+                        prorated(plan.monthly_price - other.monthly_price, changed),
                         changed,
                     )
                 )
@@ -257,7 +258,7 @@ class _Generator:
         reason: SuspensionReason | None = None
         suspended_on: str | None = None
         last_hold: str | None = None
-        financed = device.financing is not None and device.financing.remaining_cents > 0
+        financed = device.financing is not None and device.financing.remaining_balance > 0
         draw = rng.random()
         if scenario == "delinquent":
             reason, suspended_on = "nonpayment", "2025-05-22"
@@ -346,11 +347,15 @@ class _Generator:
         months = (TODAY.year - purchased.year) * 12 + TODAY.month - purchased.month
         financing: Financing | None = None
         if not byod and months < 36 and rng.random() < 0.75:
-            monthly = -(-price // 36)
+            # A 36th of the price rounded up to the cent. A quotient that is not a whole cent
+            # is at least 1/36 of a cent off one, far more than Decimal's 28 digits could
+            # round away, so the ceiling sees the exact value.
+            monthly = (price / 36).quantize(CENT, rounding=ROUND_CEILING)
             financing = Financing(
-                monthly_cents=monthly, remaining_cents=max(price - monthly * months, 0)
+                monthly_installment=monthly,
+                remaining_balance=max(price - monthly * months, Decimal("0.00")),
             )
-        paid_off = financing is None or financing.remaining_cents == 0
+        paid_off = financing is None or financing.remaining_balance == 0
         return Device(
             device_id=f"D{3001 + len(self.devices)}",
             customer_id=customer_id,

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from tau_emotion.domains.checks import Judge, PolicyCheck, judged
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.telecom.db import Device, Line
 from tau_emotion.domains.telecom.rules import (
     HOLD_INTERVAL_DAYS,
@@ -22,7 +22,7 @@ from tau_emotion.domains.telecom.rules import (
     WAIVER_INTERVAL_DAYS,
     WAIVER_MIN_TENURE_DAYS,
     age_on,
-    bill_balance_cents,
+    bill_balance,
     current_month,
     day,
     parse_day,
@@ -44,7 +44,7 @@ def _suspended(line: Line) -> str | None:
 
 
 def _financed(device: Device) -> bool:
-    return device.financing is not None and device.financing.remaining_cents > 0
+    return device.financing is not None and device.financing.remaining_balance > 0
 
 
 def _within(last: str | None, days: int) -> bool:
@@ -57,7 +57,7 @@ def _oldest_first(tools: TelecomTools, args: Args) -> str | None:
     older = [
         b.bill_id
         for b in tools._bills_of(bill.customer_id)
-        if b.period < bill.period and bill_balance_cents(b) > 0
+        if b.period < bill.period and bill_balance(b) > 0
     ]
     return f"older bills still have a balance: {', '.join(older)}" if older else None
 
@@ -151,7 +151,7 @@ def _unlock(tools: TelecomTools, args: Args) -> str | None:
     if device.financing is not None and _financed(device):
         return (
             f"{device.model} has an installment balance of "
-            f"{cents_text(device.financing.remaining_cents)}"
+            f"{fmt(device.financing.remaining_balance)}"
         )
     if parse_day(device.purchased_on) > TODAY - timedelta(days=UNLOCK_MIN_DAYS):
         return f"{device.model} was bought on {device.purchased_on}, under {UNLOCK_MIN_DAYS} days"

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import calendar
 from datetime import date, timedelta
+from decimal import Decimal
 
+from tau_emotion.domains.common import money
 from tau_emotion.domains.telecom.db import Bill, PaymentMethod
 
 TODAY = date(2025, 6, 12)
-LATE_FEE_CENTS = 1000
-AUTOPAY_DISCOUNT_CENTS = 500
+LATE_FEE = money("10.00")
+AUTOPAY_DISCOUNT = money("5.00")
 NONPAYMENT_GRACE_DAYS = 30
 HOLD_MAX_DAYS = 90
 HOLD_INTERVAL_DAYS = 365
@@ -52,11 +54,17 @@ def next_month_start(value: date) -> date:
     return end_of_month(value) + timedelta(days=1)
 
 
-def prorated_cents(monthly_difference_cents: int, today: date = TODAY) -> int:
-    """The difference for the rest of the month counting today, rounded half up to a cent."""
+def prorated(monthly_difference: Decimal, today: date = TODAY) -> Decimal:
+    """The difference for the rest of the month counting today, rounded half up to a cent.
+
+    Only upgrades are prorated, so the difference is positive and a half cent rounds up
+    (`money` rounds halves away from zero, which would round a negative half down). A whole
+    number of cents over the days of a month is a half cent exactly or at least 1/62 of a cent
+    from one, so Decimal's 28 digits never carry the quotient across a rounding boundary.
+    """
     days_in_month = calendar.monthrange(today.year, today.month)[1]
     remaining = days_in_month - today.day + 1
-    return (2 * monthly_difference_cents * remaining + days_in_month) // (2 * days_in_month)
+    return money(monthly_difference * remaining / days_in_month)
 
 
 def age_on(date_of_birth: str, today: date = TODAY) -> int:
@@ -75,17 +83,19 @@ def method_label(method: PaymentMethod) -> str:
     return f"{method.brand} {kind} ending {method.last4}"
 
 
-def bill_total_cents(bill: Bill) -> int:
+def bill_total(bill: Bill) -> Decimal:
     waived = bill.late_fee_waived_on is not None
-    return sum(i.amount_cents for i in bill.items if not (waived and i.kind == "late_fee"))
+    return sum(
+        (i.amount for i in bill.items if not (waived and i.kind == "late_fee")), Decimal("0.00")
+    )
 
 
-def bill_balance_cents(bill: Bill) -> int:
-    return max(bill_total_cents(bill) - bill.paid_cents, 0)
+def bill_balance(bill: Bill) -> Decimal:
+    return max(bill_total(bill) - bill.amount_paid, Decimal("0.00"))
 
 
 def bill_status(bill: Bill, today: date = TODAY) -> str:
-    if bill_balance_cents(bill) == 0:
+    if bill_balance(bill) == 0:
         return "paid"
     return "overdue" if parse_day(bill.due_on) < today else "open"
 

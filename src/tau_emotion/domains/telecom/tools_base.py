@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TypeVar
 
 from tau_emotion.domains.common import next_id, require
@@ -33,7 +34,7 @@ from tau_emotion.domains.telecom.rules import (
     day,
     method_label,
     next_month_start,
-    prorated_cents,
+    prorated,
 )
 from tau_emotion.errors import ToolError
 
@@ -50,7 +51,7 @@ class PlanChange:
     new: Plan
     upgrade: bool
     effective_on: str
-    prorated_cents: int
+    prorated_charge: Decimal
 
 
 class TelecomToolBase(DatabaseTools[TelecomDB]):
@@ -119,24 +120,24 @@ class TelecomToolBase(DatabaseTools[TelecomDB]):
         current = self._plan(line.plan_id)
         if new.plan_id == current.plan_id:
             raise ToolError(f"line {line.line_id} is already on {current.name}")
-        upgrade = new.monthly_cents > current.monthly_cents
+        upgrade = new.monthly_price > current.monthly_price
         return PlanChange(
             line=line,
             current=current,
             new=new,
             upgrade=upgrade,
             effective_on=day(TODAY) if upgrade else day(next_month_start(TODAY)),
-            prorated_cents=prorated_cents(new.monthly_cents - current.monthly_cents)
+            prorated_charge=prorated(new.monthly_price - current.monthly_price)
             if upgrade
-            else 0,
+            else Decimal("0.00"),
         )
 
     # -- writing ---------------------------------------------------------------------------
 
     def _add_charge(
-        self, customer_id: str, line_id: str, kind: ChargeKind, description: str, cents: int
+        self, customer_id: str, line_id: str, kind: ChargeKind, description: str, amount: Decimal
     ) -> None:
         charge_id = next_id(self.db.charges, "CH-", 5)
         self.db.charges[charge_id] = charge(
-            charge_id, customer_id, line_id, kind, description, cents, day(TODAY)
+            charge_id, customer_id, line_id, kind, description, amount, day(TODAY)
         )

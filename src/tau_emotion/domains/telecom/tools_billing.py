@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, next_id
+from tau_emotion.domains.common import fmt, next_id
 from tau_emotion.domains.telecom.db import payment
 from tau_emotion.domains.telecom.rules import (
-    AUTOPAY_DISCOUNT_CENTS,
-    LATE_FEE_CENTS,
+    AUTOPAY_DISCOUNT,
+    LATE_FEE,
     TODAY,
-    bill_balance_cents,
+    bill_balance,
     bill_status,
     day,
     has_late_fee,
@@ -26,13 +27,13 @@ class BillingTools(TelecomToolBase):
         self,
         customer_id: str,
         method_id: str,
-        cents: int,
+        amount: Decimal,
         bill_id: str | None = None,
         device_id: str | None = None,
     ) -> str:
         payment_id = next_id(self.db.payments, "PAY-", 5)
         self.db.payments[payment_id] = payment(
-            payment_id, customer_id, method_id, cents, day(TODAY), bill_id, device_id
+            payment_id, customer_id, method_id, amount, day(TODAY), bill_id, device_id
         )
         return payment_id
 
@@ -48,26 +49,25 @@ class BillingTools(TelecomToolBase):
         """
         customer = self._customer(customer_id)
         bill = self._owned_bill(customer_id, bill_id)
-        balance = bill_balance_cents(bill)
+        balance = bill_balance(bill)
         if balance == 0:
             raise ToolError(f"bill {bill_id} has no balance to pay")
         # Oldest first is the policy's (telecom.bills_oldest_first); any bill can be paid.
         method = self._usable_method(customer, payment_method_id)
         payment_id = self._record_payment(customer_id, method.method_id, balance, bill_id=bill_id)
-        self.db.bills[bill_id] = bill.model_copy(update={"paid_cents": bill.paid_cents + balance})
+        self.db.bills[bill_id] = bill.model_copy(update={"amount_paid": bill.amount_paid + balance})
         remaining_overdue = sum(
-            bill_balance_cents(b)
-            for b in self._bills_of(customer_id)
-            if bill_status(b) == "overdue"
+            (bill_balance(b) for b in self._bills_of(customer_id) if bill_status(b) == "overdue"),
+            Decimal("0.00"),
         )
         return {
             "customer_id": customer_id,
             "payment_id": payment_id,
             "bill_id": bill_id,
-            "amount_paid": cents_text(balance),
+            "amount_paid": fmt(balance),
             "paid_with": method_label(method),
             "bill_balance": "0.00",
-            "account_overdue_balance": cents_text(remaining_overdue),
+            "account_overdue_balance": fmt(remaining_overdue),
         }
 
     @tool("write")
@@ -84,7 +84,7 @@ class BillingTools(TelecomToolBase):
             raise ToolError(f"bill {bill_id} has no late fee")
         if bill.late_fee_waived_on is not None:
             raise ToolError(f"the late fee on {bill_id} was already waived")
-        if bill_balance_cents(bill) == 0:
+        if bill_balance(bill) == 0:
             raise ToolError(f"bill {bill_id} is paid in full; paid late fees are not refunded")
         # Tenure and one waiver a year are the policy's (telecom.late_fee_waiver_eligibility).
         waived = bill.model_copy(update={"late_fee_waived_on": day(TODAY)})
@@ -95,8 +95,8 @@ class BillingTools(TelecomToolBase):
         return {
             "customer_id": customer_id,
             "bill_id": bill_id,
-            "waived_amount": cents_text(LATE_FEE_CENTS),
-            "bill_balance": cents_text(bill_balance_cents(waived)),
+            "waived_amount": fmt(LATE_FEE),
+            "bill_balance": fmt(bill_balance(waived)),
         }
 
     @tool("write")
@@ -120,7 +120,7 @@ class BillingTools(TelecomToolBase):
         return {
             "customer_id": customer_id,
             "autopay": method_label(method),
-            "discount_per_line": cents_text(AUTOPAY_DISCOUNT_CENTS),
+            "discount_per_line": fmt(AUTOPAY_DISCOUNT),
             "lines": len(customer.line_ids),
         }
 
@@ -151,20 +151,20 @@ class BillingTools(TelecomToolBase):
         customer = self._customer(customer_id)
         device = self._owned_device(customer_id, device_id)
         financing = device.financing
-        if financing is None or financing.remaining_cents == 0:
+        if financing is None or financing.remaining_balance == 0:
             raise ToolError(f"{device.model} ({device_id}) has no installment balance")
         method = self._usable_method(customer, payment_method_id)
-        amount = financing.remaining_cents
+        amount = financing.remaining_balance
         payment_id = self._record_payment(
             customer_id, method.method_id, amount, device_id=device_id
         )
-        paid_off = financing.model_copy(update={"remaining_cents": 0})
+        paid_off = financing.model_copy(update={"remaining_balance": Decimal("0.00")})
         self.db.devices[device_id] = device.model_copy(update={"financing": paid_off})
         return {
             "customer_id": customer_id,
             "payment_id": payment_id,
             "device_id": device_id,
-            "amount_paid": cents_text(amount),
+            "amount_paid": fmt(amount),
             "paid_with": method_label(method),
             "remaining_balance": "0.00",
         }

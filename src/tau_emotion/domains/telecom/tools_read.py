@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.identity import (
     Directory,
@@ -15,7 +16,7 @@ from tau_emotion.domains.kit.identity import (
     written_date,
 )
 from tau_emotion.domains.telecom.db import Customer, Line
-from tau_emotion.domains.telecom.rules import bill_balance_cents, bill_status
+from tau_emotion.domains.telecom.rules import bill_balance, bill_status
 from tau_emotion.domains.telecom.tools_base import TelecomToolBase
 from tau_emotion.domains.telecom.views import (
     addon_view,
@@ -107,11 +108,13 @@ class ReadTools(TelecomToolBase):
             (c for c in self.db.charges.values() if c.customer_id == customer_id),
             key=lambda c: c.charge_id,
         )
-        overdue = sum(bill_balance_cents(b) for b in bills if bill_status(b) == "overdue")
+        overdue = sum(
+            (bill_balance(b) for b in bills if bill_status(b) == "overdue"), Decimal("0.00")
+        )
         return {
             "customer_id": customer_id,
             "bills": [bill_view(b) for b in bills],
-            "overdue_balance": cents_text(overdue),
+            "overdue_balance": fmt(overdue),
             "charges_for_next_bill": [charge_view(c) for c in pending],
         }
 
@@ -143,6 +146,6 @@ class ReadTools(TelecomToolBase):
             "new_plan": change.new.name,
             "change": "upgrade" if change.upgrade else "downgrade",
             "effective_on": change.effective_on,
-            "prorated_charge": cents_text(change.prorated_cents),
-            "new_monthly_price": cents_text(change.new.monthly_cents),
+            "prorated_charge": fmt(change.prorated_charge),
+            "new_monthly_price": fmt(change.new.monthly_price),
         }

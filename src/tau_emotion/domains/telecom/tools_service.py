@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, Literal
 
-from tau_emotion.domains.common import cents_text, next_id
+from tau_emotion.domains.common import fmt, next_id
 from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
 from tau_emotion.domains.telecom.db import LineAddon, Ticket, TicketCategory
@@ -47,13 +47,13 @@ class ServiceTools(TelecomToolBase):
         change = self._plan_change(self._owned_line(customer_id, line_id), new_plan_id)
         if change.upgrade:
             update: dict[str, Any] = {"plan_id": change.new.plan_id, "pending_plan_id": None}
-            if change.prorated_cents > 0:
+            if change.prorated_charge > 0:
                 self._add_charge(
                     customer_id,
                     line_id,
                     "proration",
                     f"Plan change proration: {change.current.name} to {change.new.name}",
-                    change.prorated_cents,
+                    change.prorated_charge,
                 )
         else:
             update = {"pending_plan_id": change.new.plan_id}
@@ -64,7 +64,7 @@ class ServiceTools(TelecomToolBase):
             "line_id": line_id,
             "new_plan": change.new.name,
             "effective_on": change.effective_on,
-            "prorated_charge": cents_text(change.prorated_cents),
+            "prorated_charge": fmt(change.prorated_charge),
         }
 
     @tool("write")
@@ -92,12 +92,12 @@ class ServiceTools(TelecomToolBase):
             ends = TODAY + timedelta(days=(addon.days or 1) - 1)
         bought = LineAddon(addon_id=addon_id, purchased_on=day(TODAY), ends_on=day(ends))
         self.db.lines[line_id] = line.model_copy(update={"addons": (*line.addons, bought)})
-        self._add_charge(customer_id, line_id, "addon", addon.name, addon.price_cents)
+        self._add_charge(customer_id, line_id, "addon", addon.name, addon.price)
         return {
             "customer_id": customer_id,
             "line_id": line_id,
             "addon": addon.name,
-            "price": cents_text(addon.price_cents),
+            "price": fmt(addon.price),
             "valid_until": day(ends),
         }
 

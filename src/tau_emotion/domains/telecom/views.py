@@ -7,11 +7,13 @@ data names its customer_id, which the one-account policy check relies on.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.telecom.db import (
     Addon,
     Bill,
@@ -26,9 +28,9 @@ from tau_emotion.domains.telecom.db import (
 from tau_emotion.domains.telecom.rules import (
     HOLD_MAX_DAYS,
     TODAY,
-    bill_balance_cents,
+    bill_balance,
     bill_status,
-    bill_total_cents,
+    bill_total,
     card_expired,
     current_month,
     day,
@@ -92,7 +94,7 @@ def plan_view(plan: Plan) -> View:
     return {
         "plan_id": plan.plan_id,
         "name": plan.name,
-        "monthly_price": cents_text(plan.monthly_cents),
+        "monthly_price": fmt(plan.monthly_price),
         "data_gb": plan.data_gb if plan.data_gb is not None else "unlimited",
         "hotspot_gb": plan.hotspot_gb,
         "available": plan.available,
@@ -105,7 +107,7 @@ def addon_view(addon: Addon) -> View:
         "addon_id": addon.addon_id,
         "name": addon.name,
         "kind": addon.kind,
-        "price": cents_text(addon.price_cents),
+        "price": fmt(addon.price),
     }
     if addon.data_gb is not None:
         view["data_gb"] = addon.data_gb
@@ -176,7 +178,7 @@ def line_view(
 
 def device_view(device: Device, phone_number: str) -> View:
     financing = device.financing
-    remaining = financing.remaining_cents if financing else 0
+    remaining = financing.remaining_balance if financing else Decimal("0.00")
     return {
         "customer_id": device.customer_id,
         "device_id": device.device_id,
@@ -189,9 +191,11 @@ def device_view(device: Device, phone_number: str) -> View:
         "financing": None
         if financing is None
         else {
-            "monthly_installment": cents_text(financing.monthly_cents),
-            "remaining_balance": cents_text(remaining),
-            "installments_left": -(-remaining // financing.monthly_cents),
+            "monthly_installment": fmt(financing.monthly_installment),
+            "remaining_balance": fmt(remaining),
+            # Rounded up: a last, smaller installment still counts. (Decimal's // truncates
+            # towards zero, so the integer idiom -(-a // b) would not round up here.)
+            "installments_left": math.ceil(remaining / financing.monthly_installment),
         },
         "paid_off": remaining == 0,
         "unlocked": device.unlocked,
@@ -206,15 +210,15 @@ def bill_view(bill: Bill) -> View:
         "issued_on": bill.issued_on,
         "due_on": bill.due_on,
         "status": bill_status(bill),
-        "total": cents_text(bill_total_cents(bill)),
-        "paid": cents_text(bill.paid_cents),
-        "balance": cents_text(bill_balance_cents(bill)),
+        "total": fmt(bill_total(bill)),
+        "paid": fmt(bill.amount_paid),
+        "balance": fmt(bill_balance(bill)),
         "late_fee_waived_on": bill.late_fee_waived_on,
         "items": [
             {
                 "description": item.description
                 + (" (waived)" if waived and item.kind == "late_fee" else ""),
-                "amount": cents_text(item.amount_cents),
+                "amount": fmt(item.amount),
                 "line_id": item.line_id,
             }
             for item in bill.items
@@ -225,7 +229,7 @@ def bill_view(bill: Bill) -> View:
 def charge_view(charge: Charge) -> View:
     return {
         "description": charge.description,
-        "amount": cents_text(charge.amount_cents),
+        "amount": fmt(charge.amount),
         "line_id": charge.line_id,
         "created_on": charge.created_on,
     }
