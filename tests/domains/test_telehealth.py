@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any, TypeVar
 
 import pytest
 from domain_testing import Desk, conversation, fresh_state
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.telehealth import tools_visits
 from tau_emotion.domains.telehealth.db import (
     Appointment,
@@ -64,7 +65,7 @@ def open_slot(provider_id: str, after: str = "2025-03-12", before: str = "2025-1
     ).slot_id
 
 
-def price(p: Patient, visit_type: str, slot_id: str) -> int:
+def price(p: Patient, visit_type: str, slot_id: str) -> Decimal:
     day = DB.slots[slot_id].start[:10]
     return visit_price(p.coverage, DB.insurance_plans, visit_type, day)[0]
 
@@ -274,10 +275,10 @@ def test_book_appointment_charges_the_price_and_books_the_slot() -> None:
         visit_type="video",
         payment_method_id=method,
     )
-    assert result["charged"] == cents_text(cost) and result["charged_to"] == method
+    assert result["charged"] == fmt(cost) and result["charged_to"] == method
     assert result["appointment_id"] == f"A{len(DB.appointments) + 1:05d}"
     assert row("slots", slot_id).status == "booked"
-    assert [c.amount_cents for c in copays(result["appointment_id"])] == [cost]
+    assert [c.amount for c in copays(result["appointment_id"])] == [cost]
 
 
 def test_book_appointment_refusals() -> None:
@@ -426,7 +427,7 @@ def test_voucher_refusals_and_terms() -> None:
     a = upcoming(
         lambda a: (
             a.visit_type == "video"
-            and a.copay_cents > 0
+            and a.copay > 0
             and not a.voucher_code
             and hours_until(a.start) > 24
         )
@@ -461,7 +462,7 @@ def test_voucher_refusals_and_terms() -> None:
         )
     )
     in_person = upcoming(
-        lambda a: a.visit_type == "in_person_follow_up" and a.copay_cents > 0 and not a.voucher_code
+        lambda a: a.visit_type == "in_person_follow_up" and a.copay > 0 and not a.voucher_code
     )
     breaks(
         rule,
@@ -471,7 +472,7 @@ def test_voucher_refusals_and_terms() -> None:
         voucher_code=remote_only.code,
     )
     ENV.reset()
-    free = upcoming(lambda a: a.copay_cents == 0 and not a.voucher_code and a.visit_type == "video")
+    free = upcoming(lambda a: a.copay == 0 and not a.voucher_code and a.visit_type == "video")
     waiver = voucher(
         lambda v: (
             v.status == "available"
@@ -515,7 +516,7 @@ def test_apply_voucher_refunds_the_discount_to_the_card_that_paid() -> None:
             v.status == "available"
             and v.patient_id is None
             and v.kind == "fixed_amount"
-            and v.amount_cents == 5000
+            and v.amount == Decimal("50.00")
             and "video" in v.eligible_visit_types
             and v.expires_on >= "2025-04-05"
         )
@@ -523,7 +524,7 @@ def test_apply_voucher_refunds_the_discount_to_the_card_that_paid() -> None:
     a = upcoming(
         lambda a: (
             a.visit_type == "video"
-            and a.copay_cents >= 5000
+            and a.copay >= Decimal("50.00")
             and not a.voucher_code
             and len(copays(a.appointment_id)) == 1
         )
@@ -534,8 +535,8 @@ def test_apply_voucher_refunds_the_discount_to_the_card_that_paid() -> None:
         appointment_id=a.appointment_id,
         voucher_code=v.code,
     )
-    assert result["refunded"] == "50.00" and result["patient_pays"] == cents_text(
-        a.copay_cents - 5000
+    assert result["refunded"] == "50.00" and result["patient_pays"] == fmt(
+        a.copay - Decimal("50.00")
     )
     refund = first(new_rows("payments"), lambda p: p.kind == "refund")
     assert refund.method_id == copays(a.appointment_id)[0].method_id
@@ -640,7 +641,7 @@ def test_reschedule_refusals(monkeypatch: pytest.MonkeyPatch) -> None:
     target = upcoming(
         lambda x: (
             x.visit_type == "video"
-            and x.copay_cents > 0
+            and x.copay > 0
             and not x.voucher_code
             and hours_until(x.start) > 24
             and x.start[:10] <= v.expires_on
@@ -674,13 +675,13 @@ def test_cancel_with_notice_refunds_and_returns_the_voucher() -> None:
         lambda a: (
             hours_until(a.start) > 24
             and a.voucher_code is not None
-            and a.copay_cents > a.voucher_discount_cents
+            and a.copay > a.voucher_discount
         )
     )
     assert a.voucher_code is not None
-    paid = sum(c.amount_cents for c in copays(a.appointment_id))
+    paid = sum((c.amount for c in copays(a.appointment_id)), Decimal("0.00"))
     result = call("cancel_appointment", patient_id=a.patient_id, appointment_id=a.appointment_id)
-    assert result["status"] == "cancelled" and result["refunded"] == cents_text(paid)
+    assert result["status"] == "cancelled" and result["refunded"] == fmt(paid)
     assert result["voucher_returned"] == a.voucher_code
     assert row("vouchers", a.voucher_code).status == "available"
     assert all(r.method_id == copays(a.appointment_id)[0].method_id for r in new_rows("payments"))
@@ -716,9 +717,7 @@ def test_refund_payment_for_a_duplicate_and_a_clinic_cancellation() -> None:
     rule = "refund_only_when_owed"
     allows(rule, "refund_payment", patient_id=dup.patient_id, payment_id=dup.payment_id)
     result = call("refund_payment", patient_id=dup.patient_id, payment_id=dup.payment_id)
-    assert (
-        result["amount"] == cents_text(dup.amount_cents) and result["refunded_to"] == dup.method_id
-    )
+    assert result["amount"] == fmt(dup.amount) and result["refunded_to"] == dup.method_id
     refuses(
         "already been refunded",
         "refund_payment",
@@ -737,7 +736,7 @@ def test_refund_payment_for_a_duplicate_and_a_clinic_cancellation() -> None:
     allows(rule, "refund_payment", patient_id=owed.patient_id, payment_id=owed.payment_id)
     assert call("refund_payment", patient_id=owed.patient_id, payment_id=owed.payment_id)[
         "amount"
-    ] == cents_text(owed.amount_cents)
+    ] == fmt(owed.amount)
     payments = call("list_payments", patient_id=owed.patient_id)
     assert first(payments, lambda p: p["payment_id"] == owed.payment_id)["unrefunded"] == "0.00"
 
@@ -1165,7 +1164,7 @@ def test_a_credit_from_a_recent_clinic_cancellation_is_on_the_rebooked_visit() -
     the patient's own credit, its discount came back as a refund of the copay, and the
     clinic had cancelled a visit with the same provider."""
     refunded = {
-        (p.appointment_id, p.amount_cents)
+        (p.appointment_id, p.amount)
         for p in DB.payments.values()
         if p.kind == "refund" and p.posted_on == TODAY.isoformat()
     }
@@ -1175,7 +1174,7 @@ def test_a_credit_from_a_recent_clinic_cancellation_is_on_the_rebooked_visit() -
         if a.status == "scheduled"
         and a.voucher_code is not None
         and DB.vouchers[a.voucher_code].patient_id == a.patient_id
-        and (a.appointment_id, a.voucher_discount_cents) in refunded
+        and (a.appointment_id, a.voucher_discount) in refunded
     ]
     assert credited
     for appt in credited:

@@ -75,9 +75,9 @@ def money_text(value: Decimal | int | str) -> str:
 
 Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
 """A cent-exact amount, written as a string ('245.50'): sums stay exact, and the state hash
-never depends on how a float happens to print. The money type of eight domains; airline
-(whole dollars) and telehealth (integer cents) still store integers, because records their
-tools show the agent as they are carry them (`docs/domains.md`)."""
+never depends on how a float happens to print. The money type of every domain but airline,
+which stores whole dollars as integers because its tools show records holding them to the
+agent as they are (`docs/domains.md`)."""
 
 
 class StoredValue(Protocol):
@@ -109,12 +109,6 @@ def add_to_balance(
         else m
         for m in methods
     )
-
-
-def cents_text(cents: int) -> str:
-    """Integer cents as a customer reads them: 4999 -> '49.99', -250 -> '-2.50'."""
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
 # -- hand-offs -----------------------------------------------------------------------------

@@ -7,8 +7,10 @@ read naturally.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Literal, NamedTuple
 
+from tau_emotion.domains.common import money
 from tau_emotion.domains.kit import names
 from tau_emotion.domains.telehealth.db import DeviceKind, Specialty, VisitType
 
@@ -59,20 +61,29 @@ class Plan(NamedTuple):
     plan_name: str
     accepted: bool
     covers_telehealth: bool
-    video_copay_cents: int
-    phone_copay_cents: int
-    in_person_copay_cents: int
+    video_copay: Decimal
+    phone_copay: Decimal
+    in_person_copay: Decimal
 
 
+# Copays: video, phone, in-person follow-up.
 PLANS = (
-    Plan("PLN-BCG", "Bluecrest Health", "PPO Gold", True, True, 2000, 1500, 3000),
-    Plan("PLN-BCS", "Bluecrest Health", "HMO Select", True, True, 1000, 1000, 2500),
-    Plan("PLN-SMS", "Summit Mutual", "Silver PPO", True, True, 3500, 2500, 4500),
-    Plan("PLN-EVG", "Evergreen Care", "HMO Standard", True, True, 1500, 1500, 2000),
-    Plan("PLN-CCP", "Cascade Community Plan", "Medicaid Managed Care", True, True, 0, 0, 0),
-    Plan("PLN-HSA", "Horizon Senior", "Advantage Plus", True, True, 500, 500, 1500),
-    Plan("PLN-TNB", "TrueNorth", "Basic HDHP", True, False, 0, 0, 6000),
-    Plan("PLN-PDE", "Pinnacle Direct", "EPO Value", False, False, 0, 0, 0),
+    Plan("PLN-BCG", "Bluecrest Health", "PPO Gold", True, True,
+         money("20.00"), money("15.00"), money("30.00")),
+    Plan("PLN-BCS", "Bluecrest Health", "HMO Select", True, True,
+         money("10.00"), money("10.00"), money("25.00")),
+    Plan("PLN-SMS", "Summit Mutual", "Silver PPO", True, True,
+         money("35.00"), money("25.00"), money("45.00")),
+    Plan("PLN-EVG", "Evergreen Care", "HMO Standard", True, True,
+         money("15.00"), money("15.00"), money("20.00")),
+    Plan("PLN-CCP", "Cascade Community Plan", "Medicaid Managed Care", True, True,
+         money("0.00"), money("0.00"), money("0.00")),
+    Plan("PLN-HSA", "Horizon Senior", "Advantage Plus", True, True,
+         money("5.00"), money("5.00"), money("15.00")),
+    Plan("PLN-TNB", "TrueNorth", "Basic HDHP", True, False,
+         money("0.00"), money("0.00"), money("60.00")),
+    Plan("PLN-PDE", "Pinnacle Direct", "EPO Value", False, False,
+         money("0.00"), money("0.00"), money("0.00")),
 )
 
 

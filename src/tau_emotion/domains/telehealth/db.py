@@ -1,16 +1,18 @@
 """Records of the telehealth clinic's back office and the database that holds them.
 
-Money is stored in integer cents (no float rounding in refunds); times are ISO strings in
-clinic time ('2025-03-12T10:30'), dates are 'YYYY-MM-DD'.
+Money is the kit's `Money`, a cent-exact Decimal written '79.00' (no float rounding in
+refunds); times are ISO strings in clinic time ('2025-03-12T10:30'), dates are 'YYYY-MM-DD'.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableMapping
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field
 
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import TicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
@@ -92,9 +94,9 @@ class Appointment(Record):
     start: str
     visit_type: VisitType
     status: AppointmentStatus
-    copay_cents: int = Field(description="Price of the visit before any voucher.")
+    copay: Money = Field(description="Price of the visit before any voucher.")
     voucher_code: str | None
-    voucher_discount_cents: int
+    voucher_discount: Money
     reschedule_count: int
     booked_on: str
 
@@ -163,9 +165,9 @@ class InsurancePlan(Record):
     plan_name: str
     accepted: bool = Field(description="In network with the clinic.")
     covers_telehealth: bool
-    video_copay_cents: int
-    phone_copay_cents: int
-    in_person_copay_cents: int
+    video_copay: Money
+    phone_copay: Money
+    in_person_copay: Money
 
 
 class Voucher(Record):
@@ -173,7 +175,7 @@ class Voucher(Record):
     issuer: str
     patient_id: str | None = Field(description="None: any patient may use it.")
     kind: Literal["copay_waiver", "fixed_amount"]
-    amount_cents: int = Field(description="Discount of a fixed_amount voucher; 0 for waivers.")
+    amount: Money = Field(description="Discount of a fixed_amount voucher; 0 for waivers.")
     eligible_visit_types: tuple[VisitType, ...]
     expires_on: str
     status: Literal["available", "redeemed", "void"]
@@ -188,7 +190,7 @@ class Payment(Record):
     patient_id: str
     appointment_id: str | None
     kind: PaymentKind
-    amount_cents: int
+    amount: Money
     method_id: str
     posted_on: str
     refund_of: str | None
@@ -199,7 +201,7 @@ def payment(
     patient_id: str,
     appointment_id: str | None,
     kind: PaymentKind,
-    cents: int,
+    amount: Decimal,
     method_id: str,
     on: str,
     refund_of: str | None = None,
@@ -210,7 +212,7 @@ def payment(
         patient_id=patient_id,
         appointment_id=appointment_id,
         kind=kind,
-        amount_cents=cents,
+        amount=amount,
         method_id=method_id,
         posted_on=on,
         refund_of=refund_of,

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Literal, NamedTuple
 
-from tau_emotion.domains.common import unique
+from tau_emotion.domains.common import money, unique
 from tau_emotion.domains.kit.generation import empty_database
 from tau_emotion.domains.telehealth import catalog
 from tau_emotion.domains.telehealth.db import (
@@ -30,7 +31,7 @@ from tau_emotion.domains.telehealth.pricing import visit_price, voucher_discount
 from tau_emotion.domains.telehealth.rules import (
     FOLLOW_UP_WINDOW_DAYS,
     MIN_BOOKING_LEAD,
-    NO_SHOW_FEE_CENTS,
+    NO_SHOW_FEE,
     NOW,
     TODAY,
 )
@@ -39,6 +40,8 @@ PAST_STATUSES: tuple[AppointmentStatus, ...] = (
     ("completed",) * 84 + ("no_show",) * 5 + ("cancelled",) * 4
 ) + (("late_cancelled",) * 3 + ("cancelled_by_clinic",) * 4)
 VOUCHER_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+VOUCHER_AMOUNTS = (money("10.00"), money("15.00"), money("25.00"), money("50.00"))
+"""What a fixed_amount voucher takes off a visit."""
 VOUCHER_ISSUERS = (
     ("WELL", "Employer wellness program"),
     ("CARE", "Community health fund"),
@@ -190,7 +193,7 @@ class _Builder:
         voucher: Voucher | None = None
         if price > 0 and status in ("completed", "scheduled") and rng.random() < 0.06:
             voucher = self.redeemed_voucher(patient, visit_type, aid, start.date())
-        discount = voucher_discount(voucher, price) if voucher else 0
+        discount = voucher_discount(voucher, price) if voucher else Decimal("0.00")
         appt = Appointment(
             appointment_id=aid,
             patient_id=patient.patient_id,
@@ -199,9 +202,9 @@ class _Builder:
             start=start.isoformat(timespec="minutes"),
             visit_type=visit_type,
             status=status,
-            copay_cents=price,
+            copay=price,
             voucher_code=voucher.code if voucher else None,
-            voucher_discount_cents=discount,
+            voucher_discount=discount,
             reschedule_count=rng.choice((0, 0, 0, 1, 2)) if status == "scheduled" else 0,
             booked_on=booked.isoformat(),
         )
@@ -211,7 +214,7 @@ class _Builder:
         return appt
 
     def _payments(
-        self, patient: Patient, appt: Appointment, due: int, booked: date, visit_day: date
+        self, patient: Patient, appt: Appointment, due: Decimal, booked: date, visit_day: date
     ) -> None:
         method = patient.payment_methods[0].method_id
         if due > 0:
@@ -226,14 +229,14 @@ class _Builder:
                 when = min(booked + timedelta(days=1), TODAY)
                 self._pay(patient, appt, "refund", due, method, when, copay.payment_id)
         if appt.status == "no_show":
-            self._pay(patient, appt, "no_show_fee", NO_SHOW_FEE_CENTS, method, visit_day, None)
+            self._pay(patient, appt, "no_show_fee", NO_SHOW_FEE, method, visit_day, None)
 
     def _pay(
         self,
         patient: Patient,
         appt: Appointment,
         kind: PaymentKind,
-        cents: int,
+        amount: Decimal,
         method: str,
         when: date,
         refund_of: str | None,
@@ -241,7 +244,7 @@ class _Builder:
         pid = f"PAY{len(self.care.payments) + 1:06d}"
         on = when.isoformat()
         record = payment(
-            pid, patient.patient_id, appt.appointment_id, kind, cents, method, on, refund_of
+            pid, patient.patient_id, appt.appointment_id, kind, amount, method, on, refund_of
         )
         self.care.payments[pid] = record
         return record
@@ -254,10 +257,10 @@ class _Builder:
             lambda: f"{prefix}-" + "".join(self.rng.choice(VOUCHER_CHARS) for _ in range(4)),
         )
 
-    def _voucher_terms(self) -> tuple[Literal["copay_waiver", "fixed_amount"], int]:
+    def _voucher_terms(self) -> tuple[Literal["copay_waiver", "fixed_amount"], Decimal]:
         if self.rng.random() < 0.4:
-            return "copay_waiver", 0
-        return "fixed_amount", self.rng.choice((1000, 1500, 2500, 5000))
+            return "copay_waiver", Decimal("0.00")
+        return "fixed_amount", self.rng.choice(VOUCHER_AMOUNTS)
 
     def free_voucher(self) -> None:
         rng = self.rng
@@ -270,7 +273,7 @@ class _Builder:
             issuer=issuer,
             patient_id=None,
             kind=kind,
-            amount_cents=amount,
+            amount=amount,
             eligible_visit_types=rng.choice(
                 (("video", "phone"), ("video", "phone", "in_person_follow_up"))
             ),
@@ -288,7 +291,7 @@ class _Builder:
             issuer="Clinic service-recovery credit",
             patient_id=patient.patient_id,
             kind=kind,
-            amount_cents=amount,
+            amount=amount,
             eligible_visit_types=("video", "phone", "in_person_follow_up"),
             expires_on=(TODAY + timedelta(days=self.rng.randint(-20, 200))).isoformat(),
             status="available",
@@ -306,7 +309,7 @@ class _Builder:
             issuer=issuer,
             patient_id=patient.patient_id if prefix == "SRV" else None,
             kind=kind,
-            amount_cents=amount,
+            amount=amount,
             eligible_visit_types=(visit_type,),
             expires_on=(day + timedelta(days=self.rng.randint(0, 90))).isoformat(),
             status="redeemed",

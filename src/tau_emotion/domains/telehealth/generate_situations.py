@@ -58,7 +58,7 @@ def redeem_credits_on_visits(rng: random.Random, care: TelehealthDB) -> Teleheal
             and a.provider_id in cancelled
             and a.status == "scheduled"
             and a.voucher_code is None
-            and a.copay_cents > 0
+            and a.copay > 0
             and a.visit_type in voucher.eligible_visit_types
             and datetime.fromisoformat(a.start) - NOW >= NOTICE
             and a.start[:10] <= voucher.expires_on

@@ -186,7 +186,7 @@ def _voucher_terms(tools: TelehealthTools, args: Args) -> str | None:
         appt = tools._upcoming(args["patient_id"], args["appointment_id"])
         if appt.voucher_code:
             raise ToolError(f"{appt.appointment_id} already has a voucher")
-        visit_type, day, price = appt.visit_type, appt.start[:10], appt.copay_cents
+        visit_type, day, price = appt.visit_type, appt.start[:10], appt.copay
     else:  # book_appointment
         visit_type, day = args["visit_type"], _booking(tools, args)[1].start[:10]
         price = visit_price(patient.coverage, tools.db.insurance_plans, visit_type, day)[0]

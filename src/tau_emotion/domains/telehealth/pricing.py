@@ -4,9 +4,10 @@ so that seeded history and new bookings follow the same price rules."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 
 from tau_emotion.domains.telehealth.db import Coverage, InsurancePlan, Voucher
-from tau_emotion.domains.telehealth.rules import REMOTE_VISIT_TYPES, SELF_PAY_CENTS
+from tau_emotion.domains.telehealth.rules import REMOTE_VISIT_TYPES, SELF_PAY
 
 PlanLookup = Mapping[str, InsurancePlan]
 """The plans: a parsed table (generator) or this episode's live one (tools)."""
@@ -26,10 +27,10 @@ def coverage_status(coverage: Coverage | None, plans: PlanLookup, visit_day: str
 
 def visit_price(
     coverage: Coverage | None, plans: PlanLookup, visit_type: str, visit_day: str
-) -> tuple[int, str]:
-    """Price in cents and its basis: the plan copay, or the self-pay rate and why."""
+) -> tuple[Decimal, str]:
+    """Price and its basis: the plan copay, or the self-pay rate and why."""
     status = coverage_status(coverage, plans, visit_day)
-    self_pay = SELF_PAY_CENTS[visit_type]
+    self_pay = SELF_PAY[visit_type]
     if status != "active" or coverage is None:
         return self_pay, f"self-pay rate (coverage: {status})"
     plan = plans.get(coverage.plan_id)
@@ -37,15 +38,15 @@ def visit_price(
     if visit_type in REMOTE_VISIT_TYPES and not plan.covers_telehealth:
         return self_pay, "self-pay rate (plan does not cover telehealth)"
     copay = {
-        "video": plan.video_copay_cents,
-        "phone": plan.phone_copay_cents,
-        "in_person_follow_up": plan.in_person_copay_cents,
+        "video": plan.video_copay,
+        "phone": plan.phone_copay,
+        "in_person_follow_up": plan.in_person_copay,
     }[visit_type]
     return copay, f"{plan.payer} {plan.plan_name} copay"
 
 
-def voucher_discount(voucher: Voucher, price_cents: int) -> int:
+def voucher_discount(voucher: Voucher, price: Decimal) -> Decimal:
     """Vouchers have no cash value: the discount never exceeds the price."""
     if voucher.kind == "copay_waiver":
-        return price_cents
-    return min(voucher.amount_cents, price_cents)
+        return price
+    return min(voucher.amount, price)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+from tau_emotion.domains.common import money
+
 NOW = datetime(2025, 3, 10, 9, 0)
 """The clinic's current time (Monday, Pacific time)."""
 TODAY = NOW.date()
@@ -26,9 +28,13 @@ DEVICE_SILENT = timedelta(hours=72)
 VISIT_TYPES = ("video", "phone", "in_person_follow_up")
 REMOTE_VISIT_TYPES = ("video", "phone")
 
-SELF_PAY_CENTS = {"video": 7900, "phone": 5900, "in_person_follow_up": 12900}
+SELF_PAY = {
+    "video": money("79.00"),
+    "phone": money("59.00"),
+    "in_person_follow_up": money("129.00"),
+}
 """Price when the patient has no usable coverage for the visit."""
-NO_SHOW_FEE_CENTS = 2500
+NO_SHOW_FEE = money("25.00")
 
 # Two-digit ZIP prefixes of the states the clinic serves; an address change must stay in state.
 STATE_ZIP_PREFIXES: dict[str, tuple[str, ...]] = {

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
-from tau_emotion.domains.common import cents_text, next_id, require
+from tau_emotion.domains.common import fmt, next_id, require
 from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.telehealth.db import (
     Appointment,
@@ -99,10 +100,10 @@ class TelehealthBase(DatabaseTools[TelehealthDB]):
             "start": appt.start,
             "visit_type": appt.visit_type,
             "status": appt.status,
-            "price": cents_text(appt.copay_cents),
+            "price": fmt(appt.copay),
             "voucher_code": appt.voucher_code,
-            "voucher_discount": cents_text(appt.voucher_discount_cents),
-            "patient_pays": cents_text(appt.copay_cents - appt.voucher_discount_cents),
+            "voucher_discount": fmt(appt.voucher_discount),
+            "patient_pays": fmt(appt.copay - appt.voucher_discount),
             "reschedule_count": appt.reschedule_count,
         }
 
@@ -113,14 +114,15 @@ class TelehealthBase(DatabaseTools[TelehealthDB]):
             if p.appointment_id == appointment_id and p.kind == kind
         ]
 
-    def _balance(self, payment: Payment) -> int:
+    def _balance(self, payment: Payment) -> Decimal:
         """What is left of a payment after the refunds already made against it."""
         refunded = sum(
-            p.amount_cents for p in self.db.payments.values() if p.refund_of == payment.payment_id
+            (p.amount for p in self.db.payments.values() if p.refund_of == payment.payment_id),
+            Decimal("0.00"),
         )
-        return payment.amount_cents - refunded
+        return payment.amount - refunded
 
-    def _refund(self, original: Payment, cents: int) -> Payment:
+    def _refund(self, original: Payment, amount: Decimal) -> Payment:
         """Refunds always go back to the method that paid (policy: original method only)."""
         payment_id = next_id(self.db.payments, "PAY", 6)
         refund = payment(
@@ -128,7 +130,7 @@ class TelehealthBase(DatabaseTools[TelehealthDB]):
             original.patient_id,
             original.appointment_id,
             "refund",
-            cents,
+            amount,
             original.method_id,
             TODAY.isoformat(),
             refund_of=original.payment_id,

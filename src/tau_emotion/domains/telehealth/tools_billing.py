@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import cents_text
+from tau_emotion.domains.common import fmt
 from tau_emotion.domains.telehealth.db import Patient, Voucher
 from tau_emotion.domains.telehealth.pricing import voucher_discount
 from tau_emotion.domains.telehealth.rules import NOW, TODAY
@@ -29,11 +30,11 @@ class BillingTools(TelehealthBase):
                 "payment_id": p.payment_id,
                 "appointment_id": p.appointment_id,
                 "kind": p.kind,
-                "amount": cents_text(p.amount_cents),
+                "amount": fmt(p.amount),
                 "method_id": p.method_id,
                 "posted_on": p.posted_on,
                 "refund_of": p.refund_of,
-                **({"unrefunded": cents_text(self._balance(p))} if p.kind == "copay" else {}),
+                **({"unrefunded": fmt(self._balance(p))} if p.kind == "copay" else {}),
             }
             for p in rows
         ]
@@ -57,8 +58,8 @@ class BillingTools(TelehealthBase):
             raise ToolError("vouchers apply only to upcoming scheduled appointments")
         if appt.voucher_code:
             raise ToolError(f"voucher {appt.voucher_code} is already applied: one per visit")
-        voucher, discount = self._usable_voucher(patient, voucher_code, appt.copay_cents)
-        refunded = 0
+        voucher, discount = self._usable_voucher(patient, voucher_code, appt.copay)
+        refunded = Decimal("0.00")
         for payment in self._payments_of(appointment_id, "copay"):
             part = min(self._balance(payment), discount - refunded)
             if part > 0:
@@ -66,10 +67,10 @@ class BillingTools(TelehealthBase):
                 refunded += part
         self._redeem(voucher, appointment_id)
         updated = appt.model_copy(
-            update={"voucher_code": voucher.code, "voucher_discount_cents": discount}
+            update={"voucher_code": voucher.code, "voucher_discount": discount}
         )
         self.db.appointments[appointment_id] = updated
-        return {**self._appointment_view(updated), "refunded": cents_text(refunded)}
+        return {**self._appointment_view(updated), "refunded": fmt(refunded)}
 
     @tool("write")
     def refund_payment(self, patient_id: str, payment_id: str) -> dict[str, Any]:
@@ -94,13 +95,15 @@ class BillingTools(TelehealthBase):
         return {
             "refund_id": refund.payment_id,
             "refund_of": payment_id,
-            "amount": cents_text(balance),
+            "amount": fmt(balance),
             "refunded_to": refund.method_id,
         }
 
     # --- helpers used by booking too ----------------------------------------------------
 
-    def _usable_voucher(self, patient: Patient, code: str, price: int) -> tuple[Voucher, int]:
+    def _usable_voucher(
+        self, patient: Patient, code: str, price: Decimal
+    ) -> tuple[Voucher, Decimal]:
         voucher = self.db.vouchers.get(code.strip().upper())
         if voucher is None:
             raise ToolError(f"no voucher with code {code}")

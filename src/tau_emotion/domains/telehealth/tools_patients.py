@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, phone_digits
+from tau_emotion.domains.common import fmt, phone_digits
 from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk, summary_ticket
 from tau_emotion.domains.kit.identity import (
@@ -176,9 +176,9 @@ class PatientTools(TelehealthBase):
                 "in_network": p.accepted,
                 "covers_telehealth": p.covers_telehealth,
                 "copays": {
-                    "video": cents_text(p.video_copay_cents),
-                    "phone": cents_text(p.phone_copay_cents),
-                    "in_person_follow_up": cents_text(p.in_person_copay_cents),
+                    "video": fmt(p.video_copay),
+                    "phone": fmt(p.phone_copay),
+                    "in_person_follow_up": fmt(p.in_person_copay),
                 },
             }
             for p in self.db.insurance_plans.values()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import cents_text, next_id
+from tau_emotion.domains.common import fmt, next_id
 from tau_emotion.domains.telehealth.db import (
     Appointment,
     Payment,
@@ -144,7 +145,7 @@ class VisitTools(BillingTools):
             patient.coverage, self.db.insurance_plans, visit_type, start.date().isoformat()
         )
         voucher = None
-        discount = 0
+        discount = Decimal("0.00")
         if voucher_code is not None:
             voucher, discount = self._usable_voucher(patient, voucher_code, price)
         due = price - discount
@@ -158,9 +159,9 @@ class VisitTools(BillingTools):
             start=slot.start,
             visit_type=visit_type,
             status="scheduled",
-            copay_cents=price,
+            copay=price,
             voucher_code=voucher.code if voucher else None,
-            voucher_discount_cents=discount,
+            voucher_discount=discount,
             reschedule_count=0,
             booked_on=TODAY.isoformat(),
         )
@@ -176,7 +177,7 @@ class VisitTools(BillingTools):
         return {
             **self._appointment_view(appt),
             "price_basis": basis,
-            "charged": cents_text(due),
+            "charged": fmt(due),
             "charged_to": method_id,
         }
 
@@ -254,7 +255,7 @@ class VisitTools(BillingTools):
         return {
             "appointment_id": appointment_id,
             "status": status,
-            "refunded": cents_text(sum(r.amount_cents for r in refunds)),
+            "refunded": fmt(sum((r.amount for r in refunds), Decimal("0.00"))),
             "refunded_to": [r.method_id for r in refunds],
             "voucher_returned": voucher_returned,
         }
