@@ -66,24 +66,20 @@ class Plan(NamedTuple):
     in_person_copay: Decimal
 
 
-# Copays: video, phone, in-person follow-up.
-PLANS = (
-    Plan("PLN-BCG", "Bluecrest Health", "PPO Gold", True, True,
-         money("20.00"), money("15.00"), money("30.00")),
-    Plan("PLN-BCS", "Bluecrest Health", "HMO Select", True, True,
-         money("10.00"), money("10.00"), money("25.00")),
-    Plan("PLN-SMS", "Summit Mutual", "Silver PPO", True, True,
-         money("35.00"), money("25.00"), money("45.00")),
-    Plan("PLN-EVG", "Evergreen Care", "HMO Standard", True, True,
-         money("15.00"), money("15.00"), money("20.00")),
-    Plan("PLN-CCP", "Cascade Community Plan", "Medicaid Managed Care", True, True,
-         money("0.00"), money("0.00"), money("0.00")),
-    Plan("PLN-HSA", "Horizon Senior", "Advantage Plus", True, True,
-         money("5.00"), money("5.00"), money("15.00")),
-    Plan("PLN-TNB", "TrueNorth", "Basic HDHP", True, False,
-         money("0.00"), money("0.00"), money("60.00")),
-    Plan("PLN-PDE", "Pinnacle Direct", "EPO Value", False, False,
-         money("0.00"), money("0.00"), money("0.00")),
+# One row a plan; the copays last, in whole dollars: video, phone, in-person follow-up.
+_PLAN_ROWS: tuple[tuple[str, str, str, bool, bool, int, int, int], ...] = (
+    ("PLN-BCG", "Bluecrest Health", "PPO Gold", True, True, 20, 15, 30),
+    ("PLN-BCS", "Bluecrest Health", "HMO Select", True, True, 10, 10, 25),
+    ("PLN-SMS", "Summit Mutual", "Silver PPO", True, True, 35, 25, 45),
+    ("PLN-EVG", "Evergreen Care", "HMO Standard", True, True, 15, 15, 20),
+    ("PLN-CCP", "Cascade Community Plan", "Medicaid Managed Care", True, True, 0, 0, 0),
+    ("PLN-HSA", "Horizon Senior", "Advantage Plus", True, True, 5, 5, 15),
+    ("PLN-TNB", "TrueNorth", "Basic HDHP", True, False, 0, 0, 60),
+    ("PLN-PDE", "Pinnacle Direct", "EPO Value", False, False, 0, 0, 0),
+)
+PLANS = tuple(
+    Plan(plan_id, payer, name, accepted, covers, money(video), money(phone), money(in_person))
+    for plan_id, payer, name, accepted, covers, video, phone, in_person in _PLAN_ROWS
 )
 
 
