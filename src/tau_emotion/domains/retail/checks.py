@@ -35,7 +35,6 @@ from tau_emotion.domains.retail.rules import (
     normalize_order_number,
 )
 from tau_emotion.domains.retail.tools import RetailTools
-from tau_emotion.errors import ToolError
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_zip")
 ACCOUNT_READS = ("get_customer", "get_order")
@@ -96,17 +95,7 @@ def _foreign_refund(tools: RetailTools, order: Order, method_id: str) -> str | N
 
 def _exchange_difference(tools: RetailTools, order: Order, args: Mapping[str, Any]) -> Decimal:
     """New items minus old, in dollars, as `request_exchange` prices the swap."""
-    old_ids = tools._unique(list(args["item_ids"]))
-    if len(old_ids) != len(args["new_item_ids"]):
-        raise ToolError("give exactly one new item id for each item id being exchanged")
-    lines = [order.lines[tools._line_index(order, i)] for i in old_ids]
-    new_items = [
-        tools._replacement(line.product_id, line.item_id, new_id)
-        for line, new_id in zip(lines, args["new_item_ids"], strict=True)
-    ]
-    return sum((i.price for i in new_items), Decimal(0)) - sum(
-        (line.price for line in lines), Decimal(0)
-    )
+    return tools._priced_exchange(order, list(args["item_ids"]), list(args["new_item_ids"]))[2]
 
 
 def _refund_destination(tools: RetailTools, args: Mapping[str, Any]) -> str | None:

@@ -20,6 +20,7 @@ from tau_emotion.domains.retail.db import (
     ExchangeRequest,
     Item,
     Order,
+    OrderLine,
     ReturnRequest,
 )
 from tau_emotion.domains.retail.rules import TODAY, late_credit
@@ -236,17 +237,7 @@ class RetailTools(RetailReads):
                 when the difference is zero.
         """
         order = self._returnable(order_number)
-        old_ids = self._unique(item_ids)
-        if len(old_ids) != len(new_item_ids):
-            raise ToolError("give exactly one new item id for each item id being exchanged")
-        lines = [order.lines[self._line_index(order, i)] for i in old_ids]
-        new_items = [
-            self._replacement(line.product_id, line.item_id, new_id)
-            for line, new_id in zip(lines, new_item_ids, strict=True)
-        ]
-        diff = sum((i.price for i in new_items), Decimal(0)) - sum(
-            (line.price for line in lines), Decimal(0)
-        )
+        lines, new_items, diff = self._priced_exchange(order, item_ids, new_item_ids)
         customer = self.customer(order.customer_id)
         method_id: str | None = None
         if diff:
@@ -358,6 +349,23 @@ class RetailTools(RetailReads):
             if line.item_id == wanted:
                 return index
         raise ToolError(f"item {item_id!r} is not on order {order.id}")
+
+    def _priced_exchange(
+        self, order: Order, item_ids: list[str], new_item_ids: list[str]
+    ) -> tuple[list[OrderLine], list[Item], Decimal]:
+        """The order lines an exchange gives back, the variants it takes, and the price
+        difference (new minus old): `request_exchange` and its policy check price a swap
+        alike."""
+        old_ids = self._unique(item_ids)
+        if len(old_ids) != len(new_item_ids):
+            raise ToolError("give exactly one new item id for each item id being exchanged")
+        lines = [order.lines[self._line_index(order, i)] for i in old_ids]
+        new_items = [
+            self._replacement(line.product_id, line.item_id, new_id)
+            for line, new_id in zip(lines, new_item_ids, strict=True)
+        ]
+        new_total = sum((i.price for i in new_items), Decimal(0))
+        return lines, new_items, new_total - sum((line.price for line in lines), Decimal(0))
 
     def _replacement(self, product_id: str, old_item_id: str, new_item_id: str) -> Item:
         new = self.item(new_item_id)
