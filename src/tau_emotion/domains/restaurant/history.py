@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from datetime import date, datetime, timedelta
-from decimal import Decimal
 
 from tau_emotion.domains.common import money
 from tau_emotion.domains.restaurant import rules
@@ -24,7 +23,7 @@ from tau_emotion.domains.restaurant.db import (
     Reservation,
     RestaurantDB,
 )
-from tau_emotion.domains.restaurant.ledger import credit, minutes_late, refund_items
+from tau_emotion.domains.restaurant.ledger import credit, food_subtotal, minutes_late, refund_items
 from tau_emotion.domains.restaurant.pools import City
 
 N_RESERVATIONS = 640
@@ -181,7 +180,7 @@ def _order(
         )
         for m in picks
     )
-    subtotal = money(sum((line.unit_price * line.quantity for line in lines), Decimal(0)))
+    subtotal = food_subtotal(lines)
     delivery = cust.zip_code in loc.delivery_zip_codes and rng.random() < 0.55
     if delivery and subtotal < rules.DELIVERY_MIN_SUBTOTAL:
         delivery = False

@@ -6,15 +6,21 @@ Pure functions over records: they check a rule and return changed copies, or rai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from decimal import Decimal
 
 from tau_emotion.domains.common import money
 from tau_emotion.domains.kit.accounts_stored_value import Payment, StoredValueRule
 from tau_emotion.domains.restaurant import rules
-from tau_emotion.domains.restaurant.db import Customer, Order
+from tau_emotion.domains.restaurant.db import Customer, Order, OrderLine
 from tau_emotion.errors import ToolError
+
+
+def food_subtotal(lines: Iterable[OrderLine]) -> Decimal:
+    """What an order's food costs before delivery fee and points: the tools price an order
+    with it, and the generated history does."""
+    return money(sum((line.unit_price * line.quantity for line in lines), Decimal(0)))
 
 
 def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple[Order, Decimal]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from decimal import Decimal
 from typing import Any, Literal
 
 from tau_emotion.domains.common import fmt, money, next_id, record_view
@@ -107,7 +106,7 @@ class OrderTools(RestaurantBase):
             lines.append(
                 OrderLine(item_id=item.id, name=item.name, quantity=quantity, unit_price=item.price)
             )
-        subtotal = money(sum((line.unit_price * line.quantity for line in lines), Decimal(0)))
+        subtotal = ledger.food_subtotal(lines)
         fee = money(0)
         if fulfillment == "delivery":
             if customer.zip_code not in location.delivery_zip_codes:
