@@ -75,9 +75,8 @@ def money_text(value: Decimal | int | str) -> str:
 
 Money = Annotated[Decimal, AfterValidator(money), PlainSerializer(fmt, return_type=str)]
 """A cent-exact amount, written as a string ('245.50'): sums stay exact, and the state hash
-never depends on how a float happens to print. The money type of every domain but airline,
-which stores whole dollars as integers because its tools show records holding them to the
-agent as they are (`docs/domains.md`)."""
+never depends on how a float happens to print. The money type of every domain: tools show
+amounts through views, each domain in its own way (`docs/domains.md`)."""
 
 
 class StoredValue(Protocol):

@@ -2,15 +2,20 @@
 
 Free text never goes into a record that a tool writes: the grade compares database hashes,
 and two agents that do the same thing in different words must reach the same state.
+
+Amounts are the kit's `Money`, always whole dollars; tools show them with `dollars` and
+`shown` (never `model_dump()`, which writes money as text), so the agent reads the number 450.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, MutableMapping
-from typing import Literal
+from decimal import Decimal
+from typing import Any, Generic, Literal, TypeVar
 
 from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripType
+from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import StampedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
 
@@ -42,20 +47,27 @@ class Flight(Record):
     duration_minutes: int
 
 
-class CabinValues(Record):
-    """One number per cabin (seats left, or a fare in dollars)."""
+V = TypeVar("V", int, Decimal)
 
-    basic: int
-    economy: int
-    premium: int
-    business: int
 
-    def of(self, cabin: Cabin) -> int:
-        value: int = getattr(self, cabin)
+class CabinValues(Record, Generic[V]):
+    """One value per cabin: seats left (`Seats`) or a fare (`Fares`)."""
+
+    basic: V
+    economy: V
+    premium: V
+    business: V
+
+    def of(self, cabin: Cabin) -> V:
+        value: V = getattr(self, cabin)
         return value
 
-    def with_value(self, cabin: Cabin, value: int) -> CabinValues:
+    def with_value(self, cabin: Cabin, value: V) -> CabinValues[V]:
         return self.model_copy(update={cabin: value})
+
+
+Seats = CabinValues[int]
+Fares = CabinValues[Money]
 
 
 class FlightDay(Record):
@@ -64,8 +76,8 @@ class FlightDay(Record):
 
     status: FlightStatus
     delay_minutes: int = 0
-    seats: CabinValues | None = None
-    prices: CabinValues | None = None
+    seats: Seats | None = None
+    prices: Fares | None = None
 
 
 class PaymentMethod(Record):
@@ -73,7 +85,7 @@ class PaymentMethod(Record):
     kind: Literal["credit_card", "gift_card", "certificate"]
     label: str
     """What the customer would call it, e.g. 'Visa ending 4821'."""
-    balance: int | None = None
+    balance: Money | None = None
     """Remaining value of a gift card or travel certificate; None for credit cards."""
     expires: str | None = None
     """Last valid date of a travel certificate ('YYYY-MM-DD')."""
@@ -109,23 +121,25 @@ class Segment(Record):
     flight_number: str
     date: str
     """Departure date of this flight, 'YYYY-MM-DD'."""
-    price: int
+    price: Money
     """Fare per passenger for this flight in the reservation's cabin."""
 
 
 class Payment(Record):
     payment_method_id: str
-    amount: int
+    amount: Money
     """Positive: charged to the method. Negative: refunded to it."""
     purpose: PaymentPurpose
 
 
-def refund_plan(payments: tuple[Payment, ...], amount: int) -> list[Payment]:
+def refund_plan(payments: tuple[Payment, ...], amount: Decimal) -> list[Payment]:
     """Refund payments that send `amount` back to the methods that paid, the method charged
     first last, never more to one method than it was net charged."""
-    net: dict[str, int] = {}
+    net: dict[str, Decimal] = {}
     for payment in payments:
-        net[payment.payment_method_id] = net.get(payment.payment_method_id, 0) + payment.amount
+        net[payment.payment_method_id] = (
+            net.get(payment.payment_method_id, Decimal(0)) + payment.amount
+        )
     refunds: list[Payment] = []
     left = amount
     for method_id in reversed(list(net)):
@@ -165,6 +179,32 @@ class AirlineDB(DomainDB):
     users: MutableMapping[str, User]
     reservations: MutableMapping[str, Reservation]
     transfers: MutableMapping[str, Transfer]
+
+
+def dollars(amount: Decimal) -> int:
+    """An amount as the airline's tools show it: a whole number of dollars (every fare, fee
+    and balance is one, `rules.py`), which an agent's answer matches however it writes it
+    ("245", "$245.00")."""
+    whole = int(amount)
+    if whole != amount:
+        raise ValueError(f"{amount} is not a whole number of dollars")
+    return whole
+
+
+def shown(record: Record) -> dict[str, Any]:
+    """A record as the tools show it: its fields in order, records within it shown the same
+    way and amounts as whole `dollars`, where `model_dump` would write money as text."""
+    return {name: _shown(getattr(record, name)) for name in type(record).model_fields}
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, Record):
+        return shown(value)
+    if isinstance(value, tuple):
+        return [_shown(v) for v in value]
+    if isinstance(value, Decimal):
+        return dollars(value)
+    return value
 
 
 def day_key(flight_number: str, day: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 from tau_emotion.domains.airline import network, pools
@@ -77,7 +78,7 @@ class _Network:
 def _price(rng: random.Random, net: _Network, leg: Leg, cabin: Cabin) -> int:
     record = net.days[day_key(leg.flight.number, leg.day)]
     if record.prices is not None:
-        return round(record.prices.of(cabin) * rng.uniform(0.85, 1.05))
+        return round(float(record.prices.of(cabin)) * rng.uniform(0.85, 1.05))
     return round(network.base_fare(leg.flight, cabin) * rng.uniform(0.9, 1.3))
 
 
@@ -88,7 +89,7 @@ def _created_at(rng: random.Random, first_departure: datetime) -> datetime:
     return latest - timedelta(minutes=rng.randrange(0, 45 * 24 * 60, 5))
 
 
-def _payments(rng: random.Random, user: User, total: int) -> tuple[Payment, ...]:
+def _payments(rng: random.Random, user: User, total: Decimal) -> tuple[Payment, ...]:
     cards = [m for m in user.payment_methods if m.kind == "credit_card"]
     gifts = [m for m in user.payment_methods if m.kind == "gift_card"]
     certs = [m for m in user.payment_methods if m.kind == "certificate"]
@@ -96,7 +97,7 @@ def _payments(rng: random.Random, user: User, total: int) -> tuple[Payment, ...]
     if gifts and r < 0.15:
         return (Payment(payment_method_id=gifts[0].id, amount=total, purpose="booking"),)
     if certs and r > 0.88:
-        part = min(total, rng.randrange(50, 250, 25))
+        part = min(total, Decimal(rng.randrange(50, 250, 25)))
         paid = [Payment(payment_method_id=certs[0].id, amount=part, purpose="booking")]
         if total > part:
             paid.append(
@@ -136,7 +137,7 @@ def _reservation(rng: random.Random, net: _Network, user: User, code: str) -> Re
     paid_bags = max(0, bags - allowance)
     protection = rng.random() < 0.3
     total = (
-        sum(s.price for s in segments) * count
+        sum((s.price for s in segments), Decimal(0)) * count
         + paid_bags * BAG_FEE
         + (PROTECTION_PER_PASSENGER * count if protection else 0)
     )
@@ -163,14 +164,14 @@ def _reservation(rng: random.Random, net: _Network, user: User, code: str) -> Re
     return reservation
 
 
-def _cancelled(reservation: Reservation, total: int) -> Reservation:
+def _cancelled(reservation: Reservation, total: Decimal) -> Reservation:
     """A reservation the customer already cancelled and was refunded for."""
     count = len(reservation.passengers)
     basis: CancellationBasis
     if reservation.travel_protection:
         basis, refund = "travel_protection", total - PROTECTION_PER_PASSENGER * count
     else:
-        basis, refund = "fee", max(0, total - CANCEL_FEE[reservation.cabin] * count)
+        basis, refund = "fee", max(Decimal(0), total - CANCEL_FEE[reservation.cabin] * count)
     refunds = refund_plan(reservation.payments, refund)
     return reservation.model_copy(
         update={

@@ -11,7 +11,7 @@ import math
 import random
 from datetime import date, datetime, time, timedelta
 
-from tau_emotion.domains.airline.db import Airport, CabinValues, Flight, FlightDay, day_key
+from tau_emotion.domains.airline.db import Airport, Fares, Flight, FlightDay, Seats, day_key
 from tau_emotion.domains.airline.rules import (
     CABINS,
     FIRST_DAY,
@@ -143,17 +143,15 @@ def _disruption(rng: random.Random, departs: datetime) -> tuple[bool, int]:
     return False, 0
 
 
-def _fares(rng: random.Random, flight: Flight, day: date) -> CabinValues:
+def _fares(rng: random.Random, flight: Flight, day: date) -> Fares:
     # Fares climb as the date approaches and wobble from day to day.
     days_out = (day - NOW.date()).days
     factor = 1.0 + 0.04 * max(0, 10 - days_out) + rng.uniform(-0.12, 0.18)
-    return CabinValues(**{c: round(base_fare(flight, c) * factor) for c in CABINS})
+    return Fares(**{c: round(base_fare(flight, c) * factor) for c in CABINS})
 
 
-def _seats(rng: random.Random) -> CabinValues:
-    return CabinValues(
-        **{c: max(0, rng.randint(-_MAX_SEATS[c] // 5, _MAX_SEATS[c])) for c in CABINS}
-    )
+def _seats(rng: random.Random) -> Seats:
+    return Seats(**{c: max(0, rng.randint(-_MAX_SEATS[c] // 5, _MAX_SEATS[c])) for c in CABINS})
 
 
 def flight_days(rng: random.Random, schedule: dict[str, Flight]) -> dict[str, FlightDay]:

@@ -9,6 +9,7 @@ way the agent sees them.
 from __future__ import annotations
 
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.airline.db import (
@@ -22,8 +23,10 @@ from tau_emotion.domains.airline.db import (
     Segment,
     User,
     day_key,
+    dollars,
     refund_plan,
     reservation_code,
+    shown,
 )
 from tau_emotion.domains.airline.itinerary import actual_departure, has_flown
 from tau_emotion.domains.airline.rules import (
@@ -106,7 +109,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
             )
         return record
 
-    def _fare(self, flight: Flight, day: str, cabin: Cabin, count: int) -> int:
+    def _fare(self, flight: Flight, day: str, cabin: Cabin, count: int) -> Decimal:
         """Today's fare per passenger of a flight that can be sold for `count` seats."""
         prices = self._sellable(flight, day, cabin, count).prices
         if prices is None:  # _sellable only returns days on sale, which have fares
@@ -135,15 +138,17 @@ class AirlineBase(DatabaseTools[AirlineDB]):
                 return method
         raise ToolError(f"user {user.user_id} has no payment method {method_id!r}")
 
-    def _set_balance(self, user: User, method_id: str, change: int) -> User:
+    def _set_balance(self, user: User, method_id: str, change: Decimal) -> User:
         methods = tuple(
-            m.model_copy(update={"balance": (m.balance or 0) + change}) if m.id == method_id else m
+            m.model_copy(update={"balance": (m.balance or Decimal(0)) + change})
+            if m.id == method_id
+            else m
             for m in user.payment_methods
         )
         return user.model_copy(update={"payment_methods": methods})
 
     def _charge(
-        self, user: User, method_id: str, amount: int, purpose: PaymentPurpose
+        self, user: User, method_id: str, amount: Decimal, purpose: PaymentPurpose
     ) -> tuple[User, Payment]:
         """Charge a credit card or gift card (certificates are applied only at booking)."""
         method = self._method(user, method_id)
@@ -153,9 +158,11 @@ class AirlineBase(DatabaseTools[AirlineDB]):
                 "use a credit card or gift card"
             )
         if method.kind == "gift_card":
-            balance = method.balance or 0
+            balance = method.balance or Decimal(0)
             if balance < amount:
-                raise ToolError(f"gift card {method.id} has {balance} left, {amount} needed")
+                raise ToolError(
+                    f"gift card {method.id} has {dollars(balance)} left, {dollars(amount)} needed"
+                )
             user = self._set_balance(user, method.id, -amount)
         return user, Payment(payment_method_id=method.id, amount=amount, purpose=purpose)
 
@@ -163,7 +170,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
         self,
         user: User,
         reservation: Reservation,
-        difference: int,
+        difference: Decimal,
         method_id: str | None,
         purpose: PaymentPurpose,
     ) -> tuple[User, tuple[Payment, ...]]:
@@ -171,7 +178,9 @@ class AirlineBase(DatabaseTools[AirlineDB]):
         reservation's original payment methods (the customer does not choose where)."""
         if difference > 0:
             if not method_id:
-                raise ToolError(f"a payment method is needed to pay the difference of {difference}")
+                raise ToolError(
+                    f"a payment method is needed to pay the difference of {dollars(difference)}"
+                )
             user, payment = self._charge(user, method_id, difference, purpose)
             return user, (payment,)
         if difference < 0:
@@ -180,7 +189,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
         return user, ()
 
     def _refund(
-        self, user: User, reservation: Reservation, amount: int
+        self, user: User, reservation: Reservation, amount: Decimal
     ) -> tuple[User, list[Payment]]:
         """Send `amount` back to the reservation's own payment methods (see `refund_plan`);
         gift cards and certificates get their balance back."""
@@ -219,7 +228,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
             view["delay_minutes"] = record.delay_minutes
         if record.seats is not None and record.prices is not None:
             view["seats_left"] = record.seats.model_dump()
-            view["prices"] = record.prices.model_dump()
+            view["prices"] = shown(record.prices)
         return view
 
     def _reservation_view(self, reservation: Reservation) -> dict[str, Any]:
@@ -229,7 +238,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
             view = self._flight_view(self._flight(segment.flight_number), segment.date)
             view.pop("seats_left", None)
             view.pop("prices", None)
-            flights.append({**view, "price_per_passenger": segment.price})
+            flights.append({**view, "price_per_passenger": dollars(segment.price)})
         return {
             "reservation_code": reservation.code,
             "user_id": reservation.user_id,
@@ -245,8 +254,8 @@ class AirlineBase(DatabaseTools[AirlineDB]):
             "paid_bags": reservation.paid_bags,
             "free_bags_per_passenger": free_bags(reservation.cabin, tier),
             "travel_protection": reservation.travel_protection,
-            "payments": [p.model_dump() for p in reservation.payments],
-            "total_paid": sum(p.amount for p in reservation.payments),
+            "payments": [shown(p) for p in reservation.payments],
+            "total_paid": dollars(sum((p.amount for p in reservation.payments), Decimal(0))),
             "cancellation_basis": reservation.cancellation_basis,
             "compensated_flights": list(reservation.compensated_flights),
         }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -14,6 +15,8 @@ from tau_emotion.domains.airline.db import (
     Reservation,
     Segment,
     User,
+    dollars,
+    shown,
 )
 from tau_emotion.domains.airline.itinerary import Leg, check_itinerary
 from tau_emotion.domains.airline.pools import is_valid_certificate
@@ -135,7 +138,7 @@ class BookingTools(AirlineBase):
             raise ToolError(f"checked bags must be 0 to {MAX_BAGS_PER_PASSENGER} per passenger")
         paid_bags = max(0, checked_bags - free_bags(cabin, user.tier) * count)
         total = (
-            sum(s.price for s in segments) * count
+            sum((s.price for s in segments), Decimal(0)) * count
             + paid_bags * BAG_FEE
             + (PROTECTION_PER_PASSENGER * count if travel_protection else 0)
         )
@@ -175,7 +178,7 @@ class BookingTools(AirlineBase):
         user = user.model_copy(update={"reservations": (*user.reservations, code)})
         self.db.users[user.user_id] = user
         self._move_seats(segments, cabin, -count)
-        return {**self._reservation_view(reservation), "total_charged": total}
+        return {**self._reservation_view(reservation), "total_charged": dollars(total)}
 
     @tool("write")
     def cancel_reservation(self, user_id: str, reservation_code: str) -> dict[str, Any]:
@@ -190,7 +193,7 @@ class BookingTools(AirlineBase):
         """
         user, reservation = self._active(user_id, reservation_code)
         self._not_flown(reservation)
-        paid = sum(p.amount for p in reservation.payments)
+        paid = sum((p.amount for p in reservation.payments), Decimal(0))
         count = len(reservation.passengers)
         basis: CancellationBasis
         if NOW - booked_at(reservation) <= FREE_CANCEL_WINDOW:
@@ -203,7 +206,7 @@ class BookingTools(AirlineBase):
             # The policy allows no such cancellation of a basic fare; the tool does not judge,
             # and a basic fare has no fee to withhold.
             basis, refund = "fee", paid - CANCEL_FEE.get(reservation.cabin, 0) * count
-        refund = max(0, refund)
+        refund = max(Decimal(0), refund)
         user, refunds = self._refund(user, reservation, refund)
         cancelled = self._save_paid(
             user, reservation, tuple(refunds), status="cancelled", cancellation_basis=basis
@@ -213,6 +216,6 @@ class BookingTools(AirlineBase):
             "reservation_code": cancelled.code,
             "status": "cancelled",
             "cancellation_basis": basis,
-            "total_refund": refund,
-            "refunds": [p.model_dump() for p in refunds],
+            "total_refund": dollars(refund),
+            "refunds": [shown(p) for p in refunds],
         }

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.airline.db import Passenger, Segment
+from tau_emotion.domains.airline.db import Passenger, Segment, dollars
 from tau_emotion.domains.airline.itinerary import check_itinerary
 from tau_emotion.domains.airline.rules import BAG_FEE, MAX_BAGS_PER_PASSENGER, Cabin, free_bags
 from tau_emotion.domains.airline.tools_booking import BookingTools, FlightChoice, clean_passengers
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
+
+
+def fare_difference(before: tuple[Segment, ...], after: tuple[Segment, ...]) -> Decimal:
+    """What one passenger's fares come to after a change, less what they came to before."""
+    return sum((s.price for s in after), Decimal(0)) - sum((s.price for s in before), Decimal(0))
 
 
 class ChangeTools(BookingTools):
@@ -60,11 +66,9 @@ class ChangeTools(BookingTools):
                     f"{segment.flight_number} on {segment.date} was cancelled by the airline; "
                     "replace it with a flight that operates"
                 )
-        difference = 0
+        difference = Decimal(0)
         if not disrupted:
-            difference = (
-                sum(s.price for s in segments) - sum(s.price for s in reservation.segments)
-            ) * count
+            difference = fare_difference(reservation.segments, segments) * count
         user, payments = self._settle(
             user, reservation, difference, payment_method_id, "flight_change"
         )
@@ -73,7 +77,7 @@ class ChangeTools(BookingTools):
         self._move_seats(dropped, reservation.cabin, count)
         self._move_seats(added, reservation.cabin, -count)
         changed = self._save_paid(user, reservation, payments, segments=segments)
-        return {**self._reservation_view(changed), "fare_difference": difference}
+        return {**self._reservation_view(changed), "fare_difference": dollars(difference)}
 
     @tool("write")
     def change_cabin(
@@ -112,16 +116,14 @@ class ChangeTools(BookingTools):
             )
             for s in reservation.segments
         )
-        difference = (
-            sum(s.price for s in segments) - sum(s.price for s in reservation.segments)
-        ) * count
+        difference = fare_difference(reservation.segments, segments) * count
         user, payments = self._settle(
             user, reservation, difference, payment_method_id, "cabin_change"
         )
         self._move_seats(reservation.segments, reservation.cabin, count)
         self._move_seats(segments, cabin, -count)
         changed = self._save_paid(user, reservation, payments, cabin=cabin, segments=segments)
-        return {**self._reservation_view(changed), "price_difference": difference}
+        return {**self._reservation_view(changed), "price_difference": dollars(difference)}
 
     @tool("write")
     def update_baggage(
@@ -151,12 +153,12 @@ class ChangeTools(BookingTools):
             raise ToolError(f"at most {MAX_BAGS_PER_PASSENGER} checked bags per passenger")
         allowance = free_bags(reservation.cabin, user.tier) * count
         paid_bags = max(reservation.paid_bags, checked_bags - allowance)
-        fee = (paid_bags - reservation.paid_bags) * BAG_FEE
+        fee = Decimal((paid_bags - reservation.paid_bags) * BAG_FEE)
         user, payments = self._settle(user, reservation, fee, payment_method_id, "bags")
         changed = self._save_paid(
             user, reservation, payments, checked_bags=checked_bags, paid_bags=paid_bags
         )
-        return {**self._reservation_view(changed), "bag_fee": fee}
+        return {**self._reservation_view(changed), "bag_fee": dollars(fee)}
 
     @tool("write")
     def update_passengers(

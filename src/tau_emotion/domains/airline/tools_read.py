@@ -6,7 +6,7 @@ from datetime import date as calendar_date
 from typing import Any
 
 from tau_emotion.domains.airline.calculator import calculate as evaluate
-from tau_emotion.domains.airline.db import User, day_key
+from tau_emotion.domains.airline.db import User, day_key, shown
 from tau_emotion.domains.airline.itinerary import actual_departure, arrival_day, connects
 from tau_emotion.domains.airline.rules import BOOKING_CUTOFF, CABINS, NOW
 from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
@@ -60,7 +60,7 @@ class ReadTools(AirlineBase):
         Args:
             user_id: The user id returned by an authentication lookup.
         """
-        return self._user(user_id).model_dump()
+        return shown(self._user(user_id))
 
     @tool("read")
     def get_reservation_details(self, reservation_code: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from tau_emotion.domains.airline.db import PaymentMethod, Transfer, day_key
+from tau_emotion.domains.airline.db import PaymentMethod, Transfer, day_key, shown
 from tau_emotion.domains.airline.rules import (
     CERTIFICATE_VALIDITY,
     COMPENSATION,
@@ -75,7 +75,7 @@ class SupportTools(AirlineBase):
         self.db.reservations[reservation.code] = reservation.model_copy(
             update={"compensated_flights": (*reservation.compensated_flights, key)}
         )
-        return {"certificate": certificate.model_dump(), "amount": amount, "reason": kind}
+        return {"certificate": shown(certificate), "amount": amount, "reason": kind}
 
     transfer_to_human_agents = HAND_OFF.tool(
         DOCS["transfer_to_human_agents"],
