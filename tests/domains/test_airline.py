@@ -4,17 +4,29 @@ test names the situation it exercises."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
 from domain_testing import Conversation, Desk, fresh_state
 
 from tau_emotion.domains.airline.calculator import calculate
-from tau_emotion.domains.airline.db import AirlineDB, FlightDay, Reservation, Segment, User, day_key
+from tau_emotion.domains.airline.db import (
+    AirlineDB,
+    FlightDay,
+    Reservation,
+    Segment,
+    User,
+    day_key,
+    dollars,
+    shown,
+)
 from tau_emotion.domains.airline.itinerary import departure_at, has_flown
 from tau_emotion.domains.airline.rules import NOW, Cabin
+from tau_emotion.domains.tools import to_text
 from tau_emotion.errors import ToolError
 
 DESK = Desk("airline")
@@ -107,8 +119,8 @@ def card(u: User | Reservation) -> str:
     return next(m.id for m in user.payment_methods if m.kind == "credit_card")
 
 
-def paid(r: Reservation) -> int:
-    return sum(p.amount for p in r.payments)
+def paid(r: Reservation) -> Decimal:
+    return sum((p.amount for p in r.payments), Decimal(0))
 
 
 def sellable(origin: str, destination: str, day: str, cabin: Cabin, seats: int = 1) -> str:
@@ -261,6 +273,34 @@ def test_book_with_certificate_then_gift_card() -> None:
         "amount": applied,
         "purpose": "booking",
     }
+
+
+def test_records_keep_money_and_the_agent_reads_whole_dollars() -> None:
+    result = book(certificate_id=CERT.id)
+    stored = ENV.state.table("reservations")[result["reservation_code"]]
+    assert stored.payments and all(isinstance(p.amount, Decimal) for p in stored.payments)
+    assert result["payments"] == [
+        {"payment_method_id": p.payment_method_id, "amount": int(p.amount), "purpose": p.purpose}
+        for p in stored.payments
+    ]
+    assert isinstance(result["total_charged"], int)
+    text = to_text(result)
+    assert '"amount": "' not in text and '"price_per_passenger": "' not in text
+    # A record as the tools show it is its JSON form with every amount a whole number.
+    user = ENV.state.table("users")[GOLD.user_id]
+    as_json = json.loads(user.model_dump_json())
+    for method in as_json["payment_methods"]:
+        if method["balance"] is not None:
+            method["balance"] = int(Decimal(method["balance"]))
+    assert shown(user) == as_json
+    assert act("get_user_details", user_id=GOLD.user_id) == as_json
+
+
+def test_dollars_refuses_a_fraction_of_a_dollar() -> None:
+    assert dollars(Decimal("245.00")) == 245
+    assert dollars(Decimal("-40")) == -40
+    with pytest.raises(ValueError, match="not a whole number of dollars"):
+        dollars(Decimal("245.50"))
 
 
 @pytest.mark.parametrize(
