@@ -21,11 +21,10 @@ from tau_emotion.domains.airline.db import (
     Segment,
     User,
     day_key,
-    dollars,
-    shown,
 )
 from tau_emotion.domains.airline.itinerary import departure_at, has_flown
 from tau_emotion.domains.airline.rules import NOW, Cabin
+from tau_emotion.domains.airline.tools_base import dollars, shown
 from tau_emotion.domains.tools import to_text
 from tau_emotion.errors import ToolError
 

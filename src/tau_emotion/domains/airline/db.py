@@ -3,8 +3,8 @@
 Free text never goes into a record that a tool writes: the grade compares database hashes,
 and two agents that do the same thing in different words must reach the same state.
 
-Amounts are the kit's `Money`, always whole dollars; tools show them with `dollars` and
-`shown` (never `model_dump()`, which writes money as text), so the agent reads the number 450.
+Amounts are the kit's `Money`, always whole dollars; the tools show them as whole numbers
+(`tools_base.dollars` and `tools_base.shown`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, MutableMapping
 from decimal import Decimal
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripType
 from tau_emotion.domains.common import Money
@@ -179,32 +179,6 @@ class AirlineDB(DomainDB):
     users: MutableMapping[str, User]
     reservations: MutableMapping[str, Reservation]
     transfers: MutableMapping[str, Transfer]
-
-
-def dollars(amount: Decimal) -> int:
-    """An amount as the airline's tools show it: a whole number of dollars (every fare, fee
-    and balance is one, `rules.py`), which an agent's answer matches however it writes it
-    ("245", "$245.00")."""
-    whole = int(amount)
-    if whole != amount:
-        raise ValueError(f"{amount} is not a whole number of dollars")
-    return whole
-
-
-def shown(record: Record) -> dict[str, Any]:
-    """A record as the tools show it: its fields in order, records within it shown the same
-    way and amounts as whole `dollars`, where `model_dump` would write money as text."""
-    return {name: _shown(getattr(record, name)) for name in type(record).model_fields}
-
-
-def _shown(value: object) -> object:
-    if isinstance(value, Record):
-        return shown(value)
-    if isinstance(value, tuple):
-        return [_shown(v) for v in value]
-    if isinstance(value, Decimal):
-        return dollars(value)
-    return value
 
 
 def day_key(flight_number: str, day: str) -> str:

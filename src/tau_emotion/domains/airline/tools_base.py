@@ -23,10 +23,8 @@ from tau_emotion.domains.airline.db import (
     Segment,
     User,
     day_key,
-    dollars,
     refund_plan,
     reservation_code,
-    shown,
 )
 from tau_emotion.domains.airline.itinerary import actual_departure, has_flown
 from tau_emotion.domains.airline.rules import (
@@ -39,6 +37,7 @@ from tau_emotion.domains.airline.rules import (
 )
 from tau_emotion.domains.common import require
 from tau_emotion.domains.kit.toolbase import DatabaseTools
+from tau_emotion.domains.state import Record
 from tau_emotion.errors import ToolError
 
 
@@ -259,6 +258,32 @@ class AirlineBase(DatabaseTools[AirlineDB]):
             "cancellation_basis": reservation.cancellation_basis,
             "compensated_flights": list(reservation.compensated_flights),
         }
+
+
+def dollars(amount: Decimal) -> int:
+    """An amount as the airline's tools show it: a whole number of dollars (every fare, fee
+    and balance is one, `rules.py`), which an agent's answer matches however it writes it
+    ("245", "$245.00")."""
+    whole = int(amount)
+    if whole != amount:
+        raise ValueError(f"{amount} is not a whole number of dollars")
+    return whole
+
+
+def shown(record: Record) -> dict[str, Any]:
+    """A record as the tools show it: its fields in order, records within it shown the same
+    way and amounts as whole `dollars`, where `model_dump` would write money as text."""
+    return {name: _shown(getattr(record, name)) for name in type(record).model_fields}
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, Record):
+        return shown(value)
+    if isinstance(value, tuple):
+        return [_shown(v) for v in value]
+    if isinstance(value, Decimal):
+        return dollars(value)
+    return value
 
 
 def booked_at(reservation: Reservation) -> datetime:

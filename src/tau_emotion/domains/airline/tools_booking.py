@@ -15,8 +15,6 @@ from tau_emotion.domains.airline.db import (
     Reservation,
     Segment,
     User,
-    dollars,
-    shown,
 )
 from tau_emotion.domains.airline.itinerary import Leg, check_itinerary
 from tau_emotion.domains.airline.pools import is_valid_certificate
@@ -32,7 +30,13 @@ from tau_emotion.domains.airline.rules import (
     TripType,
     free_bags,
 )
-from tau_emotion.domains.airline.tools_base import AirlineBase, booked_at, parse_day
+from tau_emotion.domains.airline.tools_base import (
+    AirlineBase,
+    booked_at,
+    dollars,
+    parse_day,
+    shown,
+)
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 

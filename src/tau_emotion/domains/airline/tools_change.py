@@ -5,9 +5,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.airline.db import Passenger, Segment, dollars
+from tau_emotion.domains.airline.db import Passenger, Segment
 from tau_emotion.domains.airline.itinerary import check_itinerary
 from tau_emotion.domains.airline.rules import BAG_FEE, MAX_BAGS_PER_PASSENGER, Cabin, free_bags
+from tau_emotion.domains.airline.tools_base import dollars
 from tau_emotion.domains.airline.tools_booking import BookingTools, FlightChoice, clean_passengers
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError

@@ -6,10 +6,10 @@ from datetime import date as calendar_date
 from typing import Any
 
 from tau_emotion.domains.airline.calculator import calculate as evaluate
-from tau_emotion.domains.airline.db import User, day_key, shown
+from tau_emotion.domains.airline.db import User, day_key
 from tau_emotion.domains.airline.itinerary import actual_departure, arrival_day, connects
 from tau_emotion.domains.airline.rules import BOOKING_CUTOFF, CABINS, NOW
-from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day, shown
 from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.identity import Directory, Lookups, date_of_birth, zip_code
 from tau_emotion.domains.tools import tool

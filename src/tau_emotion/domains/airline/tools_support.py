@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from tau_emotion.domains.airline.db import PaymentMethod, Transfer, day_key, shown
+from tau_emotion.domains.airline.db import PaymentMethod, Transfer, day_key
 from tau_emotion.domains.airline.rules import (
     CERTIFICATE_VALIDITY,
     COMPENSATION,
     NOW,
 )
-from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day
+from tau_emotion.domains.airline.tools_base import AirlineBase, parse_day, shown
 from tau_emotion.domains.kit.declare import ToolDocs
 from tau_emotion.domains.kit.handoff import HandOffDesk
 from tau_emotion.domains.tools import tool
