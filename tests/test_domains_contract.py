@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import typing
+from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
+from pydantic import AfterValidator, BaseModel
 
 from tau_emotion.data import TerminationReason, ToolCall
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.checks import run_checks
+from tau_emotion.domains.common import money
 from tau_emotion.domains.state import DomainDB, canonical_json, db_digest
 from tau_emotion.environment import Environment
 from tau_emotion.simulation.agents import OracleAgent
@@ -177,3 +182,79 @@ def test_seed_tasks_are_grounded_and_change_the_state_they_should(name: str) -> 
                 )
         env.reset()
     assert len(unchanged) <= 2, f"{name}: too many information-only tasks: {unchanged}"
+
+
+_MONEY_WORDS = {
+    "amount",
+    "balance",
+    "cents",
+    "charge",
+    "copay",
+    "cost",
+    "deductible",
+    "dollars",
+    "fee",
+    "payout",
+    "price",
+    "refund",
+}
+"""Words that make a field money wherever they stand in its name ('late_fee', 'price')."""
+
+
+def _records(model: type[BaseModel]) -> Iterator[type[BaseModel]]:
+    """`model` and every record type its fields hold, each once."""
+    seen: set[type[BaseModel]] = set()
+    todo = [model]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        yield current
+        for field in current.model_fields.values():
+            todo.extend(
+                t
+                for t in _leaf_types(field.annotation)
+                if isinstance(t, type) and issubclass(t, BaseModel)
+            )
+
+
+def _leaf_types(annotation: Any) -> list[Any]:
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is None or not args:
+        return [annotation]
+    return [leaf for arg in args for leaf in _leaf_types(arg)]
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_every_amount_is_stored_as_money(name: str) -> None:
+    """One money type: every number named for money is the kit's cent-exact `Money`, never
+    an int (cents or dollars), a float (which prints as it likes) or a bare Decimal. (Ids
+    and dates named for money, 'fee_id', 'refund_of', are text and pass.)"""
+    fields = [
+        (record.__name__, field_name, field)
+        for record in _records(load_domain(name).db_model)
+        for field_name, field in record.model_fields.items()
+        if _MONEY_WORDS & set(field_name.split("_"))
+        and {int, float, Decimal} & set(_leaf_types(field.annotation))
+    ]
+    assert fields, f"{name} stores no amount at all"
+    wrong = [
+        f"{r}.{n}" for r, n, field in fields if not _is_money(field.annotation, field.metadata)
+    ]
+    assert not wrong, f"not Money: {wrong}"
+
+
+def _is_money(annotation: Any, metadata: list[Any]) -> bool:
+    """`Money` itself, or an optional or nested one (`Money | None`, `tuple[Money, ...]`)."""
+    if any(isinstance(m, AfterValidator) and m.func is money for m in metadata):
+        return True
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is None or not args:
+        return False
+    return all(
+        arg is type(None)
+        or arg is Ellipsis
+        or _is_money(arg, list(getattr(arg, "__metadata__", ())))
+        for arg in args
+    )
