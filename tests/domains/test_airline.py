@@ -14,14 +14,7 @@ import pytest
 from domain_testing import Conversation, Desk, fresh_state
 
 from tau_emotion.domains.airline.calculator import calculate
-from tau_emotion.domains.airline.db import (
-    AirlineDB,
-    FlightDay,
-    Reservation,
-    Segment,
-    User,
-    day_key,
-)
+from tau_emotion.domains.airline.db import AirlineDB, FlightDay, Reservation, Segment, User, day_key
 from tau_emotion.domains.airline.itinerary import departure_at, has_flown
 from tau_emotion.domains.airline.rules import NOW, Cabin
 from tau_emotion.domains.airline.tools_base import dollars, shown

@@ -10,11 +10,18 @@ Amounts are the kit's `Money`, always whole dollars; the tools show them as whol
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterable, MutableMapping
 from decimal import Decimal
 from typing import Generic, Literal, TypeVar
 
-from tau_emotion.domains.airline.rules import Cabin, FlightStatus, Tier, TripType
+from tau_emotion.domains.airline.rules import (
+    BAG_FEE,
+    PROTECTION_PER_PASSENGER,
+    Cabin,
+    FlightStatus,
+    Tier,
+    TripType,
+)
 from tau_emotion.domains.common import Money
 from tau_emotion.domains.kit.handoff import StampedTicketTransfer
 from tau_emotion.domains.state import DomainDB, Record
@@ -125,6 +132,23 @@ class Segment(Record):
     """Fare per passenger for this flight in the reservation's cabin."""
 
 
+def fares(segments: Iterable[Segment]) -> Decimal:
+    """One passenger's fares over `segments`."""
+    return sum((s.price for s in segments), Decimal(0))
+
+
+def booking_price(
+    segments: Iterable[Segment], passengers: int, paid_bags: int, protection: bool
+) -> Decimal:
+    """What a new booking costs: every fare for every passenger, the bags beyond the free
+    allowance, and travel protection if taken (the booking tool and the generator agree)."""
+    return (
+        fares(segments) * passengers
+        + paid_bags * BAG_FEE
+        + (PROTECTION_PER_PASSENGER * passengers if protection else 0)
+    )
+
+
 class Payment(Record):
     payment_method_id: str
     amount: Money
@@ -170,6 +194,11 @@ class Reservation(Record):
     cancellation_basis: CancellationBasis | None = None
     compensated_flights: tuple[str, ...] = ()
     """'LK123/2025-06-14' for each flight a compensation certificate was issued for."""
+
+    @property
+    def paid(self) -> Decimal:
+        """What the customer paid for it, net of refunds."""
+        return sum((p.amount for p in self.payments), Decimal(0))
 
 
 class AirlineDB(DomainDB):

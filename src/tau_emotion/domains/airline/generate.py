@@ -18,13 +18,13 @@ from tau_emotion.domains.airline.db import (
     Reservation,
     Segment,
     User,
+    booking_price,
     day_key,
     refund_plan,
     reservation_code,
 )
 from tau_emotion.domains.airline.itinerary import Leg, arrival_day, connects, departure_at
 from tau_emotion.domains.airline.rules import (
-    BAG_FEE,
     CANCEL_FEE,
     MAX_BAGS_PER_PASSENGER,
     NOW,
@@ -136,11 +136,7 @@ def _reservation(rng: random.Random, net: _Network, user: User, code: str) -> Re
     bags = min(rng.randint(0, allowance + 1), MAX_BAGS_PER_PASSENGER * count)
     paid_bags = max(0, bags - allowance)
     protection = rng.random() < 0.3
-    total = (
-        sum((s.price for s in segments), Decimal(0)) * count
-        + paid_bags * BAG_FEE
-        + (PROTECTION_PER_PASSENGER * count if protection else 0)
-    )
+    total = booking_price(segments, count, paid_bags, protection)
     first_departure = departure_at(legs[0].flight, legs[0].day)
     created = _created_at(rng, first_departure)
     payments = _payments(rng, user, total)

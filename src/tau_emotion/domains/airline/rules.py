@@ -3,8 +3,8 @@
 The generator, the tools and policy.md all read these numbers from here, so the policy text,
 the data and the enforcement cannot drift apart. All money is in whole US dollars: the fees
 and compensation here are integers, the records store the kit's `Money` (`db.py`), and the
-tools show every amount as a whole number (`tools_base.dollars`), so that the values an agent must
-say ("245") match however it formats them ("$245.00").
+tools show every amount as a whole number (`tools_base.dollars`), so that the values an
+agent must say ("245") match however it formats them ("$245.00").
 """
 
 from __future__ import annotations

@@ -254,7 +254,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
             "free_bags_per_passenger": free_bags(reservation.cabin, tier),
             "travel_protection": reservation.travel_protection,
             "payments": [shown(p) for p in reservation.payments],
-            "total_paid": dollars(sum((p.amount for p in reservation.payments), Decimal(0))),
+            "total_paid": dollars(reservation.paid),
             "cancellation_basis": reservation.cancellation_basis,
             "compensated_flights": list(reservation.compensated_flights),
         }

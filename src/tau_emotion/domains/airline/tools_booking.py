@@ -15,11 +15,11 @@ from tau_emotion.domains.airline.db import (
     Reservation,
     Segment,
     User,
+    booking_price,
 )
 from tau_emotion.domains.airline.itinerary import Leg, check_itinerary
 from tau_emotion.domains.airline.pools import is_valid_certificate
 from tau_emotion.domains.airline.rules import (
-    BAG_FEE,
     CANCEL_FEE,
     FREE_CANCEL_WINDOW,
     MAX_BAGS_PER_PASSENGER,
@@ -141,11 +141,7 @@ class BookingTools(AirlineBase):
         if not 0 <= checked_bags <= MAX_BAGS_PER_PASSENGER * count:
             raise ToolError(f"checked bags must be 0 to {MAX_BAGS_PER_PASSENGER} per passenger")
         paid_bags = max(0, checked_bags - free_bags(cabin, user.tier) * count)
-        total = (
-            sum((s.price for s in segments), Decimal(0)) * count
-            + paid_bags * BAG_FEE
-            + (PROTECTION_PER_PASSENGER * count if travel_protection else 0)
-        )
+        total = booking_price(segments, count, paid_bags, travel_protection)
         payments: list[Payment] = []
         left = total
         if certificate_id:
@@ -197,7 +193,7 @@ class BookingTools(AirlineBase):
         """
         user, reservation = self._active(user_id, reservation_code)
         self._not_flown(reservation)
-        paid = sum((p.amount for p in reservation.payments), Decimal(0))
+        paid = reservation.paid
         count = len(reservation.passengers)
         basis: CancellationBasis
         if NOW - booked_at(reservation) <= FREE_CANCEL_WINDOW:

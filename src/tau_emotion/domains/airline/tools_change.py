@@ -5,18 +5,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.airline.db import Passenger, Segment
+from tau_emotion.domains.airline.db import Passenger, Segment, fares
 from tau_emotion.domains.airline.itinerary import check_itinerary
 from tau_emotion.domains.airline.rules import BAG_FEE, MAX_BAGS_PER_PASSENGER, Cabin, free_bags
 from tau_emotion.domains.airline.tools_base import dollars
 from tau_emotion.domains.airline.tools_booking import BookingTools, FlightChoice, clean_passengers
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
-
-
-def fare_difference(before: tuple[Segment, ...], after: tuple[Segment, ...]) -> Decimal:
-    """What one passenger's fares come to after a change, less what they came to before."""
-    return sum((s.price for s in after), Decimal(0)) - sum((s.price for s in before), Decimal(0))
 
 
 class ChangeTools(BookingTools):
@@ -69,7 +64,7 @@ class ChangeTools(BookingTools):
                 )
         difference = Decimal(0)
         if not disrupted:
-            difference = fare_difference(reservation.segments, segments) * count
+            difference = (fares(segments) - fares(reservation.segments)) * count
         user, payments = self._settle(
             user, reservation, difference, payment_method_id, "flight_change"
         )
@@ -117,7 +112,7 @@ class ChangeTools(BookingTools):
             )
             for s in reservation.segments
         )
-        difference = fare_difference(reservation.segments, segments) * count
+        difference = (fares(segments) - fares(reservation.segments)) * count
         user, payments = self._settle(
             user, reservation, difference, payment_method_id, "cabin_change"
         )
