@@ -35,7 +35,7 @@ from tau_emotion.domains.airline.rules import (
     Cabin,
     free_bags,
 )
-from tau_emotion.domains.common import require
+from tau_emotion.domains.common import add_to_balance, require
 from tau_emotion.domains.kit.toolbase import DatabaseTools
 from tau_emotion.domains.state import Record
 from tau_emotion.errors import ToolError
@@ -137,13 +137,9 @@ class AirlineBase(DatabaseTools[AirlineDB]):
                 return method
         raise ToolError(f"user {user.user_id} has no payment method {method_id!r}")
 
-    def _set_balance(self, user: User, method_id: str, change: Decimal) -> User:
-        methods = tuple(
-            m.model_copy(update={"balance": (m.balance or Decimal(0)) + change})
-            if m.id == method_id
-            else m
-            for m in user.payment_methods
-        )
+    def _set_balance(self, user: User, method: PaymentMethod, change: Decimal) -> User:
+        """`user` with `change` added to the balance of a gift card or certificate."""
+        methods = add_to_balance(user.payment_methods, method.id, method.kind, change)
         return user.model_copy(update={"payment_methods": methods})
 
     def _charge(
@@ -162,7 +158,7 @@ class AirlineBase(DatabaseTools[AirlineDB]):
                 raise ToolError(
                     f"gift card {method.id} has {dollars(balance)} left, {dollars(amount)} needed"
                 )
-            user = self._set_balance(user, method.id, -amount)
+            user = self._set_balance(user, method, -amount)
         return user, Payment(payment_method_id=method.id, amount=amount, purpose=purpose)
 
     def _settle(
@@ -194,8 +190,9 @@ class AirlineBase(DatabaseTools[AirlineDB]):
         gift cards and certificates get their balance back."""
         refunds = refund_plan(reservation.payments, amount)
         for refund in refunds:
-            if self._method(user, refund.payment_method_id).kind != "credit_card":
-                user = self._set_balance(user, refund.payment_method_id, -refund.amount)
+            method = self._method(user, refund.payment_method_id)
+            if method.kind != "credit_card":
+                user = self._set_balance(user, method, -refund.amount)
         return user, refunds
 
     # -- seats ---------------------------------------------------------------------------

@@ -149,7 +149,7 @@ class BookingTools(AirlineBase):
             if not is_valid_certificate(certificate, NOW.date()) or not certificate.balance:
                 raise ToolError(f"{certificate_id} is not a valid, unexpired travel certificate")
             applied = min(certificate.balance, total)
-            user = self._set_balance(user, certificate.id, -applied)
+            user = self._set_balance(user, certificate, -applied)
             payments.append(
                 Payment(payment_method_id=certificate.id, amount=applied, purpose="booking")
             )
