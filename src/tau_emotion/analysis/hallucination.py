@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
-from tau_emotion.analysis.runs import TaskKey
+from tau_emotion.analysis.runs import EpisodeRow, TaskKey, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.values import Corpus, extract_values
 from tau_emotion.data import Episode, Task
@@ -48,12 +48,9 @@ class HallucinationFlag(BaseModel):
     source: Literal["rule", "judge"] = Field(description="Who flagged it.")
 
 
-class EpisodeHallucination(BaseModel):
+class EpisodeHallucination(EpisodeRow):
     """Flags of one episode."""
 
-    domain: str = Field(description="Domain.")
-    task_id: str = Field(description="Task id.")
-    trial: int = Field(description="Trial.")
     success: bool = Field(description="Reward 1.")
     flags: list[HallucinationFlag] = Field(description="Flags, in conversation order.")
 
@@ -156,13 +153,7 @@ async def hallucination_analysis(
         flagged=rate(sum(bool(flags[e.key]) for e in checked), len(checked)),
         flagged_failures=rate(sum(bool(flags[e.key]) for e in failed), len(failed)),
         episodes=[
-            EpisodeHallucination(
-                domain=e.domain,
-                task_id=e.task_id,
-                trial=e.trial,
-                success=e.success,
-                flags=flags[e.key],
-            )
+            EpisodeHallucination(**episode_fields(e), success=e.success, flags=flags[e.key])
             for e in checked
             if flags[e.key]
         ],

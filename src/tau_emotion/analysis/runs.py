@@ -107,7 +107,8 @@ def family_of(episode: Episode) -> str:
 
 class EpisodeRow(BaseModel):
     """Which episode a row of an analysis is about: the first fields of every per-episode
-    row (empathy, failures, policy, tool use), so the report and the viewer join on them."""
+    row (empathy, failures, hallucinations, policy, tool use), so the report and the viewer
+    join on them."""
 
     domain: str = Field(description="Domain.")
     task_id: str = Field(description="Task id.")

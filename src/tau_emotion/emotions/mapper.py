@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import Field
 
-from tau_emotion.data import EmotionSpec, Frozen
+from tau_emotion.data import EmotionSpec
 from tau_emotion.emotions.anchors import ASSETS, AnchorSet, default_anchor_set
 from tau_emotion.emotions.classifier import Artifact
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder, default_embedder
@@ -73,27 +73,20 @@ def _block_max(blocks: NDArray[Any]) -> NDArray[Any]:
     return best
 
 
-class MappedCondition(Frozen):
-    """What `map` returns for one text (and writes as one JSONL line, merged with the input)."""
+class MappedCondition(EmotionSpec):
+    """What `map` returns for one text (and writes as one JSONL line, merged with the input):
+    the condition a simulated customer would carry, typed as one, and how sure the vote was."""
 
-    condition_id: str = Field(
-        description="The chosen condition, family.emotion.politeness.urgency.trust."
-    )
-    family: str = Field(description="Emotion family.")
-    emotion: str = Field(description="Emotion.")
-    politeness: str = Field(description="warm, neutral or cold.")
-    urgency: str = Field(description="low, moderate or high.")
-    trust: str = Field(description="trusting, cautious or skeptical.")
     confidence: dict[str, float] = Field(
         description="Per head, the share of the blended vote won by the chosen value (0-1)."
     )
-    instruction: str = Field(description="An anchor of the condition, for the simulated customer.")
 
     @property
     def condition(self) -> Condition:
         return condition_by_id(self.condition_id)
 
     def spec(self) -> EmotionSpec:
+        """The plain `EmotionSpec`, without the mapper's confidence."""
         return self.condition.to_spec(self.instruction)
 
 
@@ -296,14 +289,8 @@ class Mapper:
     def map(self, texts: Sequence[str]) -> list[MappedCondition]:
         return [
             MappedCondition(
-                condition_id=p.condition.id,
-                family=p.condition.family,
-                emotion=p.condition.emotion,
-                politeness=p.condition.politeness,
-                urgency=p.condition.urgency,
-                trust=p.condition.trust,
+                **p.condition.to_spec(self.instruction_for(p.condition, text)).model_dump(),
                 confidence=p.confidence,
-                instruction=self.instruction_for(p.condition, text),
             )
             for p, text in zip(self.predict(texts), texts, strict=True)
         ]
