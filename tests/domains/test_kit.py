@@ -18,6 +18,7 @@ from tau_emotion.domains.kit.handoff import (
     summary_transfer,
 )
 from tau_emotion.domains.kit.identity import Directory, PhoneRule, all_digits, last_ten, us_phone
+from tau_emotion.domains.kit.members import each_named
 from tau_emotion.domains.kit.records import Person
 from tau_emotion.domains.kit.split import SPLIT_DATABASE, SeriesRun, SplitGenerator
 from tau_emotion.domains.state import DomainDB, Table
@@ -206,3 +207,47 @@ def test_series_run_leads_ids_with_its_digit_and_draws_only_its_own_family_names
     second = SeriesRun(_Series(seed=7, digit="1", surnames=("Okafor", "Ruiz")))
     assert [first.phone("503") for _ in range(5)] == [second.phone("503") for _ in range(5)]
     assert first.phone("503").startswith("503-555-")
+
+
+SEATS = {"A1": "aisle", "A2": "middle", "A3": "window"}
+
+
+def _named(ids: list[str], repeated: str | None = "said twice") -> list[str]:
+    return list(
+        each_named(ids, SEATS, empty="name one", repeated=repeated, missing=lambda k: f"no {k}")
+    )
+
+
+def test_each_named_gives_the_members_in_the_order_named() -> None:
+    assert _named(["A3", "A1"]) == ["window", "aisle"]
+
+
+@pytest.mark.parametrize(
+    ("ids", "repeated", "refusal"),
+    [
+        ([], "said twice", "name one"),
+        (["A1", "A1"], "said twice", "said twice"),
+        (["A1", "A1"], None, "name one"),
+        (["A1", "B7", "Z9"], "said twice", "no B7"),
+    ],
+)
+def test_each_named_refuses_in_the_domains_words(
+    ids: list[str], repeated: str | None, refusal: str
+) -> None:
+    with pytest.raises(ToolError) as refused:
+        _named(ids, repeated)
+    assert str(refused.value) == refusal
+
+
+def test_each_named_refuses_an_empty_or_doubled_list_before_any_member_is_read() -> None:
+    # Eager, so a caller's own first check cannot run on a list that was never valid.
+    with pytest.raises(ToolError, match="said twice"):
+        each_named(["B7", "B7"], SEATS, empty="name one", repeated="said twice", missing=str)
+
+
+def test_a_later_members_absence_waits_for_the_callers_check_of_an_earlier_one() -> None:
+    seen = []
+    with pytest.raises(ToolError, match="no B7"):
+        for seat in each_named(["A2", "B7"], SEATS, empty="name one", missing=lambda k: f"no {k}"):
+            seen.append(seat)
+    assert seen == ["middle"]

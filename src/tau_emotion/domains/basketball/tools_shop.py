@@ -15,6 +15,7 @@ from tau_emotion.domains.basketball.rules import (
 from tau_emotion.domains.basketball.tools_base import ClubToolBase
 from tau_emotion.domains.common import fmt, money
 from tau_emotion.domains.kit.declare import ToolDocs
+from tau_emotion.domains.kit.members import each_named
 from tau_emotion.domains.kit.summary_desk import summary_desk
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
@@ -82,16 +83,15 @@ class ShopTools(ClubToolBase):
             )
         # The 30-day window and the final sale of personalized jerseys are the policy's
         # (basketball.return_window, basketball.personalized_final_sale).
-        if not item_ids or len(set(item_ids)) != len(item_ids):
-            raise ToolError("name each item to return once")
-        items = {i.item_id: i for i in order.items}
         refund = Decimal("0.00")
-        for item_id in item_ids:
-            item = items.get(item_id)
-            if item is None:
-                raise ToolError(f"order {order_id} has no item {item_id}")
+        for item in each_named(
+            item_ids,
+            {i.item_id: i for i in order.items},
+            empty="name each item to return once",
+            missing=lambda item_id: f"order {order_id} has no item {item_id}",
+        ):
             if item.status == "returned":
-                raise ToolError(f"item {item_id} was already returned")
+                raise ToolError(f"item {item.item_id} was already returned")
             refund += item.price
         updated = tuple(
             i.model_copy(update={"status": "returned"}) if i.item_id in item_ids else i

@@ -20,6 +20,8 @@
   episode's tables typed as its model in ``self.db``.
 - `ownership`: `owned_record`, a record the caller names that must be theirs (missing and
   someone else's refused alike).
+- `members`: `each_named`, the members of one record a caller names by id (items of an
+  order, travellers of a booking): none, twice and unknown refused in the domain's words.
 - `summary_desk`: the hand-off desk that keeps each summary in a `Transfer` record under a
   domain's own reply (basketball, school).
 - `accounts_stored_value`: `StoredValueRule`, charging and crediting a customer's stored

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from tau_emotion.domains.common import money
 from tau_emotion.domains.kit.accounts_stored_value import Payment, StoredValueRule
+from tau_emotion.domains.kit.members import each_named
 from tau_emotion.domains.restaurant import rules
 from tau_emotion.domains.restaurant.db import Customer, Order, OrderLine
 from tau_emotion.errors import ToolError
@@ -36,15 +37,14 @@ def refund_items(order: Order, item_ids: Sequence[str], when: datetime) -> tuple
             f"order {order.number} is {order.status}; item refunds are only for orders that "
             "were picked up or delivered (an open order can be cancelled instead)"
         )
-    if not item_ids:
-        raise ToolError("name at least one item id to refund")
-    if len(set(item_ids)) != len(item_ids):
-        raise ToolError("an item id is listed twice")
     lines = {line.item_id: line for line in order.lines}
-    for item_id in item_ids:
-        line = lines.get(item_id)
-        if line is None:
-            raise ToolError(f"item {item_id} is not on order {order.number}")
+    for line in each_named(
+        item_ids,
+        lines,
+        empty="name at least one item id to refund",
+        repeated="an item id is listed twice",
+        missing=lambda item_id: f"item {item_id} is not on order {order.number}",
+    ):
         if line.refunded:
             raise ToolError(f"{line.name} on order {order.number} was already refunded")
     price = sum((lines[i].unit_price * lines[i].quantity for i in item_ids), Decimal(0))

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.common import calendar_date, fmt, money, next_id, record_view
+from tau_emotion.domains.kit.members import each_named
 from tau_emotion.domains.tools import tool
 from tau_emotion.domains.travel import pricing, rules
 from tau_emotion.domains.travel.db import Claim, ClaimType, InsurancePolicy, Plan, TourBooking
@@ -48,17 +49,20 @@ class ExtraTools(TravelBase):
         # Two days ahead is the policy's (travel.tour_booking_lead); a day gone is gone.
         if rules.days_until(day) < 0:
             raise ToolError(f"{day} has passed")
-        if not traveller_ids or len(set(traveller_ids)) != len(traveller_ids):
-            raise ToolError("name each joining traveller once")
-        people = {t.id: t for t in b.travellers}
-        for tid in traveller_ids:
-            person = people.get(tid)
-            if person is None:
-                raise ToolError(f"booking {b.code} has no traveller {tid!r}")
+        for person in each_named(
+            traveller_ids,
+            {t.id: t for t in b.travellers},
+            empty="name each joining traveller once",
+            missing=lambda tid: f"booking {b.code} has no traveller {tid!r}",
+        ):
             if rules.age_on(person.date_of_birth, day) < tour.min_age:
                 raise ToolError(f"{person.full_name} is under the minimum age of {tour.min_age}")
             for booked in b.tours:
-                if booked.tour_id == tour.id and booked.date == day and tid in booked.traveller_ids:
+                if (
+                    booked.tour_id == tour.id
+                    and booked.date == day
+                    and person.id in booked.traveller_ids
+                ):
                     raise ToolError(f"{person.full_name} is already booked on this tour that day")
         load = sum(
             len(t.traveller_ids)
