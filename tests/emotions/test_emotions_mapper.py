@@ -122,7 +122,7 @@ def test_import_does_not_load_data() -> None:
         "from tau_emotion.emotions import mapper, anchors, embedders\n"
         "assert not embedders.default_embedder.cache_info().currsize\n"
         "assert not anchors.default_anchor_set.cache_info().currsize\n"
-        "assert not mapper._DEFAULT_ARTIFACT\n"
+        "assert not mapper.load_default_artifact.cache_info().currsize\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 

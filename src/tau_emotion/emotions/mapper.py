@@ -299,14 +299,10 @@ class Mapper:
         return self.map([text])[0]
 
 
-_DEFAULT_ARTIFACT: list[Artifact] = []
-
-
+@cache
 def load_default_artifact() -> Artifact:
     """The shipped classifier (loaded once per process)."""
-    if not _DEFAULT_ARTIFACT:
-        _DEFAULT_ARTIFACT.append(Artifact.load(DEFAULT_CLASSIFIER))
-    return _DEFAULT_ARTIFACT[0]
+    return Artifact.load(DEFAULT_CLASSIFIER)
 
 
 @cache
