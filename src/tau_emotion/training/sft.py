@@ -150,7 +150,8 @@ def build_trainer(options: SFTOptions) -> Any:
         weight_decay=options.weight_decay,
         assistant_only_loss=options.assistant_only_loss,
         packing=options.packing,
-        gradient_checkpointing=options.gradient_checkpointing,
+        # transformers 5.23 renamed the argument; the old name warns and goes away in v6.
+        activation_checkpointing=options.gradient_checkpointing,
         bf16=bf16,
         use_cpu=not cuda,
         model_init_kwargs=model_init,
