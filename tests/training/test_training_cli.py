@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -155,3 +156,90 @@ def test_help_stays_fast_and_imports_nothing_heavy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert time.perf_counter() - started < 5  # generous: the real bar is `--help` under 1 s
+
+
+def _captured_sft(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Replace the trainer: the command's `SFTOptions` land in the returned list."""
+    from tau_emotion.training import sft
+
+    seen: list[Any] = []
+
+    def fake_train(options: sft.SFTOptions) -> sft.SFTSummary:
+        seen.append(options)
+        return sft.SFTSummary(
+            options=options, examples=1, steps=1, runtime_s=0.0, model_dir=str(options.out)
+        )
+
+    monkeypatch.setattr(sft, "train_sft", fake_train)
+    return seen
+
+
+def test_train_sft_has_an_option_for_every_sft_setting() -> None:
+    from tau_emotion.training.cli import SFT_FLAGS
+    from tau_emotion.training.sft import SFTOptions
+
+    result = runner.invoke(make_app(), ["train", "sft", "--help"], env={"COLUMNS": "240"})
+    assert result.exit_code == 0, result.output
+    for field in SFTOptions.model_fields:
+        if field != "data":  # --mix names the data
+            flag = "--" + SFT_FLAGS.get(field, field).replace("_", "-")
+            assert flag in result.output, field
+    # once missing from the command line although the config had them
+    assert "--lr-scheduler" in result.output and "--weight-decay" in result.output
+
+
+def test_train_sft_defaults_are_the_configs_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tau_emotion.training.sft import SFTOptions
+
+    seen = _captured_sft(monkeypatch)
+    rows = tmp_path / TRL_FILE
+    rows.write_text("{}\n")
+    required = ["train", "sft", "--mix", str(rows), "--base-model", "m", "--out", str(tmp_path)]
+    result = runner.invoke(make_app(), required)
+    assert result.exit_code == 0, result.output
+    assert seen == [SFTOptions(data=rows, base_model="m", out=tmp_path)]
+
+    given = ["--batch-size", "2", "--grad-accum", "4", "--lr-scheduler", "linear"]
+    given += ["--weight-decay", "0.1", "--no-gradient-checkpointing", "--bf16", "--lora"]
+    result = runner.invoke(make_app(), [*required, *given])
+    assert result.exit_code == 0, result.output
+    expected = SFTOptions(
+        data=rows,
+        base_model="m",
+        out=tmp_path,
+        per_device_batch_size=2,
+        gradient_accumulation_steps=4,
+        lr_scheduler="linear",
+        weight_decay=0.1,
+        gradient_checkpointing=False,
+        bf16=True,
+        lora=True,
+    )
+    assert seen[-1] == expected and seen[-1].resolved_learning_rate == 1e-4
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--epochs", "0"], "--epochs: Input should be greater than 0"),
+        (["--grad-accum", "0"], "--grad-accum: Input should be greater than or equal to 1"),
+        (["--warmup-ratio", "1"], "--warmup-ratio:"),
+    ],
+)
+def test_train_sft_names_the_option_of_a_bad_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], needle: str
+) -> None:
+    seen = _captured_sft(monkeypatch)
+    rows = tmp_path / TRL_FILE
+    rows.write_text("{}\n")
+    required = ["train", "sft", "--mix", str(rows), "--base-model", "m", "--out", str(tmp_path)]
+    result = runner.invoke(make_app(), [*required, *args])
+    assert result.exit_code == 2 and needle in result.output, result.output
+    assert seen == []
+
+
+def test_train_sft_insists_on_its_required_options(tmp_path: Path) -> None:
+    result = runner.invoke(make_app(), ["train", "sft", "--mix", "x", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "--base-model" in result.output

@@ -1,4 +1,4 @@
-"""The command-line options of run-like commands, generated from their typed config.
+"""Command-line options generated from typed configs, so a default lives in one place.
 
 Every field of `RunConfig` becomes one option (``task_ids`` -> ``--task-id``), and every field
 of the agent's and the user's `ModelConfig` becomes ``--agent-<field>`` / ``--user-<field>``
@@ -7,7 +7,8 @@ function, so they cannot drift apart, and a field added to a config is on the co
 with its description and default without an edit here. A value comes from the command line,
 else from ``--config FILE`` (TOML holding a whole `RunConfig`), else from the config's own
 default, which the help shows: only options whose click parameter source is the command line
-override the file.
+override the file. `model_options` and `config_command` do the same for any flat config
+(``train sft`` from `SFTOptions`).
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ import inspect
 import json
 import tomllib
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar, Union, get_args, get_origin
 
 import typer
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
@@ -81,7 +82,8 @@ def _default(key: str, field: FieldInfo) -> Any:
     return default
 
 
-def _opt(key: str, flag: str, field: FieldInfo) -> Opt:
+def _opt(key: str, flag: str, field: FieldInfo, required: bool = False) -> Opt:
+    """The option of one field; a `required` one has no default (typer insists on it)."""
     base = _base(field.annotation)
     is_json = get_origin(base) is dict or base is dict
     annotation: Any = str if is_json or key == "domains" else base
@@ -91,7 +93,7 @@ def _opt(key: str, flag: str, field: FieldInfo) -> Opt:
     text = HELP.get(key) or field.description or ""
     if is_json:
         text += " (a JSON object)"
-    default = _default(key, field)
+    default = inspect.Parameter.empty if required else _default(key, field)
     if default is None:
         annotation = annotation | None
     info = typer.Option(decl, help=text)
@@ -105,6 +107,26 @@ def _opt(key: str, flag: str, field: FieldInfo) -> Opt:
     )
 
 
+def model_options(
+    cls: type[BaseModel], renamed: Mapping[str, str] | None = None, skip: Collection[str] = ()
+) -> list[Opt]:
+    """One option per field of a flat config, ``--field-name`` unless `renamed` gives the
+    option another name; the fields in `skip` are left to the command."""
+    names = renamed or {}
+    return [
+        _field_opt(name, field, names)
+        for name, field in cls.model_fields.items()
+        if name not in skip
+    ]
+
+
+def _field_opt(name: str, field: FieldInfo, renamed: Mapping[str, str]) -> Opt:
+    """A top-level field's option: required where the config requires the field (a nested
+    model's required field is not: the nested model itself may be left out)."""
+    flag = "--" + renamed.get(name, name).replace("_", "-")
+    return _opt(name, flag, field, required=field.is_required())
+
+
 def config_options(cls: type[RunConfig]) -> list[Opt]:
     """One option per config field, the model configs flattened per role."""
     opts: list[Opt] = []
@@ -115,8 +137,7 @@ def config_options(cls: type[RunConfig]) -> list[Opt]:
                 flag = f"--{role}-model" if sub == "model" else f"--{role}-{sub}"
                 opts.append(_opt(f"{name}.{sub}", flag.replace("_", "-"), subfield))
         else:
-            flag = "--" + RENAMED.get(name, name).replace("_", "-")
-            opts.append(_opt(name, flag, field))
+            opts.append(_field_opt(name, field, RENAMED))
     return opts
 
 
@@ -149,7 +170,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
 
 def merge(base: dict[str, Any], given: dict[str, Any], opts: list[Opt]) -> dict[str, Any]:
-    """The config file's fields, overridden by the options given on the command line."""
+    """The config file's fields (`base`), overridden by the options given on the command
+    line; the result is the config's data, ready to validate."""
     data = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
     for opt in opts:
         if opt.param not in given:
@@ -164,11 +186,6 @@ def merge(base: dict[str, Any], given: dict[str, Any], opts: list[Opt]) -> dict[
             data[opt.path[0]] = value
         else:
             data.setdefault(opt.path[0], {})[opt.path[1]] = value
-    # Agent settings without --agent-model tune the embedded model: RunConfig fills it in.
-    user = data.get("user_model")
-    if isinstance(user, dict) and "model" not in user:
-        given_flags = [o.flag for o in opts if o.path[0] == "user_model" and o.path[1] in user]
-        raise ValueError(f"{', '.join(given_flags) or 'user settings'} need --user-model")
     return data
 
 
@@ -179,7 +196,13 @@ def build_config(cls: type[RunConfig], given: dict[str, Any], config_file: Path 
     """
     opts = config_options(cls)
     base = read_config_file(config_file) if config_file is not None else {}
-    return cls.model_validate(merge(base, given, opts))
+    data = merge(base, given, opts)
+    # Agent settings without --agent-model tune the embedded model: RunConfig fills it in.
+    user = data.get("user_model")
+    if isinstance(user, dict) and "model" not in user:
+        given_flags = [o.flag for o in opts if o.path[0] == "user_model" and o.path[1] in user]
+        raise ValueError(f"{', '.join(given_flags) or 'user settings'} need --user-model")
+    return cls.model_validate(data)
 
 
 def _given(ctx: typer.Context, values: dict[str, Any], opts: list[Opt]) -> dict[str, Any]:
@@ -254,34 +277,56 @@ class RunRequest:
             raise fail(str(exc)) from None
 
 
+def config_command(
+    opts: list[Opt],
+    body: Callable[[dict[str, Any], dict[str, Any]], None],
+    doc: str,
+    before: Sequence[inspect.Parameter] = (),
+    after: Sequence[inspect.Parameter] = (),
+) -> Callable[..., None]:
+    """A typer command whose options are `opts`, between the command's own parameters
+    `before` and `after` (keyword-only, annotated with their typer options).
+
+    `body` gets the config options given on the command line (by parameter name: defaults
+    are the config's to fill in) and every parameter's value.
+    """
+
+    def command(ctx: typer.Context, **kwargs: Any) -> None:
+        body(_given(ctx, kwargs, opts), kwargs)
+
+    kw = inspect.Parameter.KEYWORD_ONLY
+    params = [inspect.Parameter("ctx", kw, annotation=typer.Context), *before]
+    params += [
+        inspect.Parameter(o.param, kw, default=o.default, annotation=o.annotation) for o in opts
+    ]
+    params += after
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in params}
+    command.__doc__ = doc
+    return command
+
+
 def run_like_command(
     cls: type[RunConfig], body: Callable[[RunRequest], None], doc: str
 ) -> Callable[..., None]:
     """A typer command whose options are `cls`'s fields, calling `body` with the config."""
     opts = config_options(cls)
 
-    def command(ctx: typer.Context, **kwargs: Any) -> None:
+    def run(given: dict[str, Any], values: dict[str, Any]) -> None:
         from tau_emotion.cli.common import fail
 
         try:
-            config = build_config(cls, _given(ctx, kwargs, opts), kwargs.get("config"))
+            config = build_config(cls, given, values.get("config"))
         except ValidationError as exc:
             raise fail(error_message(exc, opts)) from None
         except ValueError as exc:
             raise fail(str(exc)) from None
-        body(RunRequest(config, bool(kwargs["resume"]), bool(kwargs["retry_errors"])))
+        body(RunRequest(config, bool(values["resume"]), bool(values["retry_errors"])))
 
     kw = inspect.Parameter.KEYWORD_ONLY
-    params = [inspect.Parameter("ctx", kw, annotation=typer.Context)]
-    params += [
-        inspect.Parameter(o.param, kw, default=o.default, annotation=o.annotation) for o in opts
-    ]
-    params += [
+    own = [
         inspect.Parameter("config", kw, default=None, annotation=ConfigFileOpt),
         inspect.Parameter("resume", kw, default=False, annotation=ResumeOpt),
         inspect.Parameter("retry_errors", kw, default=False, annotation=RetryErrorsOpt),
     ]
-    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    command.__annotations__ = {p.name: p.annotation for p in params}
-    command.__doc__ = doc
-    return command
+    return config_command(opts, run, doc, after=own)

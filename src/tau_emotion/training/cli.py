@@ -1,19 +1,29 @@
 """The training commands: ``collect``, ``mix``, ``export`` and ``train sft``.
 
-`register` mounts them on the main ``tau-emotion`` app. Only typer is imported here; every
-command imports what it needs when it runs, so ``tau-emotion --help`` stays fast.
+`register` mounts them on the main ``tau-emotion`` app. Only typer and the configs the
+options are generated from (pydantic models) are imported here; every command imports what
+it needs when it runs, so ``tau-emotion --help`` stays fast.
 """
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from tau_emotion.cli.common import fail
-from tau_emotion.cli.options import RunRequest, run_like_command
+from tau_emotion.cli.options import (
+    RunRequest,
+    config_command,
+    error_message,
+    merge,
+    model_options,
+    run_like_command,
+)
 from tau_emotion.runner.config import CollectConfig
+from tau_emotion.training.sft import SFTOptions
 
 DEFAULT_MIXES_DIR = Path("runs/mixes")
 
@@ -151,100 +161,70 @@ def _training_data(mix_ref: str, mixes_dir: Path, reasoning: bool) -> Path:
     )
 
 
-@train_app.command("sft")
-def train_sft(
-    mix_ref: Annotated[
-        str, typer.Option("--mix", help="Mix name (under --mixes-dir), mix folder or trl.jsonl.")
-    ],
-    base_model: Annotated[str, typer.Option(help="Local path or hub id of the base model.")],
-    out: Annotated[Path, typer.Option(help="Output directory for the trained model.")],
-    mixes_dir: Annotated[Path, typer.Option(help="Where named mixes live.")] = DEFAULT_MIXES_DIR,
-    reasoning: Annotated[
-        bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")
-    ] = True,
-    epochs: Annotated[float, typer.Option(help="Training epochs.")] = 3.0,
-    max_steps: Annotated[int | None, typer.Option(help="Stop after N optimizer steps.")] = None,
-    learning_rate: Annotated[
-        float | None, typer.Option(help="Default: 1e-5 full, 1e-4 LoRA.")
-    ] = None,
-    max_length: Annotated[int, typer.Option(help="Max tokens per sequence.")] = 16384,
-    batch_size: Annotated[int, typer.Option(help="Sequences per device step.")] = 1,
-    grad_accum: Annotated[int, typer.Option(help="Gradient accumulation steps.")] = 8,
-    warmup_ratio: Annotated[float, typer.Option(help="Warm-up share of steps.")] = 0.05,
-    assistant_only_loss: Annotated[
-        bool, typer.Option(help="Loss on assistant tokens only.")
-    ] = True,
-    packing: Annotated[bool, typer.Option(help="Pack sequences (FlashAttention).")] = False,
-    lora: Annotated[bool, typer.Option(help="Train a LoRA adapter (peft).")] = False,
-    lora_r: Annotated[int, typer.Option(help="LoRA rank.")] = 16,
-    lora_alpha: Annotated[int, typer.Option(help="LoRA alpha.")] = 32,
-    lora_dropout: Annotated[float, typer.Option(help="LoRA dropout.")] = 0.05,
-    lora_target: Annotated[str, typer.Option(help="LoRA target modules.")] = "all-linear",
-    merge_lora: Annotated[
-        bool, typer.Option(help="Save the merged model too (single process).")
-    ] = True,
-    gradient_checkpointing: Annotated[bool, typer.Option(help="Gradient checkpointing.")] = True,
-    bf16: Annotated[
-        bool | None, typer.Option("--bf16/--no-bf16", help="Default: on if the GPU has it.")
-    ] = None,
-    attn_implementation: Annotated[
-        str | None, typer.Option(help="e.g. flash_attention_2, sdpa.")
-    ] = None,
-    chat_template: Annotated[
-        Path | None, typer.Option(help="Jinja chat template file to train with.")
-    ] = None,
-    logging_steps: Annotated[int, typer.Option(help="Log every N steps.")] = 10,
-    save_strategy: Annotated[str, typer.Option(help="no, steps or epoch.")] = "epoch",
-    report_to: Annotated[str, typer.Option(help="none, wandb, tensorboard...")] = "none",
-    seed: Annotated[int, typer.Option(help="Training seed.")] = 0,
-) -> None:
-    """Supervised fine-tuning with TRL's SFTTrainer (assistant-only loss; LoRA optional).
+SFT_FLAGS = {"per_device_batch_size": "batch_size", "gradient_accumulation_steps": "grad_accum"}
+"""`SFTOptions` fields whose option has a shorter name (``--batch-size``, ``--grad-accum``)."""
+SFT_OPTIONS = model_options(SFTOptions, SFT_FLAGS, skip={"data"})
+"""One option per `SFTOptions` field, defaults and help from the field; the data comes from
+--mix, which the command resolves (and exports) itself."""
 
-    Multi-GPU: accelerate launch --config_file CONFIG -m tau_emotion.training train sft ...
-    """
+_KW = inspect.Parameter.KEYWORD_ONLY
+_MIX_OPTIONS = [
+    inspect.Parameter(
+        "mix_ref",
+        _KW,
+        annotation=Annotated[
+            str,
+            typer.Option("--mix", help="Mix name (under --mixes-dir), mix folder or trl.jsonl."),
+        ],
+    ),
+    inspect.Parameter(
+        "mixes_dir",
+        _KW,
+        default=DEFAULT_MIXES_DIR,
+        annotation=Annotated[Path, typer.Option(help="Where named mixes live.")],
+    ),
+    inspect.Parameter(
+        "reasoning",
+        _KW,
+        default=True,
+        annotation=Annotated[
+            bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")
+        ],
+    ),
+]
+
+
+def _train_sft(given: dict[str, Any], values: dict[str, Any]) -> None:
     from pydantic import ValidationError
 
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.training.sft import SFTOptions
     from tau_emotion.training.sft import train_sft as run_sft
 
     try:
-        options = SFTOptions(
-            data=_training_data(mix_ref, mixes_dir, reasoning),
-            base_model=base_model,
-            out=out,
-            epochs=epochs,
-            max_steps=max_steps,
-            learning_rate=learning_rate,
-            max_length=max_length,
-            per_device_batch_size=batch_size,
-            gradient_accumulation_steps=grad_accum,
-            warmup_ratio=warmup_ratio,
-            assistant_only_loss=assistant_only_loss,
-            packing=packing,
-            lora=lora,
-            lora_r=lora_r,
-            lora_alpha=lora_alpha,
-            lora_dropout=lora_dropout,
-            lora_target=lora_target,
-            merge_lora=merge_lora,
-            gradient_checkpointing=gradient_checkpointing,
-            bf16=bf16,
-            attn_implementation=attn_implementation,
-            chat_template=chat_template,
-            logging_steps=logging_steps,
-            save_strategy=save_strategy,
-            report_to=report_to,
-            seed=seed,
-        )
+        data = _training_data(values["mix_ref"], values["mixes_dir"], values["reasoning"])
+        fields = merge({"data": data}, given, SFT_OPTIONS)
+        options = SFTOptions.model_validate(fields)  # the defaults are the config's own
         summary = run_sft(options)
-    except (ValidationError, TauEmotionError) as exc:
+    except ValidationError as exc:
+        raise fail(error_message(exc, SFT_OPTIONS)) from None
+    except TauEmotionError as exc:
         raise fail(str(exc)) from None
     loss = f"{summary.train_loss:.4f}" if summary.train_loss is not None else "-"
     typer.echo(
         f"trained {summary.steps} steps on {summary.examples} rollouts "
         f"(loss {loss}, {summary.runtime_s:.0f} s): model in {summary.model_dir}"
     )
+
+
+train_app.command("sft")(
+    config_command(
+        SFT_OPTIONS,
+        _train_sft,
+        "Supervised fine-tuning with TRL's SFTTrainer (assistant-only loss; LoRA optional).\n\n"
+        "Multi-GPU: accelerate launch --config_file CONFIG -m tau_emotion.training train sft ...",
+        before=_MIX_OPTIONS,
+    )
+)
 
 
 def register(app: typer.Typer) -> None:

@@ -45,7 +45,7 @@ class SFTOptions(BaseModel):
         default=None, ge=1, description="Stop after this many optimizer steps (smoke tests)."
     )
     learning_rate: float | None = Field(
-        default=None, gt=0, description="None: 1e-5 full fine-tuning, 1e-4 with LoRA."
+        default=None, gt=0, description="Unset: 1e-5 for full fine-tuning, 1e-4 with LoRA."
     )
     max_length: int = Field(default=16384, ge=16, description="Tokens per sequence (truncated).")
     per_device_batch_size: int = Field(default=1, ge=1, description="Sequences per device step.")
@@ -68,9 +68,9 @@ class SFTOptions(BaseModel):
         default=True, description="Also save the merged model in OUT (single process only)."
     )
     gradient_checkpointing: bool = Field(default=True, description="Trade compute for memory.")
-    bf16: bool | None = Field(default=None, description="None: on when the GPU supports it.")
+    bf16: bool | None = Field(default=None, description="Unset: on when the GPU supports it.")
     attn_implementation: str | None = Field(
-        default=None, description="e.g. flash_attention_2 or sdpa; None: the model's default."
+        default=None, description="e.g. flash_attention_2 or sdpa; unset: the model's default."
     )
     chat_template: Path | None = Field(
         default=None, description="Jinja file to use instead of the tokenizer's chat template."
