@@ -32,10 +32,11 @@ from typing import Any
 
 from tau_emotion.emotions.anchors import AnchorSet, default_anchor_set
 from tau_emotion.emotions.classifier import TrainConfig
+from tau_emotion.emotions.defaults import DEFAULT_LEXICAL_WEIGHT
 from tau_emotion.emotions.embedders import Embedder, default_embedder
 from tau_emotion.emotions.evalset import REPO_EVAL_DIR, EvalSet, load_eval_set
 from tau_emotion.emotions.generator import generate_anchor_set
-from tau_emotion.emotions.mapper import DEFAULT_LEXICAL_WEIGHT, Mapper
+from tau_emotion.emotions.mapper import Mapper
 from tau_emotion.emotions.training import (
     HeadReport,
     anchor_cross_validation,

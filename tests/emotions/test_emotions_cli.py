@@ -218,3 +218,54 @@ def test_plot_explains_missing_matplotlib(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.exit_code == 2
     assert "pip install 'tau-emotion[plot]'" in result.output
     assert not out.exists()
+
+
+def _defaults(function: Any) -> dict[str, Any]:
+    import inspect
+
+    return {
+        name: p.default
+        for name, p in inspect.signature(function).parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+
+
+def test_the_commands_default_to_what_the_library_defaults_to() -> None:
+    """A command left to its defaults does what a Python caller of the library gets (the
+    anchor writer once asked an LLM for 16 anchors a condition from the command line and 10
+    from Python)."""
+    from tau_emotion.emotions import cli, cli_anchors, generator, llm_anchors
+    from tau_emotion.emotions.embedders import default_embedder, make_embedder
+    from tau_emotion.emotions.mapper import Mapper
+
+    mapper, embedder = _defaults(Mapper), _defaults(make_embedder)
+    for command in (cli.map_command, cli.eval_command):
+        given = _defaults(command)
+        assert given["k"] == mapper["k"] and given["lexical_weight"] == mapper["lexical_weight"]
+        assert given["api_key_env"] == embedder["api_key_env"]
+        # the embedder of `Mapper.default`, the shipped classifier's
+        assert make_embedder(given["embedder"]).name == default_embedder().name
+    assert _defaults(cli.map_command)["seed"] == mapper["seed"]
+    assert _defaults(cli.train_command)["api_key_env"] == embedder["api_key_env"]
+
+    anchors = _defaults(cli_anchors.anchors_command)
+    writer = _defaults(llm_anchors.generate_with_llm)
+    templates = _defaults(generator.generate_anchor_set)
+    assert anchors["per_condition"] == writer["per_condition"] == templates["per_condition"]
+    assert anchors["seed"] == templates["seed"]
+    assert anchors["max_rounds"] == writer["max_rounds"]
+    assert anchors["concurrency"] == writer["concurrency"]
+    assert anchors["temperature"] == _defaults(llm_anchors.openai_complete)["temperature"]
+    assert anchors["api_key_env"] == embedder["api_key_env"]
+
+
+def test_the_emotions_commands_load_without_numpy_or_openai() -> None:
+    """`--help` shows the defaults without importing what computes with them."""
+    import subprocess
+
+    code = (
+        "import sys; import tau_emotion.emotions.cli; "
+        "print([m for m in ('numpy', 'openai', 'matplotlib') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -153,7 +153,11 @@ def test_cli_defaults_match_the_mapper_default() -> None:
     import inspect
 
     from tau_emotion.emotions import cli
-    from tau_emotion.emotions.mapper import DEFAULT_LEXICAL_WEIGHT
+    from tau_emotion.emotions.defaults import DEFAULT_LEXICAL_WEIGHT
+    from tau_emotion.emotions.mapper import Mapper
+
+    mapper_default = inspect.signature(Mapper).parameters["lexical_weight"].default
+    assert mapper_default == DEFAULT_LEXICAL_WEIGHT
 
     for command in (cli.map_command, cli.eval_command):
         default = inspect.signature(command).parameters["lexical_weight"].default

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+import typer
 from typer.testing import CliRunner
 
 from tau_emotion.tracer.cli import app
+from tau_emotion.tracer.config import BuildConfig
 from tau_emotion.tracer.jsonl import read_jsonl, stage_path
+from tau_emotion.tracer.profile import load_profile
 from tau_emotion.tracer.records import Felt, GroundResult, Verdict
 
 
@@ -43,3 +47,53 @@ def test_graph_check_reports_a_current_graph() -> None:
     result = CliRunner().invoke(app, ["graph", "--domain", "retail", "--check"])
     assert result.exit_code == 0, result.output
     assert "current" in result.output
+
+
+class _Stop(Exception):
+    """Raised by a recording stand-in once it has what the test needs."""
+
+
+def test_the_walk_command_draws_the_builds_first_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stage by stage with the defaults, the walks are the ones `tracer build` draws first:
+    the same samples, seed, test pool and intents (the command once drew 5000 walks with a
+    test pool of 500 and the train pool's intents)."""
+    from tau_emotion.tracer import build, walks
+
+    calls: list[tuple[object, ...]] = []
+
+    def record(*args: object) -> list[object]:
+        profile, _graph, _path, n, seed, test_walks, config = args[:7]
+        calls.append((getattr(profile, "name", None), n, seed, test_walks, config))
+        raise _Stop
+
+    monkeypatch.setattr(build, "run_walks", record)
+    monkeypatch.setattr(walks, "run_walks", record)
+    profile = load_profile("telecom")
+    config = BuildConfig(domains=["telecom"])
+    with pytest.raises(_Stop):
+        build.build_split(config, tmp_path, profile, "test", 10, None, show=False)  # type: ignore[arg-type]
+    result = CliRunner().invoke(app, ["walk", "--domain", "telecom", "--out", str(tmp_path)])
+    assert isinstance(result.exception, _Stop)
+    assert len(calls) == 2 and calls[0] == calls[1]
+    assert calls[1][1:4] == (config.first_samples(config.test_walks_of(profile)), 7, 1600)
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "field"),
+    [
+        ("walk", "seed", "seed"),
+        ("ground", "seed", "seed"),
+        ("ground", "workers", "workers"),
+        ("feel", "seed", "seed"),
+        ("validate", "oracle", "run_oracle"),
+        ("build", "seed", "seed"),
+        ("build", "workers", "workers"),
+        ("build", "train_total", "train_total"),
+    ],
+)
+def test_stage_defaults_are_the_build_configs(command: str, option: str, field: str) -> None:
+    click_command = typer.main.get_command(app).get_command(None, command)  # type: ignore[attr-defined]
+    param = next(p for p in click_command.params if p.name == option)
+    assert param.default == BuildConfig.model_fields[field].default

@@ -26,6 +26,13 @@ from tau_emotion.emotions.cli_anchors import (
     list_conditions,
 )
 from tau_emotion.emotions.cli_common import KeyEnvOpt, fail
+from tau_emotion.emotions.defaults import (
+    DEFAULT_EMBEDDER,
+    DEFAULT_K,
+    DEFAULT_KEY_ENV,
+    DEFAULT_LEXICAL_WEIGHT,
+    DEFAULT_SEED,
+)
 
 T = TypeVar("T")
 
@@ -72,7 +79,7 @@ def _mapper(
     k: int,
     seed: int,
     anchors_path: Path | None = None,
-    lexical_weight: float = 0.6,
+    lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
 ) -> Mapper:
     """The mapper for an embedder: shipped artifact for static, else a trained-and-cached one."""
     from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
@@ -160,8 +167,6 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-# The defaults below repeat mapper.DEFAULT_LEXICAL_WEIGHT as a literal so that `--help` does
-# not import numpy (a test keeps them equal).
 LexicalWeightOpt = Annotated[
     float,
     typer.Option(
@@ -188,13 +193,13 @@ def map_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Where to write JSONL (default stdout).")
     ] = None,
-    k: NeighboursOpt = 9,
-    seed: Annotated[int, typer.Option(help="Seed for choosing the instruction.")] = 0,
-    lexical_weight: LexicalWeightOpt = 0.6,
-    embedder: EmbedderOpt = "static",
+    k: NeighboursOpt = DEFAULT_K,
+    seed: Annotated[int, typer.Option(help="Seed for choosing the instruction.")] = DEFAULT_SEED,
+    lexical_weight: LexicalWeightOpt = DEFAULT_LEXICAL_WEIGHT,
+    embedder: EmbedderOpt = DEFAULT_EMBEDDER,
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
-    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
     classifier: ClassifierOpt = None,
     anchors: MapperAnchorsOpt = None,
 ) -> None:
@@ -243,10 +248,10 @@ def train_command(
         Path | None,
         typer.Option(help="Artifact to write; default: the shipped one for the static embedder."),
     ] = None,
-    embedder: EmbedderOpt = "static",
+    embedder: EmbedderOpt = DEFAULT_EMBEDDER,
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
-    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
 ) -> None:
     """Train the classifier; with the defaults this reproduces the shipped artifact."""
     from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
@@ -257,7 +262,7 @@ def train_command(
     emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
     anchor_set = default_anchor_set() if anchors is None else read_anchor_set(anchors)
     if out is None:
-        if embedder != "static":
+        if embedder != "static":  # the shipped artifact is the static embedder's
             raise fail("--out is required for embedders other than static")
         out = DEFAULT_CLASSIFIER
     before = out.read_bytes() if out.exists() else None
@@ -288,12 +293,12 @@ def eval_command(
             "default: benchmarks/emotion_eval of the source checkout."
         ),
     ] = None,
-    k: NeighboursOpt = 9,
-    lexical_weight: LexicalWeightOpt = 0.6,
-    embedder: EmbedderOpt = "static",
+    k: NeighboursOpt = DEFAULT_K,
+    lexical_weight: LexicalWeightOpt = DEFAULT_LEXICAL_WEIGHT,
+    embedder: EmbedderOpt = DEFAULT_EMBEDDER,
     embed_model: EmbedModelOpt = None,
     embed_base_url: BaseUrlOpt = None,
-    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
     classifier: ClassifierOpt = None,
     anchors: MapperAnchorsOpt = None,
     confusion: Annotated[

@@ -16,6 +16,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tau_emotion.emotions.cli_common import KeyEnvOpt, fail
+from tau_emotion.emotions.defaults import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_KEY_ENV,
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_PER_CONDITION,
+    DEFAULT_SEED,
+    DEFAULT_TEMPERATURE,
+)
 
 if TYPE_CHECKING:
     from tau_emotion.emotions.anchors import AnchorSet
@@ -43,7 +51,7 @@ def anchors_command(
     base_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1")
     ] = None,
-    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
     out: Annotated[
         Path | None, typer.Option(help="Output .json.gz (default: the shipped anchors file).")
     ] = None,
@@ -57,15 +65,19 @@ def anchors_command(
     ] = False,
     per_condition: Annotated[
         int, typer.Option(min=1, help="Anchors per condition (--model, --templates-only).")
-    ] = 16,
+    ] = DEFAULT_PER_CONDITION,
     only: Annotated[
         list[str] | None,
         typer.Option(help="Only conditions whose id starts with this (repeatable; --model)."),
     ] = None,
-    concurrency: Annotated[int, typer.Option(min=1, help="Parallel requests.")] = 4,
-    max_rounds: Annotated[int, typer.Option(min=1, help="Retry rounds for short conditions.")] = 4,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.9,
-    seed: Annotated[int, typer.Option(help="Seed of the template generator.")] = 0,
+    concurrency: Annotated[
+        int, typer.Option(min=1, help="Parallel requests.")
+    ] = DEFAULT_CONCURRENCY,
+    max_rounds: Annotated[
+        int, typer.Option(min=1, help="Retry rounds for short conditions.")
+    ] = DEFAULT_MAX_ROUNDS,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = DEFAULT_TEMPERATURE,
+    seed: Annotated[int, typer.Option(help="Seed of the template generator.")] = DEFAULT_SEED,
     partial: Annotated[
         bool, typer.Option(help="Write the file even if some conditions fall short.")
     ] = False,

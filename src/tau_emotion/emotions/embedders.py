@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tau_emotion.emotions.anchors import ASSETS
+from tau_emotion.emotions.defaults import DEFAULT_KEY_ENV
 from tau_emotion.emotions.npzio import load_npz
 from tau_emotion.emotions.tokenizer import WordPieceTokenizer, read_vocab
 
@@ -191,7 +192,7 @@ class OpenAIEmbedder:
         self,
         model: str,
         base_url: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
+        api_key_env: str = DEFAULT_KEY_ENV,
         batch_size: int = 256,
     ) -> None:
         from openai import OpenAI
@@ -233,7 +234,7 @@ def make_embedder(
     kind: str,
     model: str | None = None,
     base_url: str | None = None,
-    api_key_env: str = "OPENAI_API_KEY",
+    api_key_env: str = DEFAULT_KEY_ENV,
 ) -> Embedder:
     """'static' (default), 'minilm' or 'openai' (needs `model`)."""
     if kind == "static":

@@ -24,12 +24,11 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau_emotion.emotions.anchors import ASSETS, AnchorSet, anchor_problem, dedupe_key
+from tau_emotion.emotions.defaults import DEFAULT_PER_CONDITION, DEFAULT_SEED
 from tau_emotion.emotions.space import Condition, all_conditions
 
 Split = Literal["all", "train", "heldout"]
 
-DEFAULT_SEED: Final[int] = 0
-DEFAULT_PER_CONDITION: Final[int] = 16
 
 # Slot names: e_* come from the emotion's banks, p_/u_/t_* from politeness/urgency/trust.
 PLANS: Final[tuple[str, ...]] = (

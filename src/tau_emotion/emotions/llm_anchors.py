@@ -18,6 +18,12 @@ from threading import Lock
 from typing import Any, Final
 
 from tau_emotion.emotions.anchors import AnchorSet, keep_valid_unique
+from tau_emotion.emotions.defaults import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_PER_CONDITION,
+    DEFAULT_TEMPERATURE,
+)
 from tau_emotion.emotions.space import Condition
 from tau_emotion.emotions.space import Emotion as E
 
@@ -112,7 +118,11 @@ Complete = Callable[[str, str], str]
 
 
 def openai_complete(
-    model: str, base_url: str | None, api_key: str, temperature: float = 0.9, timeout: float = 120
+    model: str,
+    base_url: str | None,
+    api_key: str,
+    temperature: float = DEFAULT_TEMPERATURE,
+    timeout: float = 120,
 ) -> Complete:
     from openai import OpenAI
 
@@ -142,9 +152,9 @@ class GenerationReport:
 def generate_with_llm(
     complete: Complete,
     conditions: Sequence[Condition],
-    per_condition: int = 10,
-    max_rounds: int = 4,
-    concurrency: int = 4,
+    per_condition: int = DEFAULT_PER_CONDITION,
+    max_rounds: int = DEFAULT_MAX_ROUNDS,
+    concurrency: int = DEFAULT_CONCURRENCY,
     source: str = "llm",
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[AnchorSet, GenerationReport]:

@@ -27,6 +27,12 @@ from pydantic import Field
 from tau_emotion.data import EmotionSpec
 from tau_emotion.emotions.anchors import ASSETS, AnchorSet, default_anchor_set
 from tau_emotion.emotions.classifier import Artifact
+from tau_emotion.emotions.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_K,
+    DEFAULT_LEXICAL_WEIGHT,
+    DEFAULT_SEED,
+)
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder, default_embedder
 from tau_emotion.emotions.lexical import shipped_tokenizer
 from tau_emotion.emotions.space import (
@@ -39,11 +45,6 @@ from tau_emotion.emotions.space import (
 )
 
 DEFAULT_CLASSIFIER: Final[Path] = ASSETS / "classifier.npz"
-DEFAULT_K: Final[int] = 9
-DEFAULT_ALPHA: Final[float] = 0.5
-"""Weight of the kNN vote against the classifier's head probabilities (1.0 = pure kNN)."""
-DEFAULT_LEXICAL_WEIGHT: Final[float] = 0.6
-"""Weight of the n-gram model against the embedding side (kNN + heads); 0 = embedding only."""
 _BATCH: Final[int] = 512
 _BLOCK: Final[int] = 16
 
@@ -106,7 +107,7 @@ class Mapper:
         anchors: AnchorSet | None = None,
         k: int = DEFAULT_K,
         alpha: float = DEFAULT_ALPHA,
-        seed: int = 0,
+        seed: int = DEFAULT_SEED,
         lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
     ) -> None:
         if artifact.meta.get("embedder") != embedder.name:
@@ -153,7 +154,7 @@ class Mapper:
         cls,
         k: int = DEFAULT_K,
         alpha: float = DEFAULT_ALPHA,
-        seed: int = 0,
+        seed: int = DEFAULT_SEED,
         lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
     ) -> Mapper:
         """The shipped static embedder, classifier and anchors."""
@@ -310,6 +311,6 @@ def _default_mapper(seed: int) -> Mapper:
     return Mapper.default(seed=seed)
 
 
-def map_feeling(text: str, seed: int = 0) -> EmotionSpec:
+def map_feeling(text: str, seed: int = DEFAULT_SEED) -> EmotionSpec:
     """Convenience: the `EmotionSpec` for one free-text feeling, with the shipped model."""
     return _default_mapper(seed).map_one(text).spec()

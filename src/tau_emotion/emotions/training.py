@@ -26,15 +26,11 @@ from tau_emotion.emotions.classifier import (
     condition_labels,
     train_classifier,
 )
+from tau_emotion.emotions.defaults import DEFAULT_K, DEFAULT_LEXICAL_WEIGHT
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder
 from tau_emotion.emotions.evalset import EvalSet
 from tau_emotion.emotions.lexical import shipped_tokenizer, train_lexical
-from tau_emotion.emotions.mapper import (
-    DEFAULT_K,
-    DEFAULT_LEXICAL_WEIGHT,
-    Mapper,
-    Prediction,
-)
+from tau_emotion.emotions.mapper import Mapper, Prediction
 from tau_emotion.emotions.space import FAMILIES, HEADS, all_conditions, condition_index
 from tau_emotion.emotions.written import augmented_anchor_set
 

@@ -21,11 +21,10 @@ from dataclasses import asdict
 from multiprocessing.pool import Pool
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from tau_emotion.data import Split, Task
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.base import write_tasks
+from tau_emotion.tracer.config import BuildConfig
 from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
 from tau_emotion.tracer.feel.coverage import enforce_coverage
 from tau_emotion.tracer.ground import run_ground, worker_pool
@@ -52,35 +51,7 @@ from tau_emotion.tracer.select import (
     select,
 )
 from tau_emotion.tracer.validate import run_validate
-from tau_emotion.tracer.walks import TEST_INTENTS, WalkConfig, run_walks
-
-
-class BuildConfig(BaseModel):
-    """Everything a build depends on (stored as ``manifest.json`` in the output folder)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    domains: list[str] = Field(description="Domains to build.")
-    splits: list[Split] = Field(default=["test", "train"], description="Splits to build.")
-    seed: int = Field(default=7, description="Seed of every stage.")
-    test_targets: dict[str, int] = Field(
-        default_factory=dict,
-        description="Test tasks per domain (default: the domain's `TracerSpec.test_target`).",
-    )
-    train_total: int = Field(default=7600, description="Train tasks over all domains.")
-    walk_samples: int = Field(default=4000, description="Walk samples per domain, first round.")
-    test_walks: int = Field(default=1600, description="Distinct walks reserved for test.")
-    workers: int = Field(default=2, description="Processes for grounding.")
-    run_oracle: bool = Field(default=True, description="Validate with an oracle episode.")
-    intents: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().intents))
-    test_intents: dict[int, float] = Field(
-        default_factory=lambda: dict(TEST_INTENTS),
-        description="Intents per task in the test pool (weights).",
-    )
-    lengths: dict[int, float] = Field(default_factory=lambda: dict(WalkConfig().lengths))
-
-    def test_target(self, profile: Profile) -> int:
-        return self.test_targets.get(profile.name, profile.spec.test_target)
+from tau_emotion.tracer.walks import run_walks
 
 
 def _grounded_ids(out: Path, domain: str, split: Split) -> set[str]:
@@ -100,13 +71,10 @@ def build_split(
     """Ground, feel and validate walks of one split in waves until `target` tasks pass."""
     domain = profile.name
     graph = profile.graph
-    walk_config = WalkConfig(
-        intents=config.intents, lengths=config.lengths, test_intents=config.test_intents
-    )
+    walk_config = config.walk_config()
     walks_path = stage_path(out, domain, "walks")
-    test_walks = profile.spec.test_walks or config.test_walks
-    # Enough samples for the test pool to fill with distinct walks and leave a train pool.
-    first_samples = max(config.walk_samples, 2 * test_walks)
+    test_walks = config.test_walks_of(profile)
+    first_samples = config.first_samples(test_walks)
     samples = first_samples
     walks = run_walks(
         profile, graph, walks_path, samples, config.seed, test_walks, walk_config, show

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
+from tau_emotion.tracer.config import BuildConfig
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -25,9 +27,14 @@ app = typer.Typer(
 
 DomainOpt = Annotated[str, typer.Option("--domain", help="A domain, a comma list, or 'all'.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Build folder (one subfolder per domain).")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the stage.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the stage (as in `build`).")]
 SplitOpt = Annotated[Literal["test", "train"], typer.Option("--split", help="Task split.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
+
+DEFAULT_OUT = Path("tracer-out")
+BUILD = BuildConfig(domains=[])
+"""The build's defaults, which every stage command starts from: run one stage after another
+with their defaults and the files are the ones `build` writes."""
 
 
 def _domains(spec: str) -> list[str]:
@@ -126,10 +133,24 @@ def graph_cmd(
 @app.command("walk")
 def walk_cmd(
     domain: DomainOpt,
-    out: OutOpt = Path("tracer-out"),
-    n: Annotated[int, typer.Option("--n", help="Walks to sample.")] = 5000,
-    seed: SeedOpt = 7,
-    test_walks: Annotated[int, typer.Option("--test-walks", help="Distinct walks for test.")] = 500,
+    out: OutOpt = DEFAULT_OUT,
+    n: Annotated[
+        int | None,
+        typer.Option(
+            "--n",
+            help="Walks to sample; default: as `build`'s first round, the larger of "
+            f"{BUILD.walk_samples} and twice the test walks.",
+        ),
+    ] = None,
+    seed: SeedOpt = BUILD.seed,
+    test_walks: Annotated[
+        int | None,
+        typer.Option(
+            "--test-walks",
+            help="Distinct walks for test; default: the domain's own number (its "
+            f"TracerSpec.test_walks), else {BUILD.test_walks}.",
+        ),
+    ] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Sample walks over the committed graph; repeated tool sequences are dropped."""
@@ -137,10 +158,15 @@ def walk_cmd(
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.walks import run_walks
 
+    config = BUILD.model_copy(update={"seed": seed})
     for name in _domains(domain):
         profile = load_profile(name)
+        pool = test_walks if test_walks is not None else config.test_walks_of(profile)
+        samples = n if n is not None else config.first_samples(pool)
         path = stage_path(out, name, "walks")
-        walks = run_walks(profile, profile.graph, path, n, seed, test_walks, show=not quiet)
+        walks = run_walks(
+            profile, profile.graph, path, samples, seed, pool, config.walk_config(), not quiet
+        )
         test = sum(w.split == "test" for w in walks)
         typer.echo(f"{name}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")
 
@@ -149,10 +175,10 @@ def walk_cmd(
 def ground_cmd(
     domain: DomainOpt,
     split: SplitOpt = "test",
-    out: OutOpt = Path("tracer-out"),
-    seed: SeedOpt = 7,
+    out: OutOpt = DEFAULT_OUT,
+    seed: SeedOpt = BUILD.seed,
     limit: Annotated[int | None, typer.Option("--limit", help="First N walks only.")] = None,
-    workers: Annotated[int, typer.Option("--workers", help="Processes.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", help="Processes.")] = BUILD.workers,
     quiet: QuietOpt = False,
 ) -> None:
     """Ground walks on the split's database: gold actions, final hash, the customer's side."""
@@ -170,8 +196,8 @@ def ground_cmd(
 def feel_cmd(
     domain: DomainOpt,
     split: SplitOpt = "test",
-    out: OutOpt = Path("tracer-out"),
-    seed: SeedOpt = 7,
+    out: OutOpt = DEFAULT_OUT,
+    seed: SeedOpt = BUILD.seed,
     quiet: QuietOpt = False,
 ) -> None:
     """Write each candidate's feeling and map it to an emotion condition (twins for test)."""
@@ -188,8 +214,8 @@ def feel_cmd(
 def validate_cmd(
     domain: DomainOpt,
     split: SplitOpt = "test",
-    out: OutOpt = Path("tracer-out"),
-    oracle: Annotated[bool, typer.Option(help="Also run the oracle episode.")] = True,
+    out: OutOpt = DEFAULT_OUT,
+    oracle: Annotated[bool, typer.Option(help="Also run the oracle episode.")] = BUILD.run_oracle,
     judge: Annotated[str | None, typer.Option("--judge-model", help="LLM judge.")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="Its endpoint.")] = None,
     quiet: QuietOpt = False,
@@ -217,10 +243,14 @@ def build_cmd(
     split: Annotated[
         Literal["test", "train", "both"], typer.Option("--split", help="Splits to build.")
     ] = "both",
-    out: OutOpt = Path("tracer-out"),
-    seed: SeedOpt = 7,
-    workers: Annotated[int, typer.Option("--workers", help="Processes for grounding.")] = 2,
-    train_total: Annotated[int, typer.Option(help="Train tasks over all domains.")] = 7600,
+    out: OutOpt = DEFAULT_OUT,
+    seed: SeedOpt = BUILD.seed,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Processes for grounding.")
+    ] = BUILD.workers,
+    train_total: Annotated[
+        int, typer.Option(help="Train tasks over all domains.")
+    ] = BUILD.train_total,
     install: Annotated[
         bool,
         typer.Option(
@@ -231,7 +261,7 @@ def build_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Every stage end to end; writes OUT/tasks/<domain>/{test,test_neutral,train}.jsonl."""
-    from tau_emotion.tracer.build import BuildConfig, run_build
+    from tau_emotion.tracer.build import run_build
     from tau_emotion.tracer.stats import write_stats
 
     splits: list[Split] = ["test", "train"] if split == "both" else [_split(split)]

@@ -12,20 +12,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from tau_emotion.tracer.config import WalkConfig
 from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import ToolGraph, Walk, trace_key
 
-DEFAULT_INTENTS: Mapping[int, float] = {1: 0.45, 2: 0.35, 3: 0.2}
-TEST_INTENTS: Mapping[int, float] = {1: 0.1, 2: 0.4, 3: 0.5}
-"""The test pool is drawn richer: the benchmark measures whole conversations with several
-things to do (the released τ-Emotion-Bench tasks hold 2.9 writes on average). The train pool
-keeps the wider spread, and its later draws are longer anyway (repeated short sequences are
-dropped)."""
-DEFAULT_LENGTHS: Mapping[int, float] = {2: 0.15, 3: 0.3, 4: 0.3, 5: 0.15, 6: 0.1}
 TRIES_PER_WALK = 60
 MAX_SAME_WRITE = 2
 """A task repeats one write at most this often (two fees paid, two campers registered)."""
@@ -33,16 +26,6 @@ REPEAT_WEIGHT = 0.15
 """Relative chance of calling the same tool twice in a row."""
 TRANSFER_WEIGHT = 0.5
 """Relative chance that a task's last goal is a transfer rather than a given write."""
-
-
-@dataclass(frozen=True)
-class WalkConfig:
-    """How many intents a task has and how long an intent is (weights, normalised)."""
-
-    intents: Mapping[int, float] = field(default_factory=lambda: dict(DEFAULT_INTENTS))
-    lengths: Mapping[int, float] = field(default_factory=lambda: dict(DEFAULT_LENGTHS))
-    test_intents: Mapping[int, float] | None = None
-    """Intents per task for the test pool; None draws it like the train pool."""
 
 
 def _pick(rng: random.Random, weights: Mapping[int, float]) -> int:
