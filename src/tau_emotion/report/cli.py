@@ -11,6 +11,11 @@ from typing import Annotated
 
 import typer
 
+from tau_emotion.models.openai_compat import ModelConfig
+
+JUDGE_KEY_ENV: str = ModelConfig.model_fields["api_key_env"].default
+"""The judge reads its key where every model config does unless told otherwise."""
+
 
 def _fail(message: str) -> typer.Exit:
     from tau_emotion.storage import safe_text  # a judge endpoint's error may quote the key
@@ -33,7 +38,7 @@ def report(
     judge_base_url: Annotated[str | None, typer.Option(help="Judge endpoint base URL.")] = None,
     judge_api_key_env: Annotated[
         str, typer.Option(help="Env var with the judge API key.")
-    ] = "OPENAI_API_KEY",
+    ] = JUDGE_KEY_ENV,
     exclude_user_hallucinations: Annotated[
         bool,
         typer.Option(help="Leave out failed episodes where the simulated user invented facts."),
