@@ -43,6 +43,14 @@ def list_conditions(
             typer.echo(c.id)
 
 
+# How an LLM writes anchors (--model); their defaults are the writer's own.
+ConcurrencyOpt = Annotated[int, typer.Option(min=1, help="Parallel requests (--model).")]
+RoundsOpt = Annotated[
+    int, typer.Option(min=1, help="Retry rounds for conditions left short (--model).")
+]
+TemperatureOpt = Annotated[float, typer.Option(help="Sampling temperature (--model).")]
+
+
 def anchors_command(
     model: Annotated[
         str | None,
@@ -70,13 +78,9 @@ def anchors_command(
         list[str] | None,
         typer.Option(help="Only conditions whose id starts with this (repeatable; --model)."),
     ] = None,
-    concurrency: Annotated[
-        int, typer.Option(min=1, help="Parallel requests.")
-    ] = DEFAULT_CONCURRENCY,
-    max_rounds: Annotated[
-        int, typer.Option(min=1, help="Retry rounds for short conditions.")
-    ] = DEFAULT_MAX_ROUNDS,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = DEFAULT_TEMPERATURE,
+    concurrency: ConcurrencyOpt = DEFAULT_CONCURRENCY,
+    max_rounds: RoundsOpt = DEFAULT_MAX_ROUNDS,
+    temperature: TemperatureOpt = DEFAULT_TEMPERATURE,
     seed: Annotated[int, typer.Option(help="Seed of the template generator.")] = DEFAULT_SEED,
     partial: Annotated[
         bool, typer.Option(help="Write the file even if some conditions fall short.")
