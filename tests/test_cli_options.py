@@ -193,3 +193,16 @@ def test_agent_settings_alone_on_the_command_line_tune_the_embedded_model() -> N
     config = build_config(RunConfig, given, None)
     assert config.agent_model is not None
     assert (config.agent_model.model, config.agent_model.temperature) == ("local", 0.3)
+
+
+def test_tasks_chooses_tasks_with_the_options_of_run() -> None:
+    """`tasks` lists what `run` with the same selection options would run: the options are
+    the same ones, generated from the same config fields."""
+    run = {p.name: p for p in command("run").params}
+    shared = [p for p in command("tasks").params if p.name in run]
+    assert {o for p in shared for o in p.opts} == {"--domain", "--split", "--task-file", "--tasks"}
+    for p in shared:
+        same = run[p.name]
+        assert (p.opts, p.default, p.help) == (same.opts, same.default, same.help), p.name
+    bad = runner.invoke(app, ["tasks", "--split", "dev"])
+    assert bad.exit_code == 2 and "--split" in bad.output

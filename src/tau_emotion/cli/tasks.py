@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+import inspect
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from tau_emotion.cli.common import choice_enum, fail
+from tau_emotion.cli.options import build_config, config_command, config_options, error_message
 from tau_emotion.emotions.space import NEUTRAL, Family
+from tau_emotion.runner.config import RunConfig
 
 if TYPE_CHECKING:
     FamilyChoice = str
@@ -20,48 +22,49 @@ else:
 SUMMARY_CHARS = 90
 
 
-def tasks(
-    domain: Annotated[
-        str, typer.Option(help="A domain, a comma list, or 'all'.", show_default="all")
-    ] = "all",
-    split: Annotated[Literal["test", "train"], typer.Option(help="Task split.")] = "test",
-    task_file: Annotated[
-        str | None,
-        typer.Option(
-            help="A tasks/NAME.jsonl of each domain, e.g. dev.", show_default="the split's"
-        ),
-    ] = None,
-    task_source: Annotated[
-        Path | None, typer.Option("--tasks", help="A task JSONL or Tracer build folder.")
-    ] = None,
-    family: Annotated[
-        list[FamilyChoice] | None,
-        typer.Option(help=f"Only this emotion family ({NEUTRAL!r}: neutral; repeatable)."),
-    ] = None,
-    challenge: Annotated[
-        bool, typer.Option(help="Only tasks that carry a policy challenge.")
-    ] = False,
-) -> None:
-    """List task ids (domain/id), emotion, intents and the first request, one task a line."""
+SELECTION = ("domains", "split", "task_file", "tasks")
+"""The `RunConfig` fields that choose tasks: `tasks` has `run`'s options for them, generated
+from the same fields, so it lists what `run` with the same options would run."""
+SELECTION_OPTIONS = [o for o in config_options(RunConfig) if o.path[0] in SELECTION]
+
+_KW = inspect.Parameter.KEYWORD_ONLY
+_FILTERS = [
+    inspect.Parameter(
+        "family",
+        _KW,
+        default=None,
+        annotation=Annotated[
+            list[FamilyChoice] | None,
+            typer.Option(help=f"Only this emotion family ({NEUTRAL!r}: neutral; repeatable)."),
+        ],
+    ),
+    inspect.Parameter(
+        "challenge",
+        _KW,
+        default=False,
+        annotation=Annotated[bool, typer.Option(help="Only tasks that carry a policy challenge.")],
+    ),
+]
+
+
+def _list_tasks(given: dict[str, Any], values: dict[str, Any]) -> None:
     from pydantic import ValidationError
 
-    from tau_emotion.cli.options import config_options, error_message
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.runner.config import RunConfig
     from tau_emotion.runner.tasks import family as family_of
     from tau_emotion.runner.tasks import select_tasks
 
     try:
-        config = RunConfig(
-            domains=domain, split=split, task_file=task_file, tasks=task_source, agent="oracle"
-        )
+        # Any agent will do: the selection does not depend on it, and the oracle needs nothing.
+        config = build_config(RunConfig, {**given, "agent": "oracle"}, None)
         chosen = select_tasks(config)
     except ValidationError as exc:
-        raise fail(error_message(exc, config_options(RunConfig))) from None
-    except TauEmotionError as exc:
+        raise fail(error_message(exc, SELECTION_OPTIONS)) from None
+    except (TauEmotionError, ValueError) as exc:
         raise fail(str(exc)) from None
+    family: list[str] | None = values["family"]
     chosen = [t for t in chosen if family is None or family_of(t) in set(family)]
-    chosen = [t for t in chosen if t.challenge is not None or not challenge]
+    chosen = [t for t in chosen if t.challenge is not None or not values["challenge"]]
     for t in chosen:
         feeling = f"{t.emotion.family}/{t.emotion.emotion}" if t.emotion else "neutral"
         request = " ".join(t.intents[0].request.split())
@@ -70,6 +73,14 @@ def tasks(
         extra = f"  [challenge: {t.challenge.rule_id}]" if t.challenge is not None else ""
         typer.echo(f"{t.key}  {feeling}  {len(t.intents)} intent(s)  {request}{extra}")
     typer.secho(f"{len(chosen)} tasks", err=True, dim=True)
+
+
+tasks = config_command(
+    SELECTION_OPTIONS,
+    _list_tasks,
+    "List task ids (domain/id), emotion, intents and the first request, one task a line.",
+    after=_FILTERS,
+)
 
 
 def register(app: typer.Typer) -> None:
