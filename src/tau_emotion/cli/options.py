@@ -277,6 +277,16 @@ class RunRequest:
             raise fail(str(exc)) from None
 
 
+def command_option(
+    name: str, annotation: Any, default: Any = inspect.Parameter.empty
+) -> inspect.Parameter:
+    """A command's own option for `config_command`'s `before` / `after`: `annotation` is
+    ``Annotated[type, typer.Option(...)]``; without a default the option is required."""
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
 def config_command(
     opts: list[Opt],
     body: Callable[[dict[str, Any], dict[str, Any]], None],
@@ -284,8 +294,8 @@ def config_command(
     before: Sequence[inspect.Parameter] = (),
     after: Sequence[inspect.Parameter] = (),
 ) -> Callable[..., None]:
-    """A typer command whose options are `opts`, between the command's own parameters
-    `before` and `after` (keyword-only, annotated with their typer options).
+    """A typer command whose options are `opts`, between the command's own options
+    `before` and `after` (made with `command_option`).
 
     `body` gets the config options given on the command line (by parameter name: defaults
     are the config's to fill in) and every parameter's value.
@@ -323,10 +333,9 @@ def run_like_command(
             raise fail(str(exc)) from None
         body(RunRequest(config, bool(values["resume"]), bool(values["retry_errors"])))
 
-    kw = inspect.Parameter.KEYWORD_ONLY
     own = [
-        inspect.Parameter("config", kw, default=None, annotation=ConfigFileOpt),
-        inspect.Parameter("resume", kw, default=False, annotation=ResumeOpt),
-        inspect.Parameter("retry_errors", kw, default=False, annotation=RetryErrorsOpt),
+        command_option("config", ConfigFileOpt, None),
+        command_option("resume", ResumeOpt, False),
+        command_option("retry_errors", RetryErrorsOpt, False),
     ]
     return config_command(opts, run, doc, after=own)

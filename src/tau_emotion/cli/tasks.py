@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from tau_emotion.cli.common import choice_enum, fail
-from tau_emotion.cli.options import build_config, config_command, config_options, error_message
+from tau_emotion.cli.options import (
+    build_config,
+    command_option,
+    config_command,
+    config_options,
+    error_message,
+)
 from tau_emotion.emotions.space import NEUTRAL, Family
 from tau_emotion.runner.config import RunConfig
 
@@ -27,22 +32,19 @@ SELECTION = ("domains", "split", "task_file", "tasks")
 from the same fields, so it lists what `run` with the same options would run."""
 SELECTION_OPTIONS = [o for o in config_options(RunConfig) if o.path[0] in SELECTION]
 
-_KW = inspect.Parameter.KEYWORD_ONLY
 _FILTERS = [
-    inspect.Parameter(
+    command_option(
         "family",
-        _KW,
-        default=None,
-        annotation=Annotated[
+        Annotated[
             list[FamilyChoice] | None,
             typer.Option(help=f"Only this emotion family ({NEUTRAL!r}: neutral; repeatable)."),
         ],
+        None,
     ),
-    inspect.Parameter(
+    command_option(
         "challenge",
-        _KW,
-        default=False,
-        annotation=Annotated[bool, typer.Option(help="Only tasks that carry a policy challenge.")],
+        Annotated[bool, typer.Option(help="Only tasks that carry a policy challenge.")],
+        False,
     ),
 ]
 
@@ -60,7 +62,7 @@ def _list_tasks(given: dict[str, Any], values: dict[str, Any]) -> None:
         chosen = select_tasks(config)
     except ValidationError as exc:
         raise fail(error_message(exc, SELECTION_OPTIONS)) from None
-    except (TauEmotionError, ValueError) as exc:
+    except TauEmotionError as exc:
         raise fail(str(exc)) from None
     family: list[str] | None = values["family"]
     chosen = [t for t in chosen if family is None or family_of(t) in set(family)]

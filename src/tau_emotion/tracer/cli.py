@@ -158,14 +158,13 @@ def walk_cmd(
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.walks import run_walks
 
-    config = BUILD.model_copy(update={"seed": seed})
     for name in _domains(domain):
         profile = load_profile(name)
-        pool = test_walks if test_walks is not None else config.test_walks_of(profile)
-        samples = n if n is not None else config.first_samples(pool)
+        pool = test_walks if test_walks is not None else BUILD.test_walks_of(profile)
+        samples = n if n is not None else BUILD.first_samples(pool)
         path = stage_path(out, name, "walks")
         walks = run_walks(
-            profile, profile.graph, path, samples, seed, pool, config.walk_config(), not quiet
+            profile, profile.graph, path, samples, seed, pool, BUILD.walk_config(), not quiet
         )
         test = sum(w.split == "test" for w in walks)
         typer.echo(f"{name}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")

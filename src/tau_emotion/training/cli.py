@@ -7,7 +7,6 @@ it needs when it runs, so ``tau-emotion --help`` stays fast.
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +15,7 @@ import typer
 from tau_emotion.cli.common import fail
 from tau_emotion.cli.options import (
     RunRequest,
+    command_option,
     config_command,
     error_message,
     merge,
@@ -167,29 +167,23 @@ SFT_OPTIONS = model_options(SFTOptions, SFT_FLAGS, skip={"data"})
 """One option per `SFTOptions` field, defaults and help from the field; the data comes from
 --mix, which the command resolves (and exports) itself."""
 
-_KW = inspect.Parameter.KEYWORD_ONLY
 _MIX_OPTIONS = [
-    inspect.Parameter(
+    command_option(
         "mix_ref",
-        _KW,
-        annotation=Annotated[
+        Annotated[
             str,
             typer.Option("--mix", help="Mix name (under --mixes-dir), mix folder or trl.jsonl."),
         ],
     ),
-    inspect.Parameter(
+    command_option(
         "mixes_dir",
-        _KW,
-        default=DEFAULT_MIXES_DIR,
-        annotation=Annotated[Path, typer.Option(help="Where named mixes live.")],
+        Annotated[Path, typer.Option(help="Where named mixes live.")],
+        DEFAULT_MIXES_DIR,
     ),
-    inspect.Parameter(
+    command_option(
         "reasoning",
-        _KW,
-        default=True,
-        annotation=Annotated[
-            bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")
-        ],
+        Annotated[bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")],
+        True,
     ),
 ]
 
