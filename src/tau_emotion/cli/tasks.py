@@ -32,20 +32,14 @@ SELECTION = ("domains", "split", "task_file", "tasks")
 from the same fields, so it lists what `run` with the same options would run."""
 SELECTION_OPTIONS = [o for o in config_options(RunConfig) if o.path[0] in SELECTION]
 
+FamilyOpt = Annotated[
+    list[FamilyChoice] | None,
+    typer.Option(help=f"Only this emotion family ({NEUTRAL!r}: neutral; repeatable)."),
+]
+ChallengeOpt = Annotated[bool, typer.Option(help="Only tasks that carry a policy challenge.")]
 _FILTERS = [
-    command_option(
-        "family",
-        Annotated[
-            list[FamilyChoice] | None,
-            typer.Option(help=f"Only this emotion family ({NEUTRAL!r}: neutral; repeatable)."),
-        ],
-        None,
-    ),
-    command_option(
-        "challenge",
-        Annotated[bool, typer.Option(help="Only tasks that carry a policy challenge.")],
-        False,
-    ),
+    command_option("family", FamilyOpt, None),
+    command_option("challenge", ChallengeOpt, False),
 ]
 
 

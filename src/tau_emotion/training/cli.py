@@ -167,25 +167,19 @@ SFT_OPTIONS = model_options(SFTOptions, SFT_FLAGS, skip={"data"})
 """One option per `SFTOptions` field, defaults and help from the field; the data comes from
 --mix, which the command resolves (and exports) itself."""
 
-_MIX_OPTIONS = [
-    command_option(
-        "mix_ref",
-        Annotated[
-            str,
-            typer.Option("--mix", help="Mix name (under --mixes-dir), mix folder or trl.jsonl."),
-        ],
-    ),
-    command_option(
-        "mixes_dir",
-        Annotated[Path, typer.Option(help="Where named mixes live.")],
-        DEFAULT_MIXES_DIR,
-    ),
-    command_option(
-        "reasoning",
-        Annotated[bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")],
-        True,
-    ),
+MixOpt = Annotated[
+    str, typer.Option("--mix", help="Mix name (under --mixes-dir), mix folder or trl.jsonl.")
 ]
+MixesDirOpt = Annotated[Path, typer.Option(help="Where named mixes live.")]
+ReasoningOpt = Annotated[
+    bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")
+]
+_MIX_OPTIONS = [
+    command_option("mix_ref", MixOpt),
+    command_option("mixes_dir", MixesDirOpt, DEFAULT_MIXES_DIR),
+    command_option("reasoning", ReasoningOpt, True),
+]
+"""Which data to train on: `train sft`'s own options, before the generated ones."""
 
 
 def _train_sft(given: dict[str, Any], values: dict[str, Any]) -> None:
