@@ -16,11 +16,16 @@
 - A tool argument that is not finite, out of range or not encodable is refused at the tool
   boundary (`domains.tools`) as a `ToolError`, so no tool sees it and no database holds it.
 
+`describe` is the one-line text of an error caused by input (None for a bug): the CLI prints
+it, and library code that wraps such an error in its own quotes it.
+
 Any other exception inside an episode is a bug; the runner still records it on the episode
 (kind ``bug``) so a run never crashes half-way, and tests fail on it.
 """
 
 from __future__ import annotations
+
+from pydantic import ValidationError
 
 
 class TauEmotionError(Exception):
@@ -45,3 +50,20 @@ class DomainError(TauEmotionError):
 
 class TaskFileError(TauEmotionError):
     """A task file could not be read; the message names the file and line."""
+
+
+def describe(exc: BaseException) -> str | None:
+    """The user-facing text of an error caused by input, or None for a bug."""
+    if isinstance(exc, TauEmotionError):
+        return str(exc)
+    if isinstance(exc, ValidationError):
+        return "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" if e["loc"] else str(e["msg"])
+            for e in exc.errors()
+        )
+    if isinstance(exc, UnicodeError):
+        return f"input is not valid UTF-8 text ({exc})"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    return None

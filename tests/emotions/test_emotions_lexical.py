@@ -155,6 +155,7 @@ def test_cli_defaults_match_the_mapper_default() -> None:
     from tau_emotion.emotions import cli
     from tau_emotion.emotions.defaults import DEFAULT_LEXICAL_WEIGHT
     from tau_emotion.emotions.mapper import Mapper
+    from tau_emotion.emotions.settings import MapperSettings
 
     mapper_default = inspect.signature(Mapper).parameters["lexical_weight"].default
     assert mapper_default == DEFAULT_LEXICAL_WEIGHT
@@ -162,6 +163,4 @@ def test_cli_defaults_match_the_mapper_default() -> None:
     for command in (cli.map_command, cli.eval_command):
         default = inspect.signature(command).parameters["lexical_weight"].default
         assert default == DEFAULT_LEXICAL_WEIGHT
-    assert inspect.signature(cli._mapper).parameters["lexical_weight"].default == (
-        DEFAULT_LEXICAL_WEIGHT
-    )
+    assert MapperSettings().lexical_weight == DEFAULT_LEXICAL_WEIGHT  # what both build from

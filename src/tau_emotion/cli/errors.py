@@ -16,11 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 import typer
-from pydantic import ValidationError
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import describe
 from tau_emotion.redact import register_key_variables
 from tau_emotion.runner.outcome import EXIT_INPUT, EXIT_OK, RunOutcome
 from tau_emotion.storage import safe_text
@@ -35,23 +34,6 @@ def one_line(message: str) -> str:
 def print_error(message: str) -> None:
     """``error: message`` in red on stderr: one line, redacted, encodable."""
     typer.secho(f"error: {safe_text(one_line(message))}", fg=typer.colors.RED, err=True)
-
-
-def describe(exc: BaseException) -> str | None:
-    """The user-facing text of an error caused by input, or None for a bug."""
-    if isinstance(exc, TauEmotionError):
-        return str(exc)
-    if isinstance(exc, ValidationError):
-        return "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" if e["loc"] else str(e["msg"])
-            for e in exc.errors()
-        )
-    if isinstance(exc, UnicodeError):
-        return f"input is not valid UTF-8 text ({exc})"
-    if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return f"{where}{exc.strerror or exc}"
-    return None
 
 
 class CliGroup(TyperGroup):

@@ -8,13 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tau_emotion.cli.common import choice_enum, fail
-from tau_emotion.cli.options import (
-    build_config,
-    command_option,
-    config_command,
-    config_options,
-    error_message,
-)
+from tau_emotion.cli.generated import command_option, config_command, error_message
+from tau_emotion.cli.options import build_config, config_options
 from tau_emotion.emotions.space import NEUTRAL, Family
 from tau_emotion.runner.config import RunConfig
 

@@ -12,32 +12,31 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from tau_emotion.cli.generated import (
+    Opt,
+    command_option,
+    config_command,
+    error_message,
+    model_options,
+)
 from tau_emotion.emotions.cli_anchors import (
     anchors_command,
     check_written_command,
     list_conditions,
 )
-from tau_emotion.emotions.cli_common import KeyEnvOpt, fail
-from tau_emotion.emotions.defaults import (
-    DEFAULT_EMBEDDER,
-    DEFAULT_K,
-    DEFAULT_KEY_ENV,
-    DEFAULT_LEXICAL_WEIGHT,
-    DEFAULT_SEED,
-)
+from tau_emotion.emotions.cli_common import fail
+from tau_emotion.emotions.settings import EmbedderSettings, MapperSettings
 
 T = TypeVar("T")
+S = TypeVar("S", bound=EmbedderSettings)
 
 if TYPE_CHECKING:
-    from tau_emotion.emotions.embedders import Embedder
     from tau_emotion.emotions.mapper import Mapper
 
 app = typer.Typer(
@@ -45,89 +44,67 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-EmbedderOpt = Annotated[
-    str, typer.Option("--embedder", help="static (default, numpy), minilm, or openai.")
+# The embedder's and the mapper's options are their settings' fields, spelled once.
+EMBEDDER_OPTIONS = model_options(EmbedderSettings)
+MAPPER_OPTIONS = model_options(MapperSettings)
+EVAL_OPTIONS = model_options(MapperSettings, skip={"seed"})  # no instruction is sampled
+
+
+# The commands' own options, beside the generated ones.
+TextArg = Annotated[str | None, typer.Argument(help="A free-text feeling to map.")]
+InputOpt = Annotated[
+    Path | None, typer.Option("--input", "-i", help="JSONL with a 'text' field per line.")
 ]
-EmbedModelOpt = Annotated[
-    str | None,
-    typer.Option("--embed-model", help="Model for --embedder openai (or a local ST model path)."),
+OutputOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help="Where to write JSONL (default stdout).")
 ]
-BaseUrlOpt = Annotated[
-    str | None, typer.Option("--embed-base-url", help="Base URL for --embedder openai.")
+TrainAnchorsOpt = Annotated[
+    Path | None, typer.Option(help="Anchor file (.json.gz); default: the shipped anchors.")
 ]
+OutOpt = Annotated[
+    Path | None,
+    typer.Option(help="Artifact to write; default: the shipped one for the static embedder."),
+]
+EvalSetOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Independent evaluation folder (descriptions.txt, messages.txt); "
+        "default: benchmarks/emotion_eval of the source checkout."
+    ),
+]
+ConfusionOpt = Annotated[
+    bool, typer.Option(help="Also print the within-family emotion confusion tables.")
+]
+JsonOpt = Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")]
 
 
-def _embedder(kind: str, model: str | None, base_url: str | None, key_env: str) -> Embedder:
-    from tau_emotion.emotions.embedders import make_embedder
-    from tau_emotion.redact import register_key_variables
-
-    register_key_variables([key_env])  # hidden from any error line that quotes it
-    try:
-        return make_embedder(kind, model=model, base_url=base_url, api_key_env=key_env)
-    except (ValueError, ModuleNotFoundError) as exc:
-        raise fail(str(exc)) from exc
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tau-emotion" / "emotions"
-
-
-def _mapper(
-    embedder: Embedder,
-    classifier: Path | None,
-    k: int,
-    seed: int,
-    anchors_path: Path | None = None,
-    lexical_weight: float = DEFAULT_LEXICAL_WEIGHT,
-) -> Mapper:
-    """The mapper for an embedder: shipped artifact for static, else a trained-and-cached one."""
-    from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
-    from tau_emotion.emotions.classifier import Artifact
-    from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER, Mapper
-    from tau_emotion.emotions.training import train_artifact
+def _settings(cls: type[S], given: dict[str, Any], opts: list[Opt]) -> S:
+    """The settings from the options given (the rest are the settings' defaults)."""
+    from pydantic import ValidationError
 
     try:
-        anchors = default_anchor_set() if anchors_path is None else read_anchor_set(anchors_path)
-    except (OSError, ValueError) as exc:  # ValueError: a pydantic error, bad gzip or JSON
-        from tau_emotion.cli.errors import describe
-
-        raise fail(f"cannot use anchors {anchors_path}: {describe(exc) or exc}") from exc
-    if classifier is None and embedder.name == _static_name() and anchors_path is None:
-        classifier = DEFAULT_CLASSIFIER
-    if classifier is None:
-        # Embedding ~10k anchors through MiniLM or an API is slow or costs money: do it once.
-        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", embedder.name)
-        classifier = _cache_dir() / f"classifier-{slug}-{anchors.digest()}.npz"
-        if not classifier.exists():
-            typer.echo(
-                f"training a classifier for {embedder.name} (cached at {classifier})", err=True
-            )
-            _embedding(lambda: train_artifact(embedder, anchors)).save(classifier)
-    try:
-        artifact = Artifact.load(classifier)
-        if artifact.meta.get("anchors_digest") != anchors.digest():
-            # The instruction is sampled from the anchors the classifier voted with.
-            raise ValueError("it was trained on other anchors; pass the same file with --anchors")
-        return Mapper(embedder, artifact, anchors, k=k, seed=seed, lexical_weight=lexical_weight)
-    except (OSError, ValueError, KeyError) as exc:
-        raise fail(f"cannot use classifier {classifier}: {exc}") from exc
+        return cls.model_validate(given)
+    except ValidationError as exc:
+        raise fail(error_message(exc, opts)) from None
 
 
-def _embedding(work: Callable[[], T]) -> T:
-    """Run `work`; an embedder failure (e.g. an unreachable endpoint) becomes a clean exit 2."""
+def _building(work: Callable[[], T]) -> T:
+    """Run `work`; a setting that cannot be used or an embedder failure (an unreachable
+    endpoint) becomes a clean exit 2."""
     from tau_emotion.emotions.embedders import EmbedderError
+    from tau_emotion.emotions.settings import MapperSetupError
 
     try:
         return work()
-    except EmbedderError as exc:
+    except (MapperSetupError, EmbedderError) as exc:
         raise fail(str(exc)) from exc
 
 
-def _static_name() -> str:
-    from tau_emotion.emotions.embedders import default_embedder
+def _mapper(settings: MapperSettings) -> Mapper:
+    """The mapper the settings name, saying so on stderr when a classifier is trained first."""
+    from tau_emotion.emotions.settings import build_mapper
 
-    return default_embedder().name
+    return _building(lambda: build_mapper(settings, on_training=lambda m: typer.echo(m, err=True)))
 
 
 def _read_feelings(path: Path) -> list[dict[str, Any]]:
@@ -167,47 +144,13 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-LexicalWeightOpt = Annotated[
-    float,
-    typer.Option(
-        min=0.0,
-        max=1.0,
-        help="Weight of the n-gram model against the embedding side (0 = embeddings only).",
-    ),
-]
-# The options of the commands that build a mapper (`map`, `eval`), spelled once.
-NeighboursOpt = Annotated[int, typer.Option(help="Neighbouring anchors that vote.")]
-ClassifierOpt = Annotated[
-    Path | None, typer.Option(help="Classifier artifact (default: shipped or cached).")
-]
-MapperAnchorsOpt = Annotated[
-    Path | None, typer.Option(help="Anchors the classifier was trained on (default: shipped).")
-]
-
-
-def map_command(
-    text: Annotated[str | None, typer.Argument(help="A free-text feeling to map.")] = None,
-    input_path: Annotated[
-        Path | None, typer.Option("--input", "-i", help="JSONL with a 'text' field per line.")
-    ] = None,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Where to write JSONL (default stdout).")
-    ] = None,
-    k: NeighboursOpt = DEFAULT_K,
-    seed: Annotated[int, typer.Option(help="Seed for choosing the instruction.")] = DEFAULT_SEED,
-    lexical_weight: LexicalWeightOpt = DEFAULT_LEXICAL_WEIGHT,
-    embedder: EmbedderOpt = DEFAULT_EMBEDDER,
-    embed_model: EmbedModelOpt = None,
-    embed_base_url: BaseUrlOpt = None,
-    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
-    classifier: ClassifierOpt = None,
-    anchors: MapperAnchorsOpt = None,
-) -> None:
-    """Map free text to a condition (+ confidences and a sampled instruction)."""
+def _map(given: dict[str, Any], values: dict[str, Any]) -> None:
+    text: str | None = values["text"]
+    input_path: Path | None = values["input_path"]
+    output: Path | None = values["output"]
     if (text is None) == (input_path is None):
         raise fail("give either a TEXT argument or --input FILE")
-    if k < 1:
-        raise fail("--k must be at least 1")
+    settings = _settings(MapperSettings, given, MAPPER_OPTIONS)
     if output is not None:
         from tau_emotion.inputs import writable_file
 
@@ -219,15 +162,8 @@ def map_command(
     records = encodable_value(
         [{"text": text}] if input_path is None else _read_feelings(input_path)
     )
-    mapper = _mapper(
-        _embedder(embedder, embed_model, embed_base_url, api_key_env),
-        classifier,
-        k,
-        seed,
-        anchors,
-        lexical_weight,
-    )
-    mapped = _embedding(lambda: mapper.map([str(r["text"]) for r in records]))
+    mapper = _mapper(settings)
+    mapped = _building(lambda: mapper.map([str(r["text"]) for r in records]))
     lines = [
         json.dumps({**record, **m.model_dump()}, ensure_ascii=False)
         for record, m in zip(records, mapped, strict=True)
@@ -240,36 +176,37 @@ def map_command(
         typer.echo(f"wrote {len(lines)} line(s) to {output}", err=True)
 
 
-def train_command(
-    anchors: Annotated[
-        Path | None, typer.Option(help="Anchor file (.json.gz); default: the shipped anchors.")
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Artifact to write; default: the shipped one for the static embedder."),
-    ] = None,
-    embedder: EmbedderOpt = DEFAULT_EMBEDDER,
-    embed_model: EmbedModelOpt = None,
-    embed_base_url: BaseUrlOpt = None,
-    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
-) -> None:
-    """Train the classifier; with the defaults this reproduces the shipped artifact."""
-    from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
+map_command = config_command(
+    MAPPER_OPTIONS,
+    _map,
+    "Map free text to a condition (+ confidences and a sampled instruction).",
+    before=[
+        command_option("text", TextArg, None),
+        command_option("input_path", InputOpt, None),
+        command_option("output", OutputOpt, None),
+    ],
+)
+
+
+def _train(given: dict[str, Any], values: dict[str, Any]) -> None:
     from tau_emotion.emotions.classifier import artifact_diff
     from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER
+    from tau_emotion.emotions.settings import read_anchors
     from tau_emotion.emotions.training import train_artifact
 
-    emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
-    anchor_set = default_anchor_set() if anchors is None else read_anchor_set(anchors)
+    settings = _settings(EmbedderSettings, given, EMBEDDER_OPTIONS)
+    out: Path | None = values["out"]
     if out is None:
-        if embedder != "static":  # the shipped artifact is the static embedder's
+        if settings.embedder != "static":  # the shipped artifact is the static embedder's
             raise fail("--out is required for embedders other than static")
         out = DEFAULT_CLASSIFIER
+    emb = _building(settings.build)
+    anchor_set = _building(lambda: read_anchors(values["anchors"]))
     before = out.read_bytes() if out.exists() else None
     previous = out.with_suffix(".previous.npz")
     if before is not None:
         previous.write_bytes(before)
-    _embedding(lambda: train_artifact(emb, anchor_set)).save(out)
+    _building(lambda: train_artifact(emb, anchor_set)).save(out)
     after = out.read_bytes()
     digest = hashlib.sha256(after).hexdigest()[:16]
     if before is None:
@@ -285,28 +222,15 @@ def train_command(
         previous.unlink()
 
 
-def eval_command(
-    eval_set: Annotated[
-        Path | None,
-        typer.Option(
-            help="Independent evaluation folder (descriptions.txt, messages.txt); "
-            "default: benchmarks/emotion_eval of the source checkout."
-        ),
-    ] = None,
-    k: NeighboursOpt = DEFAULT_K,
-    lexical_weight: LexicalWeightOpt = DEFAULT_LEXICAL_WEIGHT,
-    embedder: EmbedderOpt = DEFAULT_EMBEDDER,
-    embed_model: EmbedModelOpt = None,
-    embed_base_url: BaseUrlOpt = None,
-    api_key_env: KeyEnvOpt = DEFAULT_KEY_ENV,
-    classifier: ClassifierOpt = None,
-    anchors: MapperAnchorsOpt = None,
-    confusion: Annotated[
-        bool, typer.Option(help="Also print the within-family emotion confusion tables.")
-    ] = False,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
-) -> None:
-    """Accuracy per head on the independent evaluation set (never trained on)."""
+train_command = config_command(
+    EMBEDDER_OPTIONS,
+    _train,
+    "Train the classifier; with the defaults this reproduces the shipped artifact.",
+    before=[command_option("anchors", TrainAnchorsOpt, None), command_option("out", OutOpt, None)],
+)
+
+
+def _eval(given: dict[str, Any], values: dict[str, Any]) -> None:
     from tau_emotion.emotions.evalset import EvalSetError, default_eval_dir, load_eval_set
     from tau_emotion.emotions.training import (
         confusion_text,
@@ -315,7 +239,8 @@ def eval_command(
         report_text,
     )
 
-    folder = eval_set or default_eval_dir()
+    settings = _settings(MapperSettings, given, EVAL_OPTIONS)
+    folder: Path | None = values["eval_set"] or default_eval_dir()
     if folder is None:
         raise fail(
             "no evaluation set here: pass --eval-set DIR (the repository's "
@@ -325,15 +250,26 @@ def eval_command(
         loaded = load_eval_set(folder)
     except EvalSetError as exc:
         raise fail(str(exc)) from exc
-    emb = _embedder(embedder, embed_model, embed_base_url, api_key_env)
-    mapper = _mapper(emb, classifier, k, 0, anchors, lexical_weight)
-    reports = _embedding(lambda: independent_evaluation(mapper, loaded))
+    mapper = _mapper(settings)
+    reports = _building(lambda: independent_evaluation(mapper, loaded))
     for name, report in reports.items():
         typer.echo(report_text(f"{name} ({folder})", report))
-        if confusion:
+        if values["confusion"]:
             typer.echo(confusion_text(report))
-    if json_out is not None:
-        dump_json(reports, json_out)
+    if values["json_out"] is not None:
+        dump_json(reports, values["json_out"])
+
+
+eval_command = config_command(
+    EVAL_OPTIONS,
+    _eval,
+    "Accuracy per head on the independent evaluation set (never trained on).",
+    before=[command_option("eval_set", EvalSetOpt, None)],
+    after=[
+        command_option("confusion", ConfusionOpt, False),
+        command_option("json_out", JsonOpt, None),
+    ],
+)
 
 
 def plot_command(

@@ -13,15 +13,14 @@ from typing import Annotated, Any
 import typer
 
 from tau_emotion.cli.common import fail
-from tau_emotion.cli.options import (
-    RunRequest,
+from tau_emotion.cli.generated import (
     command_option,
     config_command,
     error_message,
     merge,
     model_options,
-    run_like_command,
 )
+from tau_emotion.cli.options import RunRequest, run_like_command
 from tau_emotion.runner.config import CollectConfig
 from tau_emotion.training.sft import SFTOptions
 

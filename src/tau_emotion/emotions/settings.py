@@ -1,0 +1,164 @@
+"""Which embedder and which mapper to build, as typed settings, and the code that builds them.
+
+`tau-emotion emotions map`, `eval` and `train` take their options from these settings (one
+option per field, `tau_emotion.cli.generated`), and a Python caller builds the same mapper
+from the same settings: ``build_mapper(MapperSettings(embedder="minilm"))`` trains the
+classifier for MiniLM vectors on first use and caches it, as ``emotions map --embedder minilm``
+does. Only pydantic is imported here at module level; numpy and the embedders load when a
+mapper is built, so the commands' ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tau_emotion.emotions.defaults import (
+    DEFAULT_EMBEDDER,
+    DEFAULT_K,
+    DEFAULT_KEY_ENV,
+    DEFAULT_LEXICAL_WEIGHT,
+    DEFAULT_SEED,
+)
+from tau_emotion.errors import TauEmotionError, describe
+
+if TYPE_CHECKING:
+    from tau_emotion.emotions.anchors import AnchorSet
+    from tau_emotion.emotions.embedders import Embedder
+    from tau_emotion.emotions.mapper import Mapper
+
+
+class MapperSetupError(TauEmotionError):
+    """The settings name an embedder, anchors or classifier that cannot be used; the message
+    names the setting and the file."""
+
+
+class EmbedderSettings(BaseModel):
+    """Which embedder turns text into vectors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    embedder: str = Field(
+        default=DEFAULT_EMBEDDER, description="static (default, numpy), minilm, or openai."
+    )
+    embed_model: str | None = Field(
+        default=None, description="Model for --embedder openai (or a local ST model path)."
+    )
+    embed_base_url: str | None = Field(default=None, description="Base URL for --embedder openai.")
+    api_key_env: str = Field(
+        default=DEFAULT_KEY_ENV, description="Environment variable holding the API key."
+    )
+
+    def build(self) -> Embedder:
+        """The embedder; MapperSetupError for an unknown kind or a missing model name."""
+        from tau_emotion.emotions.embedders import make_embedder
+        from tau_emotion.redact import register_key_variables
+
+        register_key_variables([self.api_key_env])  # hidden from any error line that quotes it
+        try:
+            return make_embedder(
+                self.embedder,
+                model=self.embed_model,
+                base_url=self.embed_base_url,
+                api_key_env=self.api_key_env,
+            )
+        except (ValueError, ModuleNotFoundError) as exc:
+            raise MapperSetupError(str(exc)) from exc
+
+
+class MapperSettings(EmbedderSettings):
+    """An embedder plus the classifier, anchors and blend a mapper votes with."""
+
+    k: int = Field(default=DEFAULT_K, ge=1, description="Neighbouring anchors that vote.")
+    lexical_weight: float = Field(
+        default=DEFAULT_LEXICAL_WEIGHT,
+        ge=0.0,
+        le=1.0,
+        description="Weight of the n-gram model against the embedding side (0 = embeddings only).",
+    )
+    seed: int = Field(default=DEFAULT_SEED, description="Seed for choosing the instruction.")
+    classifier: Path | None = Field(
+        default=None, description="Classifier artifact (default: shipped or cached)."
+    )
+    anchors: Path | None = Field(
+        default=None, description="Anchors the classifier was trained on (default: shipped)."
+    )
+
+
+def default_cache_dir() -> Path:
+    """Where classifiers trained for other embedders are kept: ``$XDG_CACHE_HOME`` (else
+    ``~/.cache``) ``/tau-emotion/emotions``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tau-emotion" / "emotions"
+
+
+def build_mapper(
+    settings: MapperSettings,
+    cache_dir: Path | None = None,
+    on_training: Callable[[str], None] | None = None,
+) -> Mapper:
+    """The mapper the settings name.
+
+    Without a classifier, the static embedder with the shipped anchors uses the shipped
+    artifact; any other embedder or anchor file gets a classifier trained on first use and
+    kept in `cache_dir` (default `default_cache_dir()`), keyed by embedder and anchors, since
+    embedding ~10k anchors through MiniLM or an API is slow or costs money. `on_training`
+    hears a line before that training starts. A classifier must have been trained on the
+    same anchors: the instruction is sampled from the anchors it voted with.
+
+    Raises MapperSetupError for anything the settings name that cannot be used, and the
+    embedder's `EmbedderError` when an endpoint fails while the classifier is trained.
+    """
+    from tau_emotion.emotions.classifier import Artifact
+    from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER, Mapper
+    from tau_emotion.emotions.training import train_artifact
+
+    embedder = settings.build()
+    anchors = read_anchors(settings.anchors)
+    classifier = settings.classifier
+    if classifier is None and settings.anchors is None and _is_shipped(embedder):
+        classifier = DEFAULT_CLASSIFIER
+    if classifier is None:
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", embedder.name)
+        folder = cache_dir or default_cache_dir()
+        classifier = folder / f"classifier-{slug}-{anchors.digest()}.npz"
+        if not classifier.exists():
+            if on_training is not None:
+                on_training(f"training a classifier for {embedder.name} (cached at {classifier})")
+            train_artifact(embedder, anchors).save(classifier)
+    try:
+        artifact = Artifact.load(classifier)
+        if artifact.meta.get("anchors_digest") != anchors.digest():
+            raise ValueError("it was trained on other anchors; pass the same file with --anchors")
+        return Mapper(
+            embedder,
+            artifact,
+            anchors,
+            k=settings.k,
+            seed=settings.seed,
+            lexical_weight=settings.lexical_weight,
+        )
+    except (OSError, ValueError, KeyError) as exc:
+        raise MapperSetupError(f"cannot use classifier {classifier}: {exc}") from exc
+
+
+def read_anchors(path: Path | None) -> AnchorSet:
+    """The anchors at `path`, or the shipped ones; MapperSetupError names a bad file."""
+    from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
+
+    try:
+        return default_anchor_set() if path is None else read_anchor_set(path)
+    except (OSError, ValueError) as exc:  # ValueError: a pydantic error, bad gzip or JSON
+        raise MapperSetupError(f"cannot use anchors {path}: {describe(exc) or exc}") from exc
+
+
+def _is_shipped(embedder: Embedder) -> bool:
+    """Whether `embedder` is the one the shipped classifier was trained on."""
+    from tau_emotion.emotions.embedders import default_embedder
+
+    return embedder.name == default_embedder().name
