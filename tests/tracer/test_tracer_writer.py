@@ -9,7 +9,8 @@ import pytest
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.tracer.profile import load_profile
 from tau_emotion.tracer.values import Vocabulary, describe, humanize, observe
-from tau_emotion.tracer.write import Writer, slot
+from tau_emotion.tracer.write.clause import slot
+from tau_emotion.tracer.write.outputs import outputs_of
 
 
 @pytest.mark.parametrize("name", domain_names())
@@ -40,13 +41,13 @@ def test_ids_are_described_the_way_the_customer_knows_them() -> None:
 
 
 def test_outputs_are_the_money_the_write_moved() -> None:
-    assert Writer.outputs('{"reservation_code": "X", "total_refund": 230}') == (
+    assert outputs_of('{"reservation_code": "X", "total_refund": 230}') == (
         ["230"],
         "how much is refunded",
     )
     record = {f"k{i}": i for i in range(12)} | {"amount_paid": "5327.50"}
-    assert Writer.outputs(str(record).replace("'", '"'))[0] == []
-    assert Writer.outputs("Transfer created.") == ([], "")
+    assert outputs_of(str(record).replace("'", '"'))[0] == []
+    assert outputs_of("Transfer created.") == ([], "")
 
 
 def test_output_keys_fill_parameters_by_name() -> None:
@@ -63,7 +64,7 @@ def test_output_keys_fill_parameters_by_name() -> None:
 
 
 def test_a_transfer_reason_is_told_to_the_customer_in_the_second_person() -> None:
-    from tau_emotion.tracer.write import second_person
+    from tau_emotion.tracer.write.clause import second_person
 
     assert second_person("I was prescribed it and my stomach hurts, so I'd like a nurse") == (
         "you were prescribed it and your stomach hurts, so you'd like a nurse"

@@ -131,7 +131,7 @@ def _stated(profile: Profile, param: str, choice: Choice) -> bool:
     showed it has no purpose for it (an order read only for the address the customer then
     dictates). Ids and receipt codes are named otherwise, or described, and stay with
     their read; so do lists the writer describes (the items an exchange takes). This
-    restates which values `write.Writer.render` spells out: the two change together."""
+    restates which values `write.clause.Writer.render` spells out: the two change together."""
     if choice.source != "seen" or choice.fact is not None or choice.describe:
         return False
     if param in profile.known_codes or is_entity_param(param):
