@@ -59,6 +59,18 @@ def _garbage_results(tmp: Path) -> Path:
     return out
 
 
+def _damaged_manifest(tmp: Path) -> Path:
+    out = _finished_run(tmp)
+    (out / "manifest.json").write_text('{"config": ')  # killed mid-write
+    return out
+
+
+def _empty_run(tmp: Path) -> Path:
+    out = _finished_run(tmp)
+    (out / "results.jsonl").write_text("")
+    return out
+
+
 def _task_file(tmp: Path, data: bytes) -> list[str]:
     return [*ORACLE, "--tasks", str(_file(tmp / "tasks.jsonl", data)), "--out", str(tmp / "o")]
 
@@ -241,6 +253,63 @@ CASES: list[Case] = [
         lambda t: ["emotions", "map", "x", "--classifier", str(t / "none.npz")],
         "cannot use classifier",
     ),
+    ("view: damaged manifest", lambda t: ["view", str(_damaged_manifest(t))], "manifest.json"),
+    (
+        "report: damaged manifest",
+        lambda t: ["report", str(_damaged_manifest(t)), "--out", str(t / "r.html")],
+        "manifest.json is damaged",
+    ),
+    ("view: no episodes", lambda t: ["view", str(_empty_run(t))], "holds no episodes"),
+    ("view: --limit 0", lambda t: ["view", str(_finished_run(t)), "--limit", "0"], "--limit 0"),
+    (
+        "report: --judge-base-url ftp",
+        lambda t: [
+            *["report", str(_finished_run(t)), "--out", str(t / "r.html")],
+            *["--judge-model", "m", "--judge-base-url", "ftp://h/v1"],
+        ],
+        "--judge-base-url 'ftp://h/v1' must be an http:// or https:// URL",
+    ),
+    (
+        "report: --out under a file",
+        lambda t: ["report", str(_finished_run(t)), "--out", str(_file(t / "f") / "r.html")],
+        "is a file, not a folder",
+    ),
+    (
+        "tasks: an empty task file",
+        lambda t: ["tasks", "--tasks", str(_file(t / "t.jsonl", b""))],
+        "no tasks selected (task file",
+    ),
+    (
+        "emotions check-written: unknown --emotion",
+        lambda t: ["emotions", "check-written", str(t), "--emotion", "nope"],
+        "--emotion 'nope' is not an emotion",
+    ),
+    (
+        "emotions check-written: no texts",
+        lambda t: ["emotions", "check-written", str(t)],
+        "no written texts in",
+    ),
+    (
+        "emotions anchors: fewer than a set needs",
+        lambda t: [
+            *["emotions", "anchors", "--templates-only", "--per-condition", "2"],
+            *["--out", str(t / "a.json.gz")],
+        ],
+        "--per-condition 2: an anchor set needs 10",
+    ),
+    (
+        "emotions anchors: no written files",
+        lambda t: ["emotions", "anchors", "--written", str(t), "--out", str(t / "a.json.gz")],
+        "no written anchor files",
+    ),
+    (
+        "emotions anchors: --base-url ftp",
+        lambda t: [
+            *["emotions", "anchors", "--model", "m", "--base-url", "ftp://h/v1"],
+            *["--out", str(t / "a.json.gz")],
+        ],
+        "--base-url 'ftp://h/v1' must be an http:// or https:// URL",
+    ),
     ("show: unknown task", lambda t: ["show", "airline/nope"], "no task 'nope'"),
     ("domains generate: unknown", lambda t: ["domains", "generate", "zoo", "--check"], "zoo"),
 ]
@@ -295,3 +364,18 @@ def test_a_lone_surrogate_in_emotions_map_text_is_replaced(tmp_path: Path) -> No
     result = runner.invoke(app, ["emotions", "map", "I am \ud800 furious", "--output", str(out)])
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text(encoding="utf-8"))["text"] == "I am \ufffd furious"
+
+
+def test_a_failing_output_is_found_before_anything_is_written(tmp_path: Path) -> None:
+    """`report --json` and `metrics --json` naming a folder fail before the HTML report or
+    the run's metrics.json are written, not after."""
+    run = _finished_run(tmp_path)
+    metrics = run / "metrics.json"
+    metrics.unlink(missing_ok=True)
+    result = runner.invoke(app, ["metrics", str(run), "--json", str(tmp_path)])
+    _assert_one_clean_line(result.exit_code, result.output, "is a folder, not a file")
+    assert not metrics.exists()
+    html = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", str(run), "--out", str(html), "--json", str(tmp_path)])
+    _assert_one_clean_line(result.exit_code, result.output, "--json")
+    assert not html.exists()

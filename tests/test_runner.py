@@ -103,7 +103,7 @@ def test_kill_9_then_resume_loses_nothing_and_repeats_nothing(tmp_path: Path) ->
 def test_task_file_picks_one_task_set_per_domain(tmp_path: Path) -> None:
     from tau_emotion.domains import load_domain
     from tau_emotion.errors import TaskFileError
-    from tau_emotion.runner.run import select_tasks
+    from tau_emotion.runner.tasks import select_tasks
 
     airline = load_domain("airline")
     dev = airline.tasks("test", "dev")

@@ -85,6 +85,32 @@ def test_write_atomic_replaces_whole_files_and_leaves_no_temp(tmp_path: Path) ->
         write_atomic(tmp_path, "x")
 
 
+def test_write_atomic_gives_the_mode_a_plain_write_would(tmp_path: Path) -> None:
+    """The temp file is owner-only; the file it becomes is not (a report others could not
+    read was a surprise), and a file's own mode survives a rewrite."""
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.txt"
+        write_atomic(fresh, "a")
+        plain = tmp_path / "plain.txt"
+        plain.write_text("a")
+        assert fresh.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777 == 0o644
+        fresh.chmod(0o640)
+        write_atomic(fresh, "b")
+        assert fresh.stat().st_mode & 0o777 == 0o640 and fresh.read_text() == "b"
+    finally:
+        os.umask(old)
+
+
+def test_write_atomic_names_a_file_in_the_way_of_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "out.json").write_text("{}")
+    with pytest.raises(NotADirectoryError) as caught:
+        write_atomic(tmp_path / "out.json" / "sub" / "r.html", "x")
+    assert caught.value.filename == str(tmp_path / "out.json")
+    assert caught.value.strerror == "is a file, not a folder"
+    assert (tmp_path / "out.json").read_text() == "{}"
+
+
 def test_a_damaged_file_is_named(tmp_path: Path) -> None:
     path = tmp_path / "manifest.json"
     manifest = RunManifest(config={}, code_version="v", started_at="now")

@@ -76,23 +76,53 @@ def safe_text(text: str) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` (UTF-8, made safe) so a reader never sees half a file."""
+    """Replace `path` with `text` (UTF-8, made safe) so a reader never sees half a file.
+
+    The file gets the mode a plain write would give it: an existing file's own, else what
+    the umask allows (a temp file is created owner-only, and a report or metrics file that
+    others could not read was a surprise).
+    """
     data = safe_text(text).encode("utf-8")
     if path.is_dir():  # else os.replace would name its temp file, not the path given
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_folder(path.parent)
+    mode = path.stat().st_mode & 0o7777 if path.exists() else 0o666 & ~_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     _fsync_dir(path.parent)
+
+
+def _make_folder(folder: Path) -> None:
+    """Create `folder` and its parents; a file in the way is named as such ("out.json is a
+    file, not a folder"), where mkdir would only say "File exists"."""
+    for place in (folder, *folder.parents):
+        if place.exists():
+            if not place.is_dir():
+                raise NotADirectoryError(errno.ENOTDIR, "is a file, not a folder", str(place))
+            break
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def _umask() -> int:
+    """The process's umask now, read without changing it where Linux shows it (setting it to
+    read it back is not safe while other threads create files)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -13,7 +13,8 @@ from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.ray_executor import lost_episode, plan_actors, run_pairs_ray
 from tau_emotion.runner.results import RESULTS_FILE
-from tau_emotion.runner.run import execute_run, select_tasks
+from tau_emotion.runner.run import execute_run
+from tau_emotion.runner.tasks import select_tasks
 
 
 def config(out: Path, **kw: Any) -> RunConfig:

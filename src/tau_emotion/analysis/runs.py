@@ -84,10 +84,26 @@ def load_run(path: Path, label: str | None = None) -> Run:
     code_version = ""
     manifest = path / MANIFEST_FILE
     if manifest.exists():
-        data = json.loads(manifest.read_text(encoding="utf-8"))
+        data = _manifest_data(manifest)
         config = dict(data.get("config") or {})
         code_version = str(data.get("code_version") or "")
     return Run(path, label or path.resolve().name, config, code_version, episodes)
+
+
+def _manifest_data(manifest: Path) -> dict[str, Any]:
+    """The manifest's JSON object; a damaged one is named, not a traceback (a run killed while
+    it wrote the file, or one edited by hand)."""
+    try:
+        data = json.loads(manifest.read_bytes())
+    except OSError as exc:
+        raise RunDirError(f"{manifest} cannot be read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunDirError(f"{manifest} is damaged: not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise RunDirError(f"{manifest} is damaged: expected a JSON object")
+    if not isinstance(data.get("config") or {}, dict):
+        raise RunDirError(f"{manifest} is damaged: 'config' is not an object")
+    return data
 
 
 def load_runs(paths: Sequence[Path]) -> list[Run]:

@@ -162,12 +162,15 @@ def metrics(
 
     from tau_emotion.cli.tables import make_console, print_metrics
     from tau_emotion.evaluation.metrics import compute_metrics
+    from tau_emotion.inputs import writable_file
     from tau_emotion.runner.results import METRICS_FILE, RESULTS_FILE, load_episodes
     from tau_emotion.storage import model_json, write_atomic
 
     path = run_dir / RESULTS_FILE
     if not path.exists():
         raise fail(f"{path} does not exist; is {run_dir} a run directory?")
+    if json_out is not None:
+        writable_file(json_out, "--json")  # before RUN/metrics.json is written, not after
     episodes = list(load_episodes(path).values())
     if not episodes:
         raise fail(f"{path} holds no episodes")

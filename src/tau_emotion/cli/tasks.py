@@ -43,12 +43,12 @@ def _list_tasks(given: dict[str, Any], values: dict[str, Any]) -> None:
 
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.runner.tasks import family as family_of
-    from tau_emotion.runner.tasks import select_tasks
+    from tau_emotion.runner.tasks import require_tasks
 
     try:
         # Any agent will do: the selection does not depend on it, and the oracle needs nothing.
         config = build_config(RunConfig, {**given, "agent": "oracle"}, None)
-        chosen = select_tasks(config)
+        chosen = require_tasks(config)
     except ValidationError as exc:
         raise fail(error_message(exc, SELECTION_OPTIONS)) from None
     except TauEmotionError as exc:

@@ -17,6 +17,7 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tau_emotion.emotions.defaults import MINIMUM_ANCHORS
 from tau_emotion.emotions.space import all_conditions
 
 ASSETS: Final[Path] = Path(__file__).resolve().parent / "assets"
@@ -222,7 +223,7 @@ def default_anchor_set() -> AnchorSet:
     return read_anchor_set(DEFAULT_ANCHORS)
 
 
-def coverage_problems(anchor_set: AnchorSet, minimum: int = 10) -> list[str]:
+def coverage_problems(anchor_set: AnchorSet, minimum: int = MINIMUM_ANCHORS) -> list[str]:
     """Conditions with fewer than `minimum` distinct anchors, and unknown condition ids."""
     known = {c.id for c in all_conditions()}
     problems = [f"unknown condition id {cid!r}" for cid in anchor_set.anchors if cid not in known]

@@ -23,6 +23,7 @@ from tau_emotion.emotions.defaults import (
     DEFAULT_PER_CONDITION,
     DEFAULT_SEED,
     DEFAULT_TEMPERATURE,
+    MINIMUM_ANCHORS,
 )
 
 if TYPE_CHECKING:
@@ -96,8 +97,13 @@ def anchors_command(
     if model is None:
         if only:
             raise fail("--only applies to LLM generation (--model)")
+        if templates_only and per_condition < MINIMUM_ANCHORS and not partial:
+            raise fail(  # said before generating, not as 594 problems after
+                f"--per-condition {per_condition}: an anchor set needs {MINIMUM_ANCHORS} "
+                "distinct anchors a condition (use --partial to write a smaller one)"
+            )
         anchor_set = _offline_anchor_set(written, templates_only, per_condition, seed)
-        short = coverage_problems(anchor_set, minimum=10)
+        short = coverage_problems(anchor_set, minimum=MINIMUM_ANCHORS)
         if short and not partial:
             raise fail(
                 f"{len(short)} problem(s), e.g. {short[0]}; nothing written "
@@ -112,6 +118,13 @@ def anchors_command(
 
     if out is None:
         raise fail("--out is required with --model (the shipped file is hand-written)")
+    if base_url is not None:
+        from tau_emotion.inputs import InputError, check_base_url
+
+        try:
+            check_base_url(base_url, "--base-url")
+        except InputError as exc:
+            raise fail(str(exc)) from None
     api_key = os.environ.get(api_key_env) or "EMPTY"
     complete = openai_complete(model, base_url, api_key, temperature=temperature)
 
@@ -157,6 +170,8 @@ def _offline_anchor_set(
     folder = written or WRITTEN_DIR
     if not folder.is_dir():
         raise fail(f"--written {folder}: not a folder")
+    if not any(folder.glob("*.txt")):
+        raise fail(f"--written {folder}: no written anchor files (*.txt) in it")
     try:
         return written_anchor_set(folder)
     except WrittenFormatError as exc:
@@ -170,7 +185,7 @@ def check_written_command(
         typer.Option(help="Texts are first-person customer messages (shape checks only)."),
     ] = False,
     minimum: Annotated[
-        int, typer.Option(help="Texts each listed condition needs (0: no count check).")
+        int, typer.Option(min=0, help="Texts each listed condition needs (0: no count check).")
     ] = 0,
     emotion: Annotated[
         list[str] | None,
@@ -178,16 +193,21 @@ def check_written_command(
     ] = None,
 ) -> None:
     """Check hand-written anchors or evaluation texts: format, rules, shared sentences."""
-    from tau_emotion.emotions.space import all_conditions
+    from tau_emotion.emotions.space import EMOTIONS, all_conditions
     from tau_emotion.emotions.written import WrittenFormatError, check_written, read_written
 
     for path in paths:
         if not path.exists():
             raise fail(f"{path}: no such file or folder")
+    unknown = [e for e in emotion or [] if e not in EMOTIONS]
+    if unknown:  # else the filter would be empty, which checks every condition
+        raise fail(f"--emotion {unknown[0]!r} is not an emotion; one of {', '.join(EMOTIONS)}")
     try:
         texts = read_written(paths)
     except WrittenFormatError as exc:
         raise fail(str(exc)) from exc
+    if not texts:
+        raise fail(f"no written texts in {', '.join(map(str, paths))} (a folder's *.txt files)")
     wanted = [c.id for c in all_conditions() if emotion and c.emotion in emotion] or None
     problems = check_written(
         texts, second_person=not first_person, minimum_per_condition=minimum, conditions=wanted

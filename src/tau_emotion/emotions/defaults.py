@@ -23,6 +23,9 @@ DEFAULT_LEXICAL_WEIGHT: Final[float] = 0.6
 
 DEFAULT_SEED: Final[int] = 0
 """Seed of the template generator and of the instruction a mapping samples."""
+MINIMUM_ANCHORS: Final[int] = 10
+"""Distinct anchors each condition needs in a set the mapper is trained on (the anchors
+command writes a set with fewer only with --partial)."""
 DEFAULT_PER_CONDITION: Final[int] = 16
 """Anchors generated per condition (templates or an LLM)."""
 DEFAULT_TEMPERATURE: Final[float] = 0.9

@@ -7,11 +7,15 @@ Heavy imports (numpy, the analyses, rich rendering) live inside the commands so 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from tau_emotion.inputs import check_base_url, writable_file
 from tau_emotion.models.openai_compat import ModelConfig
+
+if TYPE_CHECKING:
+    from tau_emotion.models.base import ChatModel
 
 JUDGE_KEY_ENV: str = ModelConfig.model_fields["api_key_env"].default
 """The judge reads its key where every model config does unless told otherwise."""
@@ -47,25 +51,15 @@ def report(
 ) -> None:
     """Build a self-contained HTML report (charts, analyses, episode browser) from runs."""
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.models.base import ChatModel
     from tau_emotion.report.write import write_report
 
-    judge: ChatModel | None = None
-    if judge_model:
-        from tau_emotion.models.factory import make_model
-        from tau_emotion.models.openai_compat import ModelConfig
-        from tau_emotion.redact import register_key_variables
-
-        register_key_variables([judge_api_key_env])  # the report may quote judge errors
-        judge = make_model(
-            ModelConfig(
-                model=judge_model,
-                base_url=judge_base_url,
-                api_key_env=judge_api_key_env,
-                temperature=0.0,
-            )
-        )
     try:
+        # Every output and the judge's endpoint are checked before the (long) analysis, so a
+        # bad --json cannot fail after the HTML is written.
+        writable_file(out, "--out")
+        if json_out is not None:
+            writable_file(json_out, "--json")
+        judge = _judge(judge_model, judge_base_url, judge_api_key_env)
         data = write_report(run_dirs, out, judge, exclude_user_hallucinations, title, seed)
     except TauEmotionError as exc:
         raise _fail(str(exc)) from None
@@ -74,6 +68,20 @@ def report(
 
         write_atomic(json_out, model_json(data, indent=1))
     typer.echo(f"wrote {out} ({len(data.runs)} runs, {len(data.episodes)} episodes)")
+
+
+def _judge(model: str | None, base_url: str | None, key_env: str) -> ChatModel | None:
+    """The LLM judge, if one is named; `InputError` for a base URL no request could reach."""
+    if not model:
+        return None
+    from tau_emotion.models.factory import make_model
+    from tau_emotion.redact import register_key_variables
+
+    if base_url is not None:
+        check_base_url(base_url, "--judge-base-url")
+    register_key_variables([key_env])  # the report may quote judge errors
+    config = ModelConfig(model=model, base_url=base_url, api_key_env=key_env, temperature=0.0)
+    return make_model(config)
 
 
 def view(
@@ -95,10 +103,16 @@ def view(
     from tau_emotion.analysis.runs import load_run
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.report import viewer
+    from tau_emotion.runner.results import RESULTS_FILE
 
+    if limit < 1:
+        raise _fail(f"--limit {limit}: give at least 1 row")
     console = Console(width=None if sys.stdout.isatty() else 140, highlight=False)
     try:
-        viewer.view(load_run(run_dir), console, domain, failed, show, limit, full)
+        run = load_run(run_dir)
+        if not run.episodes:  # as `metrics` and `report` say, not an empty table
+            raise _fail(f"{run_dir / RESULTS_FILE} holds no episodes")
+        viewer.view(run, console, domain, failed, show, limit, full)
     except TauEmotionError as exc:
         raise _fail(str(exc)) from None
 

@@ -27,7 +27,7 @@ from tau_emotion.runner.results import (
     ResultsWriter,
     load_episodes,
 )
-from tau_emotion.runner.tasks import select_tasks
+from tau_emotion.runner.tasks import require_tasks
 from tau_emotion.storage import model_json, read_model, write_atomic
 
 
@@ -116,11 +116,7 @@ def execute_run(
             f"{out} already holds {len(done)} episodes; pass --resume to finish it "
             "or choose another --out"
         )
-    tasks = select_tasks(config)
-    if not tasks:
-        raise TauEmotionError(
-            f"no tasks selected (domains {', '.join(config.domains)}, split {config.split})"
-        )
+    tasks = require_tasks(config)
     all_pairs = [(t, trial) for trial in range(config.trials) for t in tasks]
 
     def finished(task: Task, trial: int) -> bool:

@@ -16,7 +16,7 @@ from tau_emotion.data import Task
 from tau_emotion.domains import load_domain
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.emotions.space import NEUTRAL
-from tau_emotion.errors import TaskFileError
+from tau_emotion.errors import TaskFileError, TauEmotionError
 from tau_emotion.runner.config import RunConfig
 
 
@@ -120,4 +120,18 @@ def select_tasks(config: RunConfig) -> list[Task]:
         tasks = sample_tasks(tasks, config.num_tasks, config.seed)
     if config.no_emotion:
         tasks = [t.model_copy(update={"emotion": None}) for t in tasks]
+    return tasks
+
+
+def require_tasks(config: RunConfig) -> list[Task]:
+    """`select_tasks`, refusing an empty selection: options (or a task file) that choose
+    nothing are a mistake to name, for `run` and `tasks` alike."""
+    tasks = select_tasks(config)
+    if not tasks:
+        source = (
+            f"task file {config.tasks}"
+            if config.tasks is not None
+            else (f"domains {', '.join(config.domains)}, split {config.split}")
+        )
+        raise TauEmotionError(f"no tasks selected ({source})")
     return tasks

@@ -71,25 +71,45 @@ def mix(
     from pydantic import ValidationError
 
     from tau_emotion.cli.tables import make_console
+    from tau_emotion.data import Episode
     from tau_emotion.errors import TauEmotionError
+    from tau_emotion.inputs import writable_folder
+    from tau_emotion.runner.results import RESULTS_FILE
     from tau_emotion.training.collect import load_run
-    from tau_emotion.training.mixes import MixSpec, build_mix, resolve_spec, write_mix
+    from tau_emotion.training.mixes import MixSpec, build_mix, resolve_specs, write_mix
     from tau_emotion.training.report import print_composition
 
+    overrides = {"size": size, "per_domain_cap": per_domain_cap, "seed": seed}
+    given = {k: v for k, v in overrides.items() if v is not None}
+    # The options a bad override is named by (--size, not the spec's field `size`).
+    flags = model_options(MixSpec, skip=set(MixSpec.model_fields) - set(overrides))
     console = make_console()
     try:
-        episodes = [e for s in source for e in load_run(s)[1]]
-        for name in names:
-            base = resolve_spec(name, spec)
-            overrides = {"size": size, "per_domain_cap": per_domain_cap, "seed": seed}
-            resolved = MixSpec.model_validate(
-                base.model_dump() | {k: v for k, v in overrides.items() if v is not None}
-            )
-            selected, composition = build_mix(resolved, episodes, [str(s) for s in source])
+        # Everything is read, resolved and built before the first mix is written, so an
+        # unknown name or a bad source fails with no mix (re)written.
+        specs = [
+            MixSpec.model_validate(base.model_dump() | given)
+            for base in resolve_specs(list(dict.fromkeys(names)), spec)
+        ]
+        episodes: list[Episode] = []
+        for s in source:
+            runs = load_run(s)[1]
+            if not runs:
+                raise fail(f"--from {s}: no rollouts in {s / RESULTS_FILE}")
+            episodes += runs
+        built = [build_mix(r, episodes, [str(s) for s in source]) for r in specs]
+        for r in specs:
+            folder = out / r.name
+            if folder.exists() and not folder.is_dir():
+                raise fail(f"mix folder {folder} is a file, not a folder")
+        writable_folder(out, "--out")
+        for selected, composition in built:
             folder = write_mix(out, selected, composition)
             print_composition(composition, console)
             console.print(f"mix: {folder}")
-    except (ValidationError, TauEmotionError) as exc:
+    except ValidationError as exc:
+        raise fail(error_message(exc, flags)) from None
+    except TauEmotionError as exc:
         raise fail(str(exc)) from None
 
 
@@ -114,7 +134,8 @@ def export(
     """Export successful rollouts as TRL tool-calling rows and/or LLaMA-Factory sharegpt."""
     from tau_emotion.cli.tables import make_console
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.training.export import TRL_FILE, export_sharegpt, export_trl, load_source
+    from tau_emotion.inputs import writable_folder
+    from tau_emotion.training.export import FORMATS, export_all, load_source
     from tau_emotion.training.report import print_export
 
     if fmt not in ("trl", "sharegpt", "all"):
@@ -122,14 +143,15 @@ def export(
     console = make_console()
     try:
         episodes, source_name = load_source(source)
+        folder = out or (source if source.is_dir() else source.parent)
+        writable_folder(folder, "--out" if out is not None else "output folder")
+        formats = FORMATS if fmt == "all" else (fmt,)
+        dataset = name or f"tau_emotion_{source_name}"
+        reports = export_all(episodes, folder, formats, dataset, reasoning)
     except TauEmotionError as exc:
         raise fail(str(exc)) from None
-    folder = out or (source if source.is_dir() else source.parent)
-    if fmt in ("trl", "all"):
-        print_export(export_trl(episodes, folder / TRL_FILE, reasoning), console)
-    if fmt in ("sharegpt", "all"):
-        dataset = name or f"tau_emotion_{source_name}"
-        print_export(export_sharegpt(episodes, folder, dataset, reasoning), console)
+    for report in reports:
+        print_export(report, console)
 
 
 train_app = typer.Typer(help="Fine-tune models on exported mixes.", no_args_is_help=True)

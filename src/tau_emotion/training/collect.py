@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from tau_emotion.data import Episode, RunManifest
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.evaluation.metrics import compute_metrics
+from tau_emotion.inputs import InputError, read_text
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.participants import Participants
 from tau_emotion.runner.results import (
@@ -62,7 +65,7 @@ def collect(
         retry_errors=retry_errors,
         on_warning=on_warning,
     )
-    _write_atomic(config.out / METRICS_FILE, model_json(compute_metrics(episodes), indent=2) + "\n")
+    write_atomic(config.out / METRICS_FILE, model_json(compute_metrics(episodes), indent=2) + "\n")
     return summarize_collection(config, episodes)
 
 
@@ -73,7 +76,7 @@ def summarize_collection(config: RunConfig, episodes: list[Episode]) -> CollectS
         rollout_record(e, tasks.get((e.domain, e.task_id)))
         for e in sorted(episodes, key=lambda e: e.key)
     ]
-    _write_atomic(config.out / OUTCOMES_FILE, "".join(model_json(r) + "\n" for r in records))
+    write_atomic(config.out / OUTCOMES_FILE, "".join(model_json(r) + "\n" for r in records))
     summary = summarize(
         records,
         tasks,
@@ -86,21 +89,44 @@ def summarize_collection(config: RunConfig, episodes: list[Episode]) -> CollectS
         max_steps=config.max_steps,
         trials=config.trials,
     )
-    _write_atomic(config.out / SUMMARY_FILE, model_json(summary, indent=2) + "\n")
+    write_atomic(config.out / SUMMARY_FILE, model_json(summary, indent=2) + "\n")
     return summary
 
 
 def load_run(run_dir: Path) -> tuple[RunConfig, list[Episode]]:
-    """A run directory's resolved configuration and its episodes (last record per key)."""
+    """A run directory's resolved configuration and its episodes (last record per key).
+
+    Every problem is a `CollectionError` that names the folder or file: the mix command
+    hands these folders straight from ``--from``.
+    """
+    if not run_dir.is_dir():
+        problem = "is a file, not a folder" if run_dir.exists() else "no such folder"
+        raise CollectionError(f"{run_dir}: {problem} (expected a collection or run folder)")
     manifest_path = run_dir / MANIFEST_FILE
     if not manifest_path.exists():
         raise CollectionError(f"{run_dir} is not a run directory (no {MANIFEST_FILE})")
-    manifest = RunManifest.model_validate_json(manifest_path.read_text(encoding="utf-8"))
-    config = RunConfig.model_validate(manifest.config)
-    return config, list(load_episodes(run_dir / RESULTS_FILE).values())
+    results_path = run_dir / RESULTS_FILE
+    if not results_path.exists():
+        # load_episodes reads a missing file as an empty run (a fresh run has none yet); a
+        # collection to draw from without one would silently give an empty mix.
+        raise CollectionError(f"{run_dir}: no {RESULTS_FILE}: not a collection or run folder")
+    try:
+        manifest = RunManifest.model_validate_json(read_text(manifest_path, "run manifest"))
+    except InputError as exc:
+        raise CollectionError(str(exc)) from None
+    except ValidationError as exc:
+        raise CollectionError(f"{manifest_path} is damaged: {_first_problem(exc)}") from None
+    try:
+        config = RunConfig.model_validate(manifest.config)
+    except ValidationError as exc:
+        problem = _first_problem(exc, "config")
+        raise CollectionError(f"{manifest_path} holds no valid run config: {problem}") from None
+    return config, list(load_episodes(results_path).values())
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    # Derived files are rewritten whole; temp file, fsync and rename keep a reader (or a
-    # kill) from seeing half a file, and the text is made encodable and redacted.
-    write_atomic(path, text)
+def _first_problem(exc: ValidationError, under: str = "") -> str:
+    # The first problem only: a file that is not JSON at all yields one, and a config from
+    # another version can yield dozens, which would not fit the one error line.
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in (under, *first["loc"]) if p != "")
+    return f"{where}: {first['msg']}" if where else str(first["msg"])

@@ -21,6 +21,9 @@ place in that format and is dropped there (TRL rows keep it).
 Both: the conversation ends at the last assistant turn (later turns carry no loss), and a
 rollout with a malformed tool call is skipped: it succeeded despite the call, and a model
 should not learn to emit it.
+
+`export_all` builds every output in memory (reading an existing ``dataset_info.json`` first) and
+only then replaces the files, each atomically: a bad input leaves the folder as it was.
 """
 
 from __future__ import annotations
@@ -35,10 +38,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tau_emotion.data import Episode, Message
 from tau_emotion.domains import load_domain
+from tau_emotion.errors import TauEmotionError
+from tau_emotion.inputs import InputError, read_text
+from tau_emotion.storage import write_atomic
 
 TRL_FILE = "trl.jsonl"
 SHAREGPT_FILE = "sharegpt.json"
 DATASET_INFO_FILE = "dataset_info.json"
+FORMATS = ("trl", "sharegpt")
+
+
+class ExportError(TauEmotionError):
+    """An export's source or output folder cannot be used; the message names it."""
 
 
 class ExportReport(BaseModel):
@@ -122,26 +133,34 @@ def trl_row(episode: Episode, keep_reasoning: bool = True) -> dict[str, Any]:
     }
 
 
+def trl_export(
+    episodes: Iterable[Episode], path: Path, keep_reasoning: bool = True
+) -> tuple[str, ExportReport]:
+    """The text of ``trl.jsonl`` at `path` and its report; nothing is written."""
+    lines: list[str] = []
+    malformed = 0
+    for e in episodes:
+        if has_malformed_call(e):
+            malformed += 1
+            continue
+        lines.append(json.dumps(trl_row(e, keep_reasoning), ensure_ascii=False) + "\n")
+    report = ExportReport(
+        format="trl",
+        path=str(path),
+        rows=len(lines),
+        skipped_malformed=malformed,
+        reasoning=keep_reasoning,
+    )
+    return "".join(lines), report
+
+
 def export_trl(
     episodes: Iterable[Episode], path: Path, keep_reasoning: bool = True
 ) -> ExportReport:
     """Write ``trl.jsonl``: load it with ``datasets.load_dataset("json", data_files=...)``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    rows = malformed = 0
-    with path.open("w", encoding="utf-8") as fh:
-        for e in episodes:
-            if has_malformed_call(e):
-                malformed += 1
-                continue
-            fh.write(json.dumps(trl_row(e, keep_reasoning), ensure_ascii=False) + "\n")
-            rows += 1
-    return ExportReport(
-        format="trl",
-        path=str(path),
-        rows=rows,
-        skipped_malformed=malformed,
-        reasoning=keep_reasoning,
-    )
+    text, report = trl_export(episodes, path, keep_reasoning)
+    write_atomic(path, text)
+    return report
 
 
 # --- LLaMA-Factory sharegpt --------------------------------------------------------------
@@ -210,14 +229,36 @@ def dataset_info_entry(file_name: str) -> dict[str, Any]:
     }
 
 
-def export_sharegpt(
+def read_dataset_info(folder: Path) -> dict[str, Any]:
+    """The datasets ``dataset_info.json`` in `folder` declares ({} when there is none), or
+    `ExportError` naming the file: an export merges its entry into the others there."""
+    path = folder / DATASET_INFO_FILE
+    if not path.exists():
+        return {}
+    try:
+        text = read_text(path, "dataset info")
+    except InputError as exc:
+        raise ExportError(str(exc)) from None
+    try:
+        info = json.loads(text)
+    except json.JSONDecodeError as exc:
+        # Refused, not overwritten: it may declare datasets other exports put there.
+        raise ExportError(f"{path} is not valid JSON ({exc}); fix or remove it") from None
+    if not isinstance(info, dict):
+        kind = type(info).__name__
+        raise ExportError(f"{path} must hold a JSON object of datasets, not a {kind}")
+    return info
+
+
+def sharegpt_export(
     episodes: Iterable[Episode],
     folder: Path,
     dataset_name: str,
     keep_reasoning: bool = True,
-) -> ExportReport:
-    """Write ``sharegpt.json`` and merge its entry into ``dataset_info.json`` in `folder`."""
-    folder.mkdir(parents=True, exist_ok=True)
+) -> tuple[dict[Path, str], ExportReport]:
+    """The texts of ``sharegpt.json`` and the merged ``dataset_info.json`` in `folder`, by
+    path, and the report; the existing ``dataset_info.json`` is read, nothing written."""
+    info = read_dataset_info(folder)
     rows: list[dict[str, Any]] = []
     malformed = shape = dropped = 0
     for e in episodes:
@@ -231,12 +272,12 @@ def export_sharegpt(
         dropped += lost
         rows.append(row)
     path = folder / SHAREGPT_FILE
-    path.write_text(json.dumps(rows, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    info_path = folder / DATASET_INFO_FILE
-    info = json.loads(info_path.read_text(encoding="utf-8")) if info_path.exists() else {}
     info[dataset_name] = dataset_info_entry(SHAREGPT_FILE)
-    info_path.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    return ExportReport(
+    files = {
+        path: json.dumps(rows, ensure_ascii=False, indent=1) + "\n",
+        folder / DATASET_INFO_FILE: json.dumps(info, indent=2) + "\n",
+    }
+    report = ExportReport(
         format="sharegpt",
         path=str(path),
         rows=len(rows),
@@ -245,24 +286,82 @@ def export_sharegpt(
         dropped_texts=dropped,
         reasoning=keep_reasoning,
     )
+    return files, report
+
+
+def export_sharegpt(
+    episodes: Iterable[Episode],
+    folder: Path,
+    dataset_name: str,
+    keep_reasoning: bool = True,
+) -> ExportReport:
+    """Write ``sharegpt.json`` and merge its entry into ``dataset_info.json`` in `folder`."""
+    return export_all(episodes, folder, ("sharegpt",), dataset_name, keep_reasoning)[0]
+
+
+def export_all(
+    episodes: Iterable[Episode],
+    folder: Path,
+    formats: Iterable[str],
+    dataset_name: str,
+    keep_reasoning: bool = True,
+) -> list[ExportReport]:
+    """Write the `formats` (of `FORMATS`) into `folder`, one report each.
+
+    Every output is built and every input read (an existing ``dataset_info.json``) before
+    the first file is replaced, so a damaged input fails with the folder as it was.
+    """
+    episodes = list(episodes)  # read once per format
+    files: dict[Path, str] = {}
+    reports: list[ExportReport] = []
+    for fmt in formats:
+        if fmt == "trl":
+            text, report = trl_export(episodes, folder / TRL_FILE, keep_reasoning)
+            files[folder / TRL_FILE] = text
+        elif fmt == "sharegpt":
+            texts, report = sharegpt_export(episodes, folder, dataset_name, keep_reasoning)
+            files |= texts
+        else:
+            raise ExportError(f"unknown export format {fmt!r}: use {' or '.join(FORMATS)}")
+        reports.append(report)
+    for path in files:
+        if path.is_dir():  # checked for all first: one in the way must not stop half-way
+            raise ExportError(f"{path} is a folder, not a file; move it to export here")
+    for path, text in files.items():
+        write_atomic(path, text)
+    return reports
 
 
 def load_source(source: Path) -> tuple[list[Episode], str]:
-    """Successful rollouts and a name from a mix folder, a run directory or a JSONL file."""
+    """Successful rollouts and a name from a mix folder, a run directory or a JSONL file.
+
+    A source with no successful rollout is an `ExportError` naming its file: exporting it
+    would write empty training files that only fail later, in training.
+    """
     from tau_emotion.runner.results import RESULTS_FILE, load_episodes
-    from tau_emotion.training.mixes import EPISODES_FILE, MixError, read_episodes
+    from tau_emotion.training.mixes import EPISODES_FILE, read_episodes
     from tau_emotion.training.outcomes import Outcome, classify
 
     if source.is_file():
-        episodes, name = read_episodes(source), source.stem
+        path = source
+        episodes, name = read_episodes(path), source.stem
     elif (source / EPISODES_FILE).exists():
-        episodes, name = read_episodes(source / EPISODES_FILE), source.name
+        path = source / EPISODES_FILE
+        episodes, name = read_episodes(path), source.name
     elif (source / RESULTS_FILE).exists():
-        episodes, name = list(load_episodes(source / RESULTS_FILE).values()), source.name
+        path = source / RESULTS_FILE
+        episodes, name = list(load_episodes(path).values()), source.name
+    elif not source.exists():
+        raise ExportError(f"{source}: no such file or folder")
     else:
-        raise MixError(
+        raise ExportError(
             f"{source}: expected a mix folder ({EPISODES_FILE}), a run directory "
             f"({RESULTS_FILE}) or a JSONL file of episodes"
         )
+    if not episodes:
+        raise ExportError(f"no rollouts in {path}")
     # Only successes are training data, whatever the source holds.
-    return [e for e in episodes if classify(e) == Outcome.SUCCESS], name
+    successes = [e for e in episodes if classify(e) == Outcome.SUCCESS]
+    if not successes:
+        raise ExportError(f"no successful rollouts in {path} ({len(episodes)} rollouts)")
+    return successes, name

@@ -24,7 +24,7 @@ import importlib
 import json
 import random
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,8 +34,10 @@ from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
 from tau_emotion.emotions.space import NEUTRAL
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import TauEmotionError, describe
 from tau_emotion.evaluation.metrics import group_by
+from tau_emotion.inputs import InputError, read_text
+from tau_emotion.storage import model_json, write_atomic
 from tau_emotion.training.outcomes import Outcome, classify, mean_or_none, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
@@ -102,9 +104,9 @@ class SpecFile(BaseModel):
 def read_spec_file(path: Path) -> dict[str, MixSpec]:
     """Mixes declared in a YAML (.yaml / .yml) or JSON file, by name."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise MixError(f"cannot read mix spec {path}: {exc}") from None
+        text = read_text(path, "mix spec")  # names the file when it is missing or not UTF-8
+    except InputError as exc:
+        raise MixError(str(exc)) from None
     raw: Any
     if path.suffix in (".yaml", ".yml"):
         try:
@@ -128,18 +130,29 @@ def read_spec_file(path: Path) -> dict[str, MixSpec]:
         else:
             specs = [MixSpec.model_validate(raw)]
     except ValidationError as exc:
-        raise MixError(f"{path}: not a valid mix spec: {exc}") from None
+        # describe: pydantic's own text spans lines and ends in a URL; this is one line.
+        raise MixError(f"{path}: not a valid mix spec: {describe(exc)}") from None
     return {s.name: s for s in specs}
 
 
 def resolve_spec(name: str, spec_file: Path | None = None) -> MixSpec:
     """A mix by name: from the spec file first, then the built-ins."""
+    return resolve_specs([name], spec_file)[0]
+
+
+def resolve_specs(names: Sequence[str], spec_file: Path | None = None) -> list[MixSpec]:
+    """Every named mix (spec file first, then the built-ins), or `MixError` naming the
+    unknown ones; the file is read once, and nothing is built before all names resolve."""
     declared = read_spec_file(spec_file) if spec_file is not None else {}
-    spec = declared.get(name) or BUILTIN_MIXES.get(name)
-    if spec is None:
-        known = sorted({*declared, *BUILTIN_MIXES})
-        raise MixError(f"unknown mix {name!r}; known mixes: {', '.join(known)}")
-    return spec
+    available = BUILTIN_MIXES | declared
+    unknown = [n for n in names if n not in available]
+    if unknown:
+        shown = ", ".join(repr(n) for n in unknown)
+        where = f" (in {spec_file} or built in)" if spec_file is not None else ""
+        word = "mix" if len(unknown) == 1 else "mixes"
+        known = ", ".join(sorted(available))
+        raise MixError(f"unknown {word} {shown}{where}; known mixes: {known}")
+    return [available[n] for n in names]
 
 
 def water_fill(available: dict[str, int], size: int) -> dict[str, int]:
@@ -281,25 +294,30 @@ def write_mix(out: Path, episodes: list[Episode], composition: MixComposition) -
     The episodes file holds ordinary episode records, so it also works as a few-shot file.
     """
     folder = out / composition.spec.name
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / EPISODES_FILE).open("w", encoding="utf-8") as fh:
-        for e in episodes:
-            fh.write(e.model_dump_json() + "\n")
-    (folder / COMPOSITION_FILE).write_text(
-        composition.model_dump_json(indent=2) + "\n", encoding="utf-8"
-    )
+    # Each file replaced whole: a failed or killed write leaves the previous mix's file, not
+    # half of a new one that a later export or `train sft` would read as a smaller mix.
+    write_atomic(folder / EPISODES_FILE, "".join(model_json(e) + "\n" for e in episodes))
+    write_atomic(folder / COMPOSITION_FILE, model_json(composition, indent=2) + "\n")
     return folder
 
 
 def read_episodes(path: Path) -> list[Episode]:
     """Episode records from a JSONL file (a mix's ``episodes.jsonl`` or a ``results.jsonl``)."""
+    try:
+        text = read_text(path, "episodes file")  # names the file when it is not UTF-8
+    except InputError as exc:
+        raise MixError(str(exc)) from None
     episodes: list[Episode] = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                episodes.append(Episode.model_validate_json(line))
-            except ValidationError as exc:
-                raise MixError(f"{path}:{lineno}: not an episode record: {exc}") from None
+    # Split on newlines only: str.splitlines also splits at U+2028 and the like, which JSON
+    # strings may hold unescaped.
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            episodes.append(Episode.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            problem = f"{where}: {first['msg']}" if where else first["msg"]
+            raise MixError(f"{path}:{lineno}: not an episode record ({problem})") from None
     return episodes
