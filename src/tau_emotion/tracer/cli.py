@@ -13,8 +13,6 @@ import typer
 from tau_emotion.tracer.config import BuildConfig
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
     from tau_emotion.data import Split
     from tau_emotion.models.base import ChatModel
     from tau_emotion.tracer.jsonl import StageName
@@ -33,42 +31,73 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress bars.")]
 
 DEFAULT_OUT = Path("tracer-out")
 BUILD = BuildConfig(domains=[])
-"""The build's defaults, which every stage command starts from: run one stage after another
-with their defaults and the files are the ones `build` writes."""
+"""The build's defaults, which every stage command starts from (seed, workers, the oracle,
+and the first round of walks with its test pool and intents): `walk` with its defaults
+writes the walks `build` draws first. The later stages do not write `build`'s files: `build`
+grounds each split in waves until its target passes and offers policy challenges to a share
+of the walks (a `ChallengePlan` decided from the waves before), while `ground` grounds the
+walks it is given in one go and offers none, so its candidates hold no challenge tasks."""
+
+STAGE_COMMANDS: dict[StageName, str] = {
+    "walks": "walk",
+    "ground": "ground",
+    "feel": "feel",
+    "validate": "validate",
+}
+"""The command that writes each stage's file (named when a later stage finds none)."""
 
 
-def _domains(spec: str) -> list[str]:
+def _domains(spec: str, option: str = "--domain") -> list[str]:
     """Every tracer command spells it the same: a name, a comma list or 'all'."""
     from tau_emotion.domains import resolve_domains
     from tau_emotion.errors import TauEmotionError
+    from tau_emotion.inputs import InputError
 
     try:
         return resolve_domains(spec)
     except TauEmotionError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--domain") from None
+        raise InputError(f"{option}: {exc}") from None
 
 
 def _split(value: str) -> Split:
+    from tau_emotion.inputs import InputError
+
     if value == "test":
         return "test"
     if value == "train":
         return "train"
-    raise typer.BadParameter("split must be test or train")
+    raise InputError(f"--split {value!r} must be test or train")
 
 
 def _stage_files(
     domain: str, out: Path, split: str, reads: StageName, writes: StageName
-) -> Iterator[tuple[str, Path, Path]]:
+) -> list[tuple[str, Path, Path]]:
     """Each domain of --domain, with the file a stage of one split reads and the one it
-    writes (the walks are one file for both splits)."""
+    writes (the walks are one file for both splits). Every input is checked before the
+    stage writes anything: with none to read, a stage used to write an empty file and exit
+    0, and a later stage or `stats` took that for a finished stage with nothing in it."""
+    from tau_emotion.inputs import InputError
     from tau_emotion.tracer.jsonl import stage_path
 
+    files = []
     for name in _domains(domain):
         source = stage_path(out, name, reads, None if reads == "walks" else _split(split))
-        yield name, source, stage_path(out, name, writes, _split(split))
+        if not source.is_file():
+            split_opt = "" if reads == "walks" else f" --split {split}"
+            before = f"tau-emotion tracer {STAGE_COMMANDS[reads]} --domain {name}{split_opt}"
+            problem = "is a folder, not a file" if source.is_dir() else "does not exist"
+            raise InputError(f"{source} {problem}: run `{before} --out {out}` first")
+        files.append((name, source, stage_path(out, name, writes, _split(split))))
+    return files
 
 
 def _model(name: str | None, base_url: str | None) -> ChatModel | None:
+    """The model of --model / --judge-model; --base-url is checked whenever given, so a typo
+    fails here, in one line, rather than as a traceback at the first request."""
+    from tau_emotion.inputs import check_base_url
+
+    if base_url is not None:
+        check_base_url(base_url, "--base-url")
     if name is None:
         return None
     from tau_emotion.models.factory import make_model
@@ -98,11 +127,11 @@ def graph_cmd(
     from tau_emotion.tracer.graph.render import write_renderings
     from tau_emotion.tracer.profile import load_profile
 
+    chat = _model(model, base_url)  # checked before the first domain's graph is written
     failed = False
     for name in _domains(domain):
         profile = load_profile(name)
         fresh = build_graph(profile)
-        chat = _model(model, base_url)
         if chat is not None:
             from tau_emotion.tracer.llm import propose_graph
 
@@ -138,6 +167,7 @@ def walk_cmd(
         int | None,
         typer.Option(
             "--n",
+            min=1,
             help="Walks to sample; default: as `build`'s first round, the larger of "
             f"{BUILD.walk_samples} and twice the test walks.",
         ),
@@ -147,6 +177,7 @@ def walk_cmd(
         int | None,
         typer.Option(
             "--test-walks",
+            min=1,
             help="Distinct walks for test; default: the domain's own number (its "
             f"TracerSpec.test_walks), else {BUILD.test_walks}.",
         ),
@@ -154,11 +185,14 @@ def walk_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Sample walks over the committed graph; repeated tool sequences are dropped."""
+    from tau_emotion.inputs import writable_folder
     from tau_emotion.tracer.jsonl import stage_path
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.walks import run_walks
 
-    for name in _domains(domain):
+    names = _domains(domain)
+    writable_folder(out, "--out")
+    for name in names:
         profile = load_profile(name)
         pool = test_walks if test_walks is not None else BUILD.test_walks_of(profile)
         samples = n if n is not None else BUILD.first_samples(pool)
@@ -176,11 +210,15 @@ def ground_cmd(
     split: SplitOpt = "test",
     out: OutOpt = DEFAULT_OUT,
     seed: SeedOpt = BUILD.seed,
-    limit: Annotated[int | None, typer.Option("--limit", help="First N walks only.")] = None,
-    workers: Annotated[int, typer.Option("--workers", help="Processes.")] = BUILD.workers,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="First N walks only.")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes.")] = BUILD.workers,
     quiet: QuietOpt = False,
 ) -> None:
-    """Ground walks on the split's database: gold actions, final hash, the customer's side."""
+    """Ground walks on the split's database: gold actions, final hash, the customer's side.
+
+    Unlike `build`, which grounds in waves and offers policy challenges to a share of the
+    walks, this grounds the walks in one go and offers none: its file holds no challenge
+    tasks, so it is not the one `build` writes."""
     from tau_emotion.tracer.ground import run_ground
     from tau_emotion.tracer.profile import load_profile
 
@@ -234,8 +272,10 @@ def validate_cmd(
 @app.command("build")
 def build_cmd(
     domain: Annotated[
-        str, typer.Option("--domain", help="A domain, a comma list, or 'all'.")
-    ] = "all",
+        # None, shown as 'all': a --domain given with --domains must be told from the default.
+        str | None,
+        typer.Option("--domain", help="A domain, a comma list, or 'all'.", show_default="all"),
+    ] = None,
     domains_alias: Annotated[
         str | None, typer.Option("--domains", hidden=True, help="Old spelling of --domain.")
     ] = None,
@@ -245,10 +285,10 @@ def build_cmd(
     out: OutOpt = DEFAULT_OUT,
     seed: SeedOpt = BUILD.seed,
     workers: Annotated[
-        int, typer.Option("--workers", help="Processes for grounding.")
+        int, typer.Option("--workers", min=1, help="Processes for grounding.")
     ] = BUILD.workers,
     train_total: Annotated[
-        int, typer.Option(help="Train tasks over all domains.")
+        int, typer.Option(min=0, help="Train tasks over all domains.")
     ] = BUILD.train_total,
     install: Annotated[
         bool,
@@ -260,12 +300,21 @@ def build_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Every stage end to end; writes OUT/tasks/<domain>/{test,test_neutral,train}.jsonl."""
+    from tau_emotion.inputs import InputError
     from tau_emotion.tracer.build import run_build
     from tau_emotion.tracer.stats import write_stats
 
+    if domain is not None and domains_alias is not None:
+        # The old spelling used to win without a word, so a build ran other domains.
+        raise InputError(
+            f"--domain {domain!r} and --domains {domains_alias!r} both given: "
+            "use --domain alone (--domains is its old spelling)"
+        )
     splits: list[Split] = ["test", "train"] if split == "both" else [_split(split)]
     config = BuildConfig(
-        domains=_domains(domains_alias or domain),
+        domains=_domains(domains_alias, "--domains")
+        if domains_alias is not None
+        else _domains(domain or "all"),
         splits=splits,
         seed=seed,
         workers=workers,
@@ -323,6 +372,7 @@ def review_cmd(
     """The hand review of a build's test selection (see the command's help)."""
     from tau_emotion.domains.base import load_tasks
     from tau_emotion.errors import TaskFileError
+    from tau_emotion.inputs import InputError
     from tau_emotion.tracer.profile import load_profile
     from tau_emotion.tracer.review import (
         WRITTEN,
@@ -338,19 +388,20 @@ def review_cmd(
         write_reviews,
     )
 
+    names = _domains(domain)
     drafts: list[Draft] = []
     if add is not None:
         try:
             drafts = load_drafts(add)
         except TaskFileError as exc:
-            raise typer.BadParameter(str(exc), param_hint="--add") from None
+            raise InputError(f"--add {exc}") from None
     refused_any = False
-    for name in _domains(domain):
+    for name in names:
         written = out / name / WRITTEN
         if not written.exists():
             if add is None and domain == "all":
                 continue
-            raise typer.BadParameter(f"{written} does not exist: build the test split first")
+            raise InputError(f"{written} does not exist: build the test split first")
         profile = load_profile(name)
         tasks = load_tasks(written)
         twins = load_tasks(out / name / WRITTEN_TWINS)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tau_emotion.data import Split
 
@@ -25,6 +25,11 @@ things to do (the released τ-Emotion-Bench tasks hold 2.9 writes on average). T
 keeps the wider spread, and its later draws are longer anyway (repeated short sequences are
 dropped)."""
 DEFAULT_LENGTHS: Mapping[int, float] = {2: 0.15, 3: 0.3, 4: 0.3, 5: 0.15, 6: 0.1}
+
+Count = Annotated[int, Field(ge=1)]
+"""A number of intents or of tool calls: a walk has at least one of each."""
+Weight = Annotated[float, Field(ge=0)]
+"""A relative chance (normalised with the others of its table)."""
 
 
 @dataclass(frozen=True)
@@ -45,21 +50,35 @@ class BuildConfig(BaseModel):
     domains: list[str] = Field(description="Domains to build.")
     splits: list[Split] = Field(default=["test", "train"], description="Splits to build.")
     seed: int = Field(default=7, description="Seed of every stage.")
-    test_targets: dict[str, int] = Field(
+    test_targets: dict[str, Annotated[int, Field(ge=1)]] = Field(
         default_factory=dict,
         description="Test tasks per domain (default: the domain's `TracerSpec.test_target`).",
     )
-    train_total: int = Field(default=7600, description="Train tasks over all domains.")
-    walk_samples: int = Field(default=4000, description="Walk samples per domain, first round.")
-    test_walks: int = Field(default=1600, description="Distinct walks reserved for test.")
-    workers: int = Field(default=2, description="Processes for grounding.")
+    # The counts below cannot be negative: a negative one used to slice or loop to nothing
+    # and a build "succeeded" with no tasks. A train total of 0 is a build without train
+    # tasks; the others need at least one walk, test walk or worker to mean anything.
+    train_total: int = Field(default=7600, ge=0, description="Train tasks over all domains.")
+    walk_samples: int = Field(
+        default=4000, ge=1, description="Walk samples per domain, first round."
+    )
+    test_walks: int = Field(default=1600, ge=1, description="Distinct walks reserved for test.")
+    workers: int = Field(default=2, ge=1, description="Processes for grounding.")
     run_oracle: bool = Field(default=True, description="Validate with an oracle episode.")
-    intents: dict[int, float] = Field(default_factory=lambda: dict(DEFAULT_INTENTS))
-    test_intents: dict[int, float] = Field(
+    intents: dict[Count, Weight] = Field(default_factory=lambda: dict(DEFAULT_INTENTS))
+    test_intents: dict[Count, Weight] = Field(
         default_factory=lambda: dict(TEST_INTENTS),
         description="Intents per task in the test pool (weights).",
     )
-    lengths: dict[int, float] = Field(default_factory=lambda: dict(DEFAULT_LENGTHS))
+    lengths: dict[Count, Weight] = Field(default_factory=lambda: dict(DEFAULT_LENGTHS))
+
+    @model_validator(mode="after")
+    def _weights_draw_something(self) -> BuildConfig:
+        # random.choices cannot draw from a table whose weights are all zero (or none).
+        for name in ("intents", "test_intents", "lengths"):
+            table: dict[int, float] = getattr(self, name)
+            if sum(table.values()) <= 0:
+                raise ValueError(f"{name} needs a weight above 0")
+        return self
 
     def test_target(self, profile: Profile) -> int:
         return self.test_targets.get(profile.name, profile.spec.test_target)

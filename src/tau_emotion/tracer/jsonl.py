@@ -2,6 +2,8 @@
 
 A stage is resumable because it appends one line per finished item and, on a restart, skips
 the keys its output already holds. A torn last line (a crash mid-write) is dropped on read.
+Anything else that cannot be read is a `DamagedFileError` naming the file and the line: a
+stage that went on past it would work from part of its input and say nothing.
 """
 
 from __future__ import annotations
@@ -15,25 +17,65 @@ from typing import IO, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from tau_emotion.data import Split
+from tau_emotion.errors import describe
+from tau_emotion.storage import DamagedFileError
 
 M = TypeVar("M", bound=BaseModel)
 
 
+def _lines(path: Path) -> tuple[list[bytes], bool]:
+    """The lines of a file (without their newlines), and whether the last one is torn.
+
+    Every record is written with its newline in one go, so a file that does not end with a
+    newline was cut short in the middle of its last record; one that does holds no torn line.
+    Lines are split on b"\\n" alone: a record's text may hold U+2028 and the like, which
+    `str.splitlines` would split on."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise DamagedFileError(f"{path} is a folder, not a file") from None
+    except OSError as exc:
+        raise DamagedFileError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the split after the final newline (or of an empty file)
+    return lines, not data.endswith(b"\n") and bool(lines)
+
+
+def _text(path: Path, lineno: int, line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DamagedFileError(
+            f"{path} line {lineno} is not UTF-8 text (byte 0x{line[exc.start]:02x})"
+        ) from None
+
+
 def read_jsonl(path: Path, model: type[M]) -> list[M]:
-    """All valid records of a file (none when it does not exist); a torn last line is skipped."""
+    """All records of a file (none when it does not exist), or `DamagedFileError` naming the
+    file and line of the first that cannot be read. A torn last line after at least one good
+    record is skipped: a crash cut it short, and its item will simply be redone. A file with
+    no good record is not torn but damaged (or not a stage file at all)."""
     if not path.exists():
         return []
     records: list[M] = []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines, torn = _lines(path)
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        tail = torn and lineno == len(lines) and bool(records)
         try:
-            records.append(model.model_validate_json(line))
-        except ValidationError:
-            if lineno == len(lines):
-                break  # a line cut short by a crash: the item will simply be redone
-            raise
+            records.append(model.model_validate_json(_text(path, lineno, line)))
+        except (DamagedFileError, ValidationError) as exc:
+            if tail:
+                break
+            if isinstance(exc, DamagedFileError):
+                raise
+            # One line is one JSON document, so pydantic's "at line 1" says nothing.
+            detail = (describe(exc) or str(exc)).replace(" at line 1 column ", " at column ")
+            raise DamagedFileError(
+                f"{path} line {lineno} is not a valid {model.__name__} record: {detail}"
+            ) from None
     return records
 
 
@@ -70,15 +112,29 @@ def appender(path: Path) -> Iterator[Callable[[BaseModel], None]]:
 
 
 def done_keys(path: Path, key: str) -> set[str]:
-    """Values of one top-level field over the lines already written (for resuming)."""
+    """Values of one top-level field over the lines already written (for resuming).
+
+    A torn last line is not done, even where it happens to parse: the appender cuts it off
+    before it writes. Any other line that is not a JSON object is `DamagedFileError`, raised
+    before the stage appends to a file it could not read back."""
     if not path.exists():
         return set()
     keys: set[str] = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            value = json.loads(line).get(key)
-        except json.JSONDecodeError:
+    lines, torn = _lines(path)
+    if torn:
+        lines.pop()
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
             continue
+        try:
+            record = json.loads(_text(path, lineno, line))
+        except json.JSONDecodeError as exc:
+            raise DamagedFileError(
+                f"{path} line {lineno} is not valid JSON ({exc.msg} at column {exc.colno})"
+            ) from None
+        if not isinstance(record, dict):
+            raise DamagedFileError(f"{path} line {lineno} is not a JSON object")
+        value = record.get(key)
         if isinstance(value, str):
             keys.add(value)
     return keys

@@ -14,6 +14,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from tau_emotion.domains.base import load_tasks
+from tau_emotion.inputs import InputError, writable_file
+from tau_emotion.storage import read_model, write_atomic
 from tau_emotion.tracer.jsonl import read_jsonl
 from tau_emotion.tracer.records import ToolGraph, Verdict, Walk
 
@@ -69,7 +71,7 @@ def _graph(out: Path, domain: str) -> ToolGraph:
     """The graph the build walked (stored with it); an older build's: the domain's own."""
     path = out / domain / "graph.json"
     if path.exists():
-        return ToolGraph.model_validate_json(path.read_text(encoding="utf-8"))
+        return read_model(path, ToolGraph)  # a damaged one is named, not a bare traceback
     from tau_emotion.tracer.profile import load_profile
 
     return load_profile(domain).graph
@@ -92,9 +94,23 @@ def domain_stats(out: Path, domain: str) -> DomainStats:
     )
 
 
+def build_domains(out: Path) -> list[str]:
+    """The domains a build folder holds (each has its walks), or `InputError`: a folder that
+    is not a build used to get empty statistics files written into it, and exit 0."""
+    if not out.is_dir():
+        problem = "is a file, not a folder" if out.exists() else "does not exist"
+        raise InputError(f"build folder {out} {problem}")
+    domains = sorted(p.name for p in out.iterdir() if (p / "walks.jsonl").is_file())
+    if not domains:
+        raise InputError(
+            f"{out} is not a Tracer build: no <domain>/walks.jsonl in it "
+            f"(make one with `tau-emotion tracer build --out {out}`)"
+        )
+    return domains
+
+
 def build_stats(out: Path) -> list[DomainStats]:
-    domains = sorted(p.name for p in out.iterdir() if (p / "walks.jsonl").exists())
-    return [domain_stats(out, d) for d in domains]
+    return [domain_stats(out, d) for d in build_domains(out)]
 
 
 def _dist(d: dict[int, int] | dict[str, int]) -> str:
@@ -141,12 +157,17 @@ def to_markdown(stats: list[DomainStats]) -> str:
 
 
 def write_stats(out: Path, markdown: Path | None = None) -> list[DomainStats]:
+    """Write OUT/stats.json, OUT/stats.md and `markdown`. Every input is read and checked
+    first, so a bad one (--markdown a folder, a damaged stage file) leaves nothing written;
+    each file is replaced whole."""
     stats = build_stats(out)
-    (out / "stats.json").write_text(
-        "[\n" + ",\n".join(s.model_dump_json() for s in stats) + "\n]\n", encoding="utf-8"
-    )
-    text = to_markdown(stats)
-    (out / "stats.md").write_text(text, encoding="utf-8")
     if markdown is not None:
-        markdown.write_text(text, encoding="utf-8")
+        writable_file(markdown, "--markdown")
+    text = to_markdown(stats)
+    write_atomic(
+        out / "stats.json", "[\n" + ",\n".join(s.model_dump_json() for s in stats) + "\n]\n"
+    )
+    write_atomic(out / "stats.md", text)
+    if markdown is not None:
+        write_atomic(markdown, text)
     return stats
