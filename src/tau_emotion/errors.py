@@ -67,3 +67,13 @@ def describe(exc: BaseException) -> str | None:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror or exc}"
     return None
+
+
+def first_problem(exc: ValidationError, under: str = "") -> str:
+    """The first problem pydantic found, on one line: ``field.path: message`` (``under``
+    prefixes the path), or the message alone for the whole input. One only: a line that is
+    not JSON at all has one, but a record from another version can have dozens, which would
+    not fit the one error line a file's problem is reported in."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in (under, *first["loc"]) if p != "")
+    return f"{where}: {first['msg']}" if where else str(first["msg"])

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import pydantic_core
 from pydantic import BaseModel, ValidationError
 
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import TauEmotionError, first_problem
 from tau_emotion.redact import redact
 
 M = TypeVar("M", bound=BaseModel)
@@ -148,7 +148,4 @@ def read_model(path: Path, model: type[M]) -> M:
     try:
         return model.model_validate_json(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        detail = f"{where}: {first['msg']}" if where else first["msg"]
-        raise DamagedFileError(f"{path} is damaged: {detail}") from None
+        raise DamagedFileError(f"{path} is damaged: {first_problem(exc)}") from None

@@ -25,7 +25,7 @@ from tau_emotion.data import Message, Split, Task
 from tau_emotion.domains.checks import PolicyCheck, Trajectory
 from tau_emotion.domains.state import DomainDB, State, canonical_json
 from tau_emotion.domains.tools import ToolKind, ToolSet
-from tau_emotion.errors import DomainError, TaskFileError
+from tau_emotion.errors import DomainError, TaskFileError, first_problem
 
 if TYPE_CHECKING:
     from tau_emotion.tracer.declaration import TracerSpec
@@ -221,11 +221,9 @@ def load_tasks(path: Path) -> list[Task]:
         try:
             tasks.append(Task.model_validate_json(line))
         except ValidationError as exc:
-            first = exc.errors()[0]  # one line: the CLI prints this message as is
-            where = ".".join(str(p) for p in first["loc"])
-            raise TaskFileError(
-                f"{path}:{lineno}: not a valid task ({where + ': ' if where else ''}{first['msg']})"
-            ) from None
+            # One line: the CLI prints this message as is.
+            problem = first_problem(exc)
+            raise TaskFileError(f"{path}:{lineno}: not a valid task ({problem})") from None
     return tasks
 
 

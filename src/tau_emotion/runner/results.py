@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from tau_emotion.data import Episode
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import TauEmotionError, first_problem
 from tau_emotion.storage import model_json
 
 RESULTS_FILE = "results.jsonl"
@@ -47,9 +47,7 @@ def load_episodes(path: Path) -> dict[EpisodeKey, Episode]:
         except ValidationError as exc:
             if lineno == len(lines):  # the partial last line of a killed run
                 continue
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            problem = f"{where}: {first['msg']}" if where else first["msg"]
+            problem = first_problem(exc)
             raise ResultsFileError(
                 f"{path} is damaged: line {lineno} is not a valid episode record ({problem})"
             ) from None

@@ -29,7 +29,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from tau_emotion.data import Task
-from tau_emotion.errors import TaskFileError
+from tau_emotion.errors import TaskFileError, first_problem
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Candidate, Felt
 from tau_emotion.tracer.select import accepted
@@ -110,9 +110,7 @@ def _records(path: Path, model: type[M]) -> list[tuple[int, M]]:
         try:
             records.append((lineno, model.model_validate_json(line)))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "line"
-            raise TaskFileError(f"{path}:{lineno}: {where}: {first['msg']}") from None
+            raise TaskFileError(f"{path}:{lineno}: {first_problem(exc)}") from None
     return records
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from tau_emotion.data import Episode, RunManifest
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import TauEmotionError, first_problem
 from tau_emotion.evaluation.metrics import compute_metrics
 from tau_emotion.inputs import InputError, read_text
 from tau_emotion.runner.config import RunConfig
@@ -115,18 +115,10 @@ def load_run(run_dir: Path) -> tuple[RunConfig, list[Episode]]:
     except InputError as exc:
         raise CollectionError(str(exc)) from None
     except ValidationError as exc:
-        raise CollectionError(f"{manifest_path} is damaged: {_first_problem(exc)}") from None
+        raise CollectionError(f"{manifest_path} is damaged: {first_problem(exc)}") from None
     try:
         config = RunConfig.model_validate(manifest.config)
     except ValidationError as exc:
-        problem = _first_problem(exc, "config")
+        problem = first_problem(exc, "config")
         raise CollectionError(f"{manifest_path} holds no valid run config: {problem}") from None
     return config, list(load_episodes(results_path).values())
-
-
-def _first_problem(exc: ValidationError, under: str = "") -> str:
-    # The first problem only: a file that is not JSON at all yields one, and a config from
-    # another version can yield dozens, which would not fit the one error line.
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in (under, *first["loc"]) if p != "")
-    return f"{where}: {first['msg']}" if where else str(first["msg"])

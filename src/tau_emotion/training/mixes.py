@@ -34,7 +34,7 @@ from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
 from tau_emotion.emotions.space import NEUTRAL
-from tau_emotion.errors import TauEmotionError, describe
+from tau_emotion.errors import TauEmotionError, describe, first_problem
 from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.inputs import InputError, read_text
 from tau_emotion.storage import model_json, write_atomic
@@ -316,8 +316,6 @@ def read_episodes(path: Path) -> list[Episode]:
         try:
             episodes.append(Episode.model_validate_json(line))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            problem = f"{where}: {first['msg']}" if where else first["msg"]
+            problem = first_problem(exc)
             raise MixError(f"{path}:{lineno}: not an episode record ({problem})") from None
     return episodes
