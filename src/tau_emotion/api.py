@@ -16,26 +16,34 @@ from __future__ import annotations
 import asyncio
 import importlib
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tau_emotion.data import Episode, RunManifest
+from tau_emotion.data import Episode
 from tau_emotion.emotions.space import HEADS, NEUTRAL
 from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
+from tau_emotion.report.write import REPORT_FILE, write_run_outputs
 from tau_emotion.runner.config import RunConfig
-from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
+from tau_emotion.runner.outcome import EXIT_OK, RunOutcome, outcome_of_run
+from tau_emotion.runner.results import RunFolderError, read_run_folder
 from tau_emotion.runner.run import ProgressHook, RunWarning, execute_run
 
 
 @dataclass
 class Results:
-    """The episodes of one run, with its metrics and a flat table of them."""
+    """The episodes of one run, with its metrics and a flat table of them.
+
+    `outcome` is what the exit status of ``tau-emotion run`` says: whether every episode ran
+    without an endpoint failure (code 0), or why not (`outcome.summary`); a run that did not
+    end cleanly also says so in `warnings`."""
 
     config: RunConfig
     _episodes: list[Episode] = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    outcome: RunOutcome | None = None
 
     @property
     def out(self) -> Path:
@@ -43,12 +51,11 @@ class Results:
 
     @classmethod
     def load(cls, run_dir: str | Path) -> Results:
-        """A finished (or interrupted) run directory."""
-        path = Path(run_dir)
-        manifest = RunManifest.model_validate_json((path / MANIFEST_FILE).read_text())
-        config = RunConfig.model_validate(manifest.config)
-        episodes = list(load_episodes(path / RESULTS_FILE).values())
-        return cls(config, episodes, list(manifest.warnings))
+        """A finished (or interrupted) run directory; `RunFolderError` names a folder that
+        is not one (or a damaged manifest)."""
+        run = read_run_folder(Path(run_dir))
+        outcome = outcome_of_run(run.config, run.episodes) if run.episodes else None
+        return cls(run.config, run.episodes, list(run.manifest.warnings), outcome)
 
     def episodes(self) -> list[Episode]:
         """Every episode of the run, as the typed records stored in results.jsonl."""
@@ -61,6 +68,8 @@ class Results:
 
     def metrics(self) -> MetricsReport:
         """The same numbers as ``tau-emotion metrics`` (and OUT/metrics.json)."""
+        if not self._episodes:
+            raise RunFolderError(f"{self.out} holds no episodes: there are no metrics yet")
         return self._metrics
 
     def records(self) -> list[dict[str, Any]]:
@@ -103,16 +112,20 @@ def episode_record(e: Episode) -> dict[str, Any]:
     }
 
 
-def _config(config: RunConfig | None, fields: dict[str, Any]) -> RunConfig:
-    if config is not None and fields:
-        return RunConfig.model_validate(config.model_dump() | fields)
+def _config(config: RunConfig | Mapping[str, Any] | None, fields: dict[str, Any]) -> RunConfig:
+    """The run's config: `config` with `fields` changed (its automatic values worked out
+    again, as the command line does for ``--config FILE`` plus options), or from `fields`."""
+    if isinstance(config, RunConfig):
+        return config.updated(**fields) if fields else config
+    if isinstance(config, Mapping):  # the fields as a dict, as a TOML --config file holds them
+        return RunConfig.model_validate({**config, **fields})
     if config is not None:
-        return config
+        raise TypeError(f"config must be a RunConfig or a dict of its fields, not {config!r}")
     return RunConfig.model_validate(fields)  # a model given by its name: RunConfig takes it
 
 
 def evaluate(
-    config: RunConfig | None = None,
+    config: RunConfig | Mapping[str, Any] | None = None,
     *,
     resume: bool = False,
     retry_errors: bool = False,
@@ -125,13 +138,20 @@ def evaluate(
     episodes = execute_run(
         cfg, resume=resume, progress=progress, retry_errors=retry_errors, on_warning=seen.append
     )
+    # The files a command-line run leaves: OUT/metrics.json and OUT/report.html.
+    outputs = write_run_outputs(cfg.out, episodes)
+    if outputs.report_problem is not None:
+        seen.append(f"{cfg.out / REPORT_FILE} not written: {outputs.report_problem}")
+    outcome = outcome_of_run(cfg, episodes)
+    if outcome.code != EXIT_OK:  # what the command line's exit status 3, 4 or 5 says
+        seen.append(outcome.summary)
     for message in seen:  # after the run, so that a notebook shows them under the cell
         warnings.warn(message, RunWarning, stacklevel=2)
-    return Results(cfg, episodes, seen)
+    return Results(cfg, episodes, seen, outcome)
 
 
 async def evaluate_async(
-    config: RunConfig | None = None,
+    config: RunConfig | Mapping[str, Any] | None = None,
     *,
     resume: bool = False,
     retry_errors: bool = False,

@@ -129,20 +129,15 @@ app.command(
 
 def _report(out: Path, episodes: list[Episode], console: Console) -> None:
     from tau_emotion.cli.tables import print_metrics
-    from tau_emotion.errors import TauEmotionError
-    from tau_emotion.evaluation.metrics import compute_metrics
-    from tau_emotion.report.write import REPORT_FILE, write_report
+    from tau_emotion.report.write import REPORT_FILE, write_run_outputs
     from tau_emotion.runner.results import METRICS_FILE
-    from tau_emotion.storage import model_json, write_atomic
 
-    report = compute_metrics(episodes)
-    write_atomic(out / METRICS_FILE, model_json(report, indent=2))
-    print_metrics(report, console)
+    outputs = write_run_outputs(out, episodes)
+    if outputs.metrics is not None:
+        print_metrics(outputs.metrics, console)
     where = f"report: {out}/{REPORT_FILE}"
-    try:
-        write_report([out], out / REPORT_FILE)
-    except TauEmotionError as exc:  # the results are safe; a report can be built later
-        where = f"report not written ({exc}); try `tau-emotion report {out}`"
+    if outputs.report_problem is not None:  # the results are safe; a report can come later
+        where = f"report not written ({outputs.report_problem}); try `tau-emotion report {out}`"
     console.print(f"results: {out}/results.jsonl   metrics: {out}/{METRICS_FILE}   {where}")
 
 

@@ -27,6 +27,7 @@ from tau_emotion.emotions.anchors import ASSETS
 from tau_emotion.emotions.defaults import DEFAULT_KEY_ENV
 from tau_emotion.emotions.npzio import load_npz
 from tau_emotion.emotions.tokenizer import WordPieceTokenizer, read_vocab
+from tau_emotion.errors import TauEmotionError
 
 Vectors = NDArray[np.float32]
 
@@ -181,8 +182,9 @@ class SentenceTransformerEmbedder:
         return l2_normalize(np.asarray(vectors))
 
 
-class EmbedderError(RuntimeError):
-    """An embedder could not embed: endpoint unreachable, refused, or answered nonsense."""
+class EmbedderError(TauEmotionError, RuntimeError):
+    """An embedder could not embed: endpoint unreachable, refused, or answered nonsense (a
+    `TauEmotionError`, so the command line prints it as one line)."""
 
 
 class OpenAIEmbedder:

@@ -288,6 +288,8 @@ class Mapper:
         return rng.choice(options)
 
     def map(self, texts: Sequence[str]) -> list[MappedCondition]:
+        """The condition of each text (`map_one` for a single one)."""
+        _check_texts(texts)
         return [
             MappedCondition(
                 **p.condition.to_spec(self.instruction_for(p.condition, text)).model_dump(),
@@ -298,6 +300,16 @@ class Mapper:
 
     def map_one(self, text: str) -> MappedCondition:
         return self.map([text])[0]
+
+
+def _check_texts(texts: Sequence[str]) -> None:
+    """A string is a sequence of one-letter texts, and anything but text fails deep inside the
+    tokenizer: both are refused here, naming what was given."""
+    if isinstance(texts, str):
+        raise TypeError("Mapper.map takes a list of texts; use map_one for a single text")
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"text {i} is a {type(text).__name__}, not a string: {text!r:.60}")
 
 
 @cache

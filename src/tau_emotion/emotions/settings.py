@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from tau_emotion.emotions.defaults import (
     DEFAULT_EMBEDDER,
@@ -26,6 +26,7 @@ from tau_emotion.emotions.defaults import (
     DEFAULT_SEED,
 )
 from tau_emotion.errors import TauEmotionError, describe
+from tau_emotion.inputs import InputError, check_base_url
 
 if TYPE_CHECKING:
     from tau_emotion.emotions.anchors import AnchorSet
@@ -53,6 +54,18 @@ class EmbedderSettings(BaseModel):
     api_key_env: str = Field(
         default=DEFAULT_KEY_ENV, description="Environment variable holding the API key."
     )
+
+    @field_validator("embed_base_url")
+    @classmethod
+    def _an_http_url(cls, url: str | None) -> str | None:
+        # A malformed URL would fail only at the first request, after a classifier's
+        # training had begun; said here, it names the setting.
+        if url is not None:
+            try:
+                check_base_url(url, "embed_base_url")
+            except InputError as exc:
+                raise ValueError(str(exc).removeprefix("embed_base_url ")) from None
+        return url
 
     def build(self) -> Embedder:
         """The embedder; MapperSetupError for an unknown kind or a missing model name."""

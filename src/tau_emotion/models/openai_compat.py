@@ -49,8 +49,12 @@ class ModelConfig(BaseModel):
     api_key_env: str = Field(
         default="OPENAI_API_KEY", description="Environment variable holding the API key."
     )
-    temperature: float = Field(default=0.0, description="Sampling temperature.")
-    top_p: float | None = Field(default=None, description="Nucleus sampling.")
+    temperature: float = Field(
+        default=0.0, ge=0, allow_inf_nan=False, description="Sampling temperature."
+    )
+    top_p: float | None = Field(
+        default=None, gt=0, le=1, description="Nucleus sampling: the probability mass kept."
+    )
     max_tokens: int | None = Field(default=None, ge=1, description="Cap on completion tokens.")
     seed: int | None = Field(
         default=None, description="Sampling seed sent with each request (if the backend uses it)."
@@ -63,7 +67,12 @@ class ModelConfig(BaseModel):
         "when it runs out the attempt counts as a timeout and is retried.",
     )
     max_retries: int = Field(default=5, ge=0, description="Retries on 429 / 5xx / timeouts.")
-    backoff_s: float = Field(default=1.0, description="First backoff delay; doubles per retry.")
+    backoff_s: float = Field(
+        default=1.0,
+        ge=0,
+        allow_inf_nan=False,
+        description="First backoff delay; doubles per retry.",
+    )
     max_concurrency: int | None = Field(
         default=None,
         ge=1,

@@ -1,16 +1,21 @@
 """Build and write the HTML report of one or more runs (the `report` command, and every run's
-own OUT/report.html)."""
+own OUT/report.html), and the files every finished run gets beside its results."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from tau_emotion.data import Episode
+from tau_emotion.errors import TauEmotionError
+from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
 from tau_emotion.models.base import ChatModel
 from tau_emotion.report.build import ReportData, build_report
 from tau_emotion.report.html import render
 from tau_emotion.runner.loop_thread import run_in_loop
-from tau_emotion.storage import write_atomic
+from tau_emotion.runner.results import METRICS_FILE
+from tau_emotion.storage import model_json, write_atomic
 
 REPORT_FILE = "report.html"
 
@@ -29,3 +34,27 @@ def write_report(
     )
     write_atomic(out, render(data))  # surrogates replaced, secrets redacted, never half-written
     return data
+
+
+@dataclass(frozen=True)
+class RunOutputs:
+    """What `write_run_outputs` wrote: the run's metrics, and why the report is missing (None
+    when it was written)."""
+
+    metrics: MetricsReport | None
+    report_problem: str | None
+
+
+def write_run_outputs(out: Path, episodes: Sequence[Episode]) -> RunOutputs:
+    """OUT/metrics.json and OUT/report.html, which `tau-emotion run` and `evaluate` alike
+    write after a run. The report is a convenience: when it cannot be built the results and
+    the metrics are safe, and `report_problem` says why (``tau-emotion report OUT`` retries)."""
+    if not episodes:  # a run that played nothing has no metrics to write
+        return RunOutputs(None, "the run holds no episodes")
+    metrics = compute_metrics(list(episodes))
+    write_atomic(out / METRICS_FILE, model_json(metrics, indent=2))
+    try:
+        write_report([out], out / REPORT_FILE)
+    except TauEmotionError as exc:
+        return RunOutputs(metrics, str(exc))
+    return RunOutputs(metrics, None)

@@ -13,7 +13,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
 
 from tau_emotion.data import Split
 from tau_emotion.models.cache import CacheMode
@@ -33,7 +41,13 @@ EMBEDDED_MAX_STEPS = 40
 
 
 def timestamped_dir(prefix: str) -> Path:
-    return Path("runs") / datetime.now(UTC).strftime(f"{prefix}-%Y%m%d-%H%M%S")
+    """``runs/<prefix>-<UTC time>``, with ``-2``, ``-3``... when a run of the same second
+    holds it: two runs started together must not meet in one folder they did not name."""
+    base = Path("runs") / datetime.now(UTC).strftime(f"{prefix}-%Y%m%d-%H%M%S")
+    path, n = base, 2
+    while path.exists():
+        path, n = base.with_name(f"{base.name}-{n}"), n + 1
+    return path
 
 
 def _resolve(spec: str) -> list[str]:
@@ -52,6 +66,9 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    _given: dict[str, Any] = PrivateAttr(default_factory=dict)
+    """The fields as the caller gave them (`updated` starts from these)."""
+
     domains: list[str] = Field(
         default_factory=lambda: _resolve("all"),
         description="Domains to run: a name, a comma list, or 'all'.",
@@ -68,7 +85,9 @@ class RunConfig(BaseModel):
         description="Run tasks from this task JSONL or Tracer build folder instead of the "
         "shipped task files.",
     )
-    task_ids: list[str] | None = Field(default=None, description="Only these task ids.")
+    task_ids: list[str] | None = Field(
+        default=None, min_length=1, description="Only these task ids (each must exist)."
+    )
     num_tasks: int | None = Field(
         default=None,
         ge=1,
@@ -178,6 +197,30 @@ class RunConfig(BaseModel):
         if "max_steps" not in given and local_agent:
             given["max_steps"] = EMBEDDED_MAX_STEPS
         return given
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember_given(cls, data: Any, handler: ModelWrapValidatorHandler[RunConfig]) -> RunConfig:
+        # Outermost, so it sees the fields as given, before `_automatic` fills the rest in.
+        config = handler(data)
+        if isinstance(data, dict):
+            config._given = {k: v for k, v in data.items() if v is not None}
+        return config
+
+    def __eq__(self, other: object) -> bool:
+        # Two configs of the same fields are the same run, however each was given (pydantic
+        # would compare `_given` too).
+        if not isinstance(other, RunConfig):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    def updated(self, **fields: Any) -> RunConfig:
+        """The config built from the fields this one was given and `fields`: the values that
+        depend on other fields (the user kind, concurrency, max steps, the agent's model) are
+        worked out again, as ``--config FILE`` plus options does on the command line. (A
+        `model_copy(update=...)` would keep, say, the 40 steps of an embedded agent after the
+        agent changed.)"""
+        return type(self).model_validate({**self._given, **fields})
 
     @model_validator(mode="after")
     def _consistent(self) -> RunConfig:

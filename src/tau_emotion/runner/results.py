@@ -11,12 +11,15 @@ endpoint) is replaced and secrets are redacted, so no episode can crash the writ
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from tau_emotion.data import Episode
+from tau_emotion.data import Episode, RunManifest
 from tau_emotion.errors import TauEmotionError, first_problem
+from tau_emotion.inputs import InputError, read_text
+from tau_emotion.runner.config import RunConfig
 from tau_emotion.storage import model_json
 
 RESULTS_FILE = "results.jsonl"
@@ -88,3 +91,46 @@ class ResultsWriter:
 
     def close(self) -> None:
         self._fh.close()
+
+
+class RunFolderError(TauEmotionError):
+    """A folder given as a run cannot be read as one; the message names it and says why."""
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """What a run folder holds: its manifest, the config it ran with, and its episodes (the
+    last record of each key)."""
+
+    manifest: RunManifest
+    config: RunConfig
+    episodes: list[Episode]
+
+
+def read_run_folder(run_dir: Path) -> RunFolder:
+    """The run in `run_dir` (finished or interrupted), for `Results.load` and the commands
+    that take runs to draw from (``mix --from``); its config's `out` is `run_dir`, where it
+    was found. Every problem is a `RunFolderError` naming the folder or file."""
+    if not run_dir.is_dir():
+        problem = "is a file, not a folder" if run_dir.exists() else "no such folder"
+        raise RunFolderError(f"{run_dir}: {problem} (expected a run folder)")
+    manifest_path = run_dir / MANIFEST_FILE
+    if not manifest_path.exists():
+        raise RunFolderError(f"{run_dir} is not a run folder (no {MANIFEST_FILE})")
+    results_path = run_dir / RESULTS_FILE
+    if not results_path.exists():
+        # load_episodes reads a missing file as a run with nothing done yet; a folder read
+        # as a finished run without one is not a run at all.
+        raise RunFolderError(f"{run_dir} is not a run folder (no {RESULTS_FILE})")
+    try:
+        manifest = RunManifest.model_validate_json(read_text(manifest_path, "run manifest"))
+    except InputError as exc:
+        raise RunFolderError(str(exc)) from None
+    except ValidationError as exc:
+        raise RunFolderError(f"{manifest_path} is damaged: {first_problem(exc)}") from None
+    try:
+        config = RunConfig.model_validate({**manifest.config, "out": run_dir})
+    except ValidationError as exc:
+        problem = first_problem(exc, "config")
+        raise RunFolderError(f"{manifest_path} holds no valid run config: {problem}") from None
+    return RunFolder(manifest, config, list(load_episodes(results_path).values()))

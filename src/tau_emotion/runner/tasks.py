@@ -115,6 +115,11 @@ def select_tasks(config: RunConfig) -> list[Task]:
     else:
         tasks = [t for name in config.domains for t in _shipped(config, name)]
     if config.task_ids:
+        known = {t.id for t in tasks}
+        missing = [i for i in config.task_ids if i not in known]
+        if missing:  # a typo would otherwise shrink the run without a word
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise TauEmotionError(f"no task {missing[0]!r}{more} in {_source(config)}")
         tasks = [t for t in tasks if t.id in config.task_ids]
     if config.num_tasks is not None:
         tasks = sample_tasks(tasks, config.num_tasks, config.seed)
@@ -128,10 +133,13 @@ def require_tasks(config: RunConfig) -> list[Task]:
     nothing are a mistake to name, for `run` and `tasks` alike."""
     tasks = select_tasks(config)
     if not tasks:
-        source = (
-            f"task file {config.tasks}"
-            if config.tasks is not None
-            else (f"domains {', '.join(config.domains)}, split {config.split}")
-        )
-        raise TauEmotionError(f"no tasks selected ({source})")
+        raise TauEmotionError(f"no tasks selected ({_source(config)})")
     return tasks
+
+
+def _source(config: RunConfig) -> str:
+    """Where a run's tasks come from, as an error names it."""
+    if config.tasks is not None:
+        return f"task file {config.tasks}"
+    files = f", task file {config.task_file}" if config.task_file else ""
+    return f"domains {', '.join(config.domains)}, split {config.split}{files}"

@@ -17,20 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from tau_emotion.data import Episode, RunManifest
-from tau_emotion.errors import TauEmotionError, first_problem
+from tau_emotion.data import Episode
+from tau_emotion.errors import TauEmotionError
 from tau_emotion.evaluation.metrics import compute_metrics
-from tau_emotion.inputs import InputError, read_text
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.participants import Participants
-from tau_emotion.runner.results import (
-    MANIFEST_FILE,
-    METRICS_FILE,
-    RESULTS_FILE,
-    load_episodes,
-)
+from tau_emotion.runner.results import METRICS_FILE, read_run_folder
 from tau_emotion.runner.run import ProgressHook, execute_run
 from tau_emotion.runner.tasks import select_tasks
 from tau_emotion.storage import model_json, write_atomic
@@ -94,31 +86,8 @@ def summarize_collection(config: RunConfig, episodes: list[Episode]) -> CollectS
 
 
 def load_run(run_dir: Path) -> tuple[RunConfig, list[Episode]]:
-    """A run directory's resolved configuration and its episodes (last record per key).
-
-    Every problem is a `CollectionError` that names the folder or file: the mix command
-    hands these folders straight from ``--from``.
-    """
-    if not run_dir.is_dir():
-        problem = "is a file, not a folder" if run_dir.exists() else "no such folder"
-        raise CollectionError(f"{run_dir}: {problem} (expected a collection or run folder)")
-    manifest_path = run_dir / MANIFEST_FILE
-    if not manifest_path.exists():
-        raise CollectionError(f"{run_dir} is not a run directory (no {MANIFEST_FILE})")
-    results_path = run_dir / RESULTS_FILE
-    if not results_path.exists():
-        # load_episodes reads a missing file as an empty run (a fresh run has none yet); a
-        # collection to draw from without one would silently give an empty mix.
-        raise CollectionError(f"{run_dir}: no {RESULTS_FILE}: not a collection or run folder")
-    try:
-        manifest = RunManifest.model_validate_json(read_text(manifest_path, "run manifest"))
-    except InputError as exc:
-        raise CollectionError(str(exc)) from None
-    except ValidationError as exc:
-        raise CollectionError(f"{manifest_path} is damaged: {first_problem(exc)}") from None
-    try:
-        config = RunConfig.model_validate(manifest.config)
-    except ValidationError as exc:
-        problem = first_problem(exc, "config")
-        raise CollectionError(f"{manifest_path} holds no valid run config: {problem}") from None
-    return config, list(load_episodes(results_path).values())
+    """A run directory's resolved configuration and its episodes (last record per key); a
+    folder that is not a run is a `RunFolderError` naming it (``mix --from`` hands these
+    folders straight from the command line)."""
+    run = read_run_folder(run_dir)
+    return run.config, run.episodes
