@@ -42,7 +42,8 @@ def test_existing_results_need_resume(tmp_path: Path) -> None:
     execute_run(config(tmp_path, num_tasks=1))
     with pytest.raises(RunExistsError, match="--resume"):
         execute_run(config(tmp_path, num_tasks=1))
-    assert execute_run(config(tmp_path, num_tasks=2), resume=True)
+    # More trials of the same tasks grow the run (another sample would be another run).
+    assert execute_run(config(tmp_path, num_tasks=1, trials=2), resume=True)
     assert len((tmp_path / RESULTS_FILE).read_text().splitlines()) == 2
 
 
@@ -125,3 +126,24 @@ def test_task_file_picks_one_task_set_per_domain(tmp_path: Path) -> None:
     assert old_name.task_file == "dev" and select_tasks(old_name) == dev
     with pytest.raises(TaskFileError, match=r"no task file 'nope' \(tasks/\*\.jsonl: dev"):
         airline.tasks("test", "nope")
+
+
+def test_ctrl_c_stops_the_run_says_how_to_go_on_and_keeps_the_manifest(tmp_path: Path) -> None:
+    """Ctrl-C lands between episodes (rule-based ones never await, so it once waited for the
+    whole run), the manifest says how far the run got, and the line says --resume goes on."""
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "tau_emotion.cli.main", "run", "--domain", "airline"]
+    cmd += ["--agent", "oracle", "--trials", "60", "--concurrency", "4", "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    path = out / RESULTS_FILE
+    deadline = time.time() + 60
+    while time.time() < deadline and (not path.exists() or path.stat().st_size < 20_000):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert b"--resume goes on" in stderr and b"Traceback" not in stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    played = len(load_episodes(path))
+    assert 0 < played < 70 * 60, "the interrupt did not land mid-run"
+    assert manifest["episodes_done"] == played and manifest["finished_at"] is None

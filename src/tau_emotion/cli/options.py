@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
     from tau_emotion.runner.run import ProgressHook
 
+EXIT_INTERRUPTED = 130
+"""Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
 ROLES = {"agent_model": "agent", "user_model": "user"}
 RENAMED = {"domains": "domain", "task_ids": "task_id"}
 """Fields whose option is singular: ``--domain airline,retail``, ``--task-id X`` (repeatable)."""
@@ -168,6 +171,14 @@ class RunRequest:
                 )
         except TauEmotionError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            # The episodes played so far are in the results file and the manifest says how
+            # many: say how to go on rather than leave a bare "Aborted!".
+            from tau_emotion.cli.errors import print_error
+
+            out = self.config.out
+            print_error(f"interrupted; the episodes finished so far are in {out}: --resume goes on")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def run_like_command(

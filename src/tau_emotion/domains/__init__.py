@@ -46,7 +46,7 @@ def resolve_domains(spec: str) -> list[str]:
     for n in names:
         if n not in known:
             raise DomainError(f"unknown domain {n!r}; known domains: {', '.join(sorted(known))}")
-    return names
+    return list(dict.fromkeys(names))  # 'airline,airline' is airline once, not its tasks twice
 
 
 __all__ = ["Domain", "domain_names", "load_domain", "resolve_domains"]

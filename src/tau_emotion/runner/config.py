@@ -9,6 +9,7 @@ manifest always stores what actually ran; a model may be given by its name alone
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -19,11 +20,13 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
+    ValidationError,
     field_validator,
     model_validator,
 )
 
 from tau_emotion.data import Split
+from tau_emotion.errors import first_problem
 from tau_emotion.models.cache import CacheMode
 from tau_emotion.models.factory import LOCAL, is_local
 from tau_emotion.models.openai_compat import ModelConfig
@@ -148,6 +151,7 @@ class RunConfig(BaseModel):
     fail_on_error: float | None = Field(
         default=None,
         ge=0,
+        allow_inf_nan=False,
         description="Stop early once more episodes than this failed on the endpoint: below 1 "
         "a fraction of the run's episodes (0.1 = 10%, 0 = the first failure), from 1 on a "
         "whole count. Default: never stop (the exit status still reports the failures).",
@@ -214,6 +218,29 @@ class RunConfig(BaseModel):
             return NotImplemented
         return type(self) is type(other) and self.__dict__ == other.__dict__
 
+    def resume_differences(self, previous: Mapping[str, Any]) -> list[str]:
+        """What `previous` (the config a run folder's manifest holds) and this config disagree
+        on, among the settings that decide the episodes, as 'field: old -> new' lines.
+
+        A resumed run appends to the episodes already there; with another agent, model or
+        task set, its metrics would mix two runs under one name. How a run is carried out
+        (`RESUMABLE`: its folder, concurrency, executor, cache, error budget, and a model's
+        endpoint, key, timeouts and prices) may change, and `trials` may grow: the episodes
+        there are then the first trials of the larger run.
+        """
+        try:
+            before = type(self).model_validate({**previous, "out": self.out})
+        except ValidationError as exc:
+            return [f"the manifest's config is not valid here ({first_problem(exc)})"]
+        old, new = _episode_settings(before), _episode_settings(self)
+        if new["trials"] >= old["trials"]:  # more trials of the same tasks add to the run
+            old["trials"] = new["trials"]
+        return [
+            f"{key}: {old.get(key)!r} -> {new.get(key)!r}"
+            for key in sorted(old.keys() | new.keys())
+            if old.get(key) != new.get(key)
+        ]
+
     def updated(self, **fields: Any) -> RunConfig:
         """The config built from the fields this one was given and `fields`: the values that
         depend on other fields (the user kind, concurrency, max steps, the agent's model) are
@@ -254,6 +281,40 @@ def _model_name(model: Any) -> str:
     if isinstance(model, ModelConfig):
         return model.model
     return str(model.get("model", "")) if isinstance(model, dict) else ""
+
+
+RESUMABLE = frozenset(
+    {"out", "concurrency", "executor", "ray_address", "cache_dir", "cache_mode", "fail_on_error"}
+)
+"""`RunConfig` fields a resumed run may change: how the run is carried out, not what it plays."""
+RESUMABLE_MODEL = frozenset(
+    {
+        "base_url",
+        "api_key_env",
+        "timeout_s",
+        "max_retries",
+        "backoff_s",
+        "max_concurrency",
+        "price_input_per_mtok",
+        "price_output_per_mtok",
+    }
+)
+"""`ModelConfig` fields a resumed run may change: where and how the model is reached."""
+
+
+def _episode_settings(config: RunConfig) -> dict[str, Any]:
+    """The settings that decide the episodes, flat ('agent_model.temperature': 0.0)."""
+    flat: dict[str, Any] = {}
+    for key, value in config.model_dump(mode="json").items():
+        if key in RESUMABLE:
+            continue
+        if key in ("agent_model", "user_model") and isinstance(value, dict):
+            for sub, v in value.items():
+                if sub not in RESUMABLE_MODEL:
+                    flat[f"{key}.{sub}"] = v
+        else:
+            flat[key] = value
+    return flat
 
 
 class CollectConfig(RunConfig):

@@ -86,6 +86,9 @@ async def run_pairs(
             episode = await play_pair(config, participants, task, trial, env)
             if on_episode(episode) is False:
                 return
+            # Episodes of rule-based participants never await: without this one worker would
+            # play every pair, and Ctrl-C (a cancellation) could not land until the end.
+            await asyncio.sleep(0)
 
     await asyncio.gather(*(worker() for _ in range(min(config.concurrency, len(pairs)) or 1)))
 
@@ -116,6 +119,16 @@ def execute_run(
             f"{out} already holds {len(done)} episodes; pass --resume to finish it "
             "or choose another --out"
         )
+    manifest_path = out / MANIFEST_FILE
+    previous = read_model(manifest_path, RunManifest) if resume and manifest_path.exists() else None
+    if previous is not None:
+        differences = config.resume_differences(previous.config)
+        if differences:
+            shown = "; ".join(differences[:3]) + ("; ..." if len(differences) > 3 else "")
+            raise RunExistsError(
+                f"--resume: {out} was run with other settings ({shown}); resume it with the "
+                "same options, or choose another --out"
+            )
     tasks = require_tasks(config)
     all_pairs = [(t, trial) for trial in range(config.trials) for t in tasks]
 
@@ -132,9 +145,7 @@ def execute_run(
         episodes_total=len(all_pairs),
         episodes_done=len(all_pairs) - len(pairs),
     )
-    manifest_path = out / MANIFEST_FILE
-    if resume and manifest_path.exists():
-        previous = read_model(manifest_path, RunManifest)
+    if previous is not None:
         manifest.started_at, manifest.warnings = previous.started_at, previous.warnings
     write_atomic(manifest_path, model_json(manifest, indent=2))
 
@@ -149,7 +160,15 @@ def execute_run(
 
     writer = ResultsWriter(results_path)
     count = manifest.episodes_done
-    budget = ErrorBudget(config.fail_on_error, len(pairs))
+    # The budget is a share of the whole run's episodes, and the endpoint failures a resumed
+    # run keeps count against it, as they would have had the run never stopped.
+    budget = ErrorBudget(config.fail_on_error, len(all_pairs))
+    for task, trial in all_pairs:
+        kept = done.get((task.domain, task.id, trial))
+        if kept is not None and finished(task, trial):
+            budget.record(kept)
+    if budget.stopped:  # already over it: the outcome says so, and --retry-errors goes on
+        pairs = []
 
     def record(episode: Episode) -> bool:
         nonlocal count
@@ -167,9 +186,10 @@ def execute_run(
             played = participants or Participants(config, warn=warn)
             run_in_loop(run_pairs(config, pairs, played, record))
     finally:
+        # Also when interrupted (Ctrl-C): the manifest says how far the run got.
         writer.close()
-    manifest.episodes_done = count
-    manifest.finished_at = now() if count == len(all_pairs) else None
-    write_atomic(manifest_path, model_json(manifest, indent=2))
+        manifest.episodes_done = count
+        manifest.finished_at = now() if count == len(all_pairs) else None
+        write_atomic(manifest_path, model_json(manifest, indent=2))
     keys = {(t.domain, t.id, trial) for t, trial in all_pairs}
     return [e for k, e in done.items() if k in keys]

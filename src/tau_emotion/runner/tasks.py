@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tau_emotion.data import Task
-from tau_emotion.domains import load_domain
+from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TaskFileError, TauEmotionError
@@ -54,7 +54,19 @@ def load_source(path: Path, config: RunConfig) -> list[Task]:
         raise TaskFileError(f"--tasks {path}: no such file or folder")
     files = _build_folder_files(path, config) if path.is_dir() else [path]
     tasks = [t for f in files for t in load_tasks(f)]
+    known = set(domain_names())
+    unknown = sorted({t.domain for t in tasks} - known)
+    if unknown:
+        raise TaskFileError(
+            f"--tasks {path} holds tasks of unknown domain {unknown[0]!r}; known domains: "
+            f"{', '.join(sorted(known))}"
+        )
     chosen = [t for t in tasks if t.domain in config.domains and t.split == config.split]
+    seen: set[tuple[str, str]] = set()
+    for t in chosen:
+        if (t.domain, t.id) in seen:  # both would be one episode key: one result, two plays
+            raise TaskFileError(f"--tasks {path} holds task {t.domain}/{t.id} twice")
+        seen.add((t.domain, t.id))
     if tasks and not chosen:
         splits = Counter(t.split for t in tasks)
         held = ", ".join(f"{n} {s}" for s, n in sorted(splits.items()))

@@ -210,10 +210,12 @@ def _train_sft(given: dict[str, Any], values: dict[str, Any]) -> None:
     from tau_emotion.training.sft import train_sft as run_sft
 
     try:
-        data = _training_data(values["mix_ref"], values["mixes_dir"], values["reasoning"])
-        fields = merge({"data": data}, given, SFT_OPTIONS)
+        # The options are checked before --mix is resolved (which may export the mix), and
+        # train_sft checks the data and --base-model before it imports torch.
+        fields = merge({"data": Path(values["mix_ref"])}, given, SFT_OPTIONS)
         options = SFTOptions.model_validate(fields)  # the defaults are the config's own
-        summary = run_sft(options)
+        data = _training_data(values["mix_ref"], values["mixes_dir"], values["reasoning"])
+        summary = run_sft(options.model_copy(update={"data": data}))
     except ValidationError as exc:
         raise fail(error_message(exc, SFT_OPTIONS)) from None
     except TauEmotionError as exc:

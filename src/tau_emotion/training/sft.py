@@ -18,14 +18,51 @@ import importlib
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau_emotion.errors import TauEmotionError
+from tau_emotion.inputs import InputError, read_text
 
 SUMMARY_FILE = "sft_summary.json"
 ADAPTER_DIR = "adapter"
+
+# The choices are spelled out: importing transformers' enums (``trainer_utils``) pulls in
+# torch, which `tau-emotion --help` must not. tests/training/test_sft_bad_input.py checks
+# them against transformers' `SchedulerType` and `SaveStrategy`, so they cannot drift.
+LrScheduler = Literal[
+    "linear",
+    "cosine",
+    "cosine_with_restarts",
+    "polynomial",
+    "constant",
+    "constant_with_warmup",
+    "inverse_sqrt",
+]
+"""The transformers schedulers that run with this command's options."""
+UNSUPPORTED_SCHEDULERS = {
+    "reduce_lr_on_plateau": "needs an eval strategy, and `train sft` does not evaluate",
+    "greedy": "needs an eval strategy, and `train sft` does not evaluate",
+    "cosine_with_min_lr": "needs min_lr in lr_scheduler_kwargs, which no option sets",
+    "cosine_warmup_with_min_lr": "needs min_lr in lr_scheduler_kwargs, which no option sets",
+    "warmup_stable_decay": "needs num_decay_steps in lr_scheduler_kwargs, which no option sets",
+}
+"""transformers' other schedulers and why they are left out (they fail once training starts)."""
+SaveStrategy = Literal["no", "steps", "epoch"]
+"""When the Trainer saves a checkpoint."""
+UNSUPPORTED_SAVE_STRATEGIES = {
+    "best": "needs evaluation metrics, and `train sft` does not evaluate"
+}
+
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer.model",
+    "tokenizer_config.json",
+    "vocab.json",
+    "vocab.txt",
+)
+"""A local model folder needs one of these (beside config.json) to load a tokenizer from."""
 
 
 class SFTError(TauEmotionError):
@@ -53,7 +90,7 @@ class SFTOptions(BaseModel):
         default=8, ge=1, description="Steps per optimizer update (x devices x batch = batch)."
     )
     warmup_ratio: float = Field(default=0.05, ge=0, lt=1, description="Linear warm-up share.")
-    lr_scheduler: str = Field(default="cosine", description="transformers scheduler name.")
+    lr_scheduler: LrScheduler = Field(default="cosine", description="Learning-rate schedule.")
     weight_decay: float = Field(default=0.0, ge=0, description="AdamW weight decay.")
     assistant_only_loss: bool = Field(default=True, description="Loss on assistant turns only.")
     packing: bool = Field(
@@ -76,7 +113,7 @@ class SFTOptions(BaseModel):
         default=None, description="Jinja file to use instead of the tokenizer's chat template."
     )
     logging_steps: int = Field(default=10, ge=1, description="Log every N steps.")
-    save_strategy: str = Field(default="epoch", description="no, steps or epoch.")
+    save_strategy: SaveStrategy = Field(default="epoch", description="When to save a checkpoint.")
     report_to: str = Field(default="none", description="none, wandb, tensorboard...")
     seed: int = Field(default=0, description="Training seed.")
 
@@ -116,20 +153,93 @@ def optional_module(name: str, extra: str = "train") -> Any:
         ) from None
 
 
+def check_data(path: Path) -> int:
+    """The number of rows of a TRL file, or `InputError` naming the file (and the line).
+
+    Every non-blank line must be a JSON object with a ``messages`` list; datasets would
+    otherwise fail deep inside its JSON reader (or with StopIteration on an empty file).
+    """
+    what = "training data"
+    if not path.exists():
+        raise InputError(f"{what} {path} does not exist; run `tau-emotion export` first")
+    rows = 0
+    # Split on newlines only: str.splitlines also splits at U+2028, which a row may hold.
+    for number, line in enumerate(read_text(path, what).split("\n"), 1):
+        if not line.strip():
+            continue  # datasets skips blank lines too
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{what} {path} line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise InputError(f"{what} {path} line {number}: not a JSON object")
+        if not isinstance(row.get("messages"), list) or not row["messages"]:
+            raise InputError(
+                f"{what} {path} line {number}: no `messages` list; is it a TRL file "
+                "from `tau-emotion export`?"
+            )
+        rows += 1
+    if rows == 0:
+        raise InputError(f"{what} {path} holds no rows; is the mix empty?")
+    return rows
+
+
+def is_local_model(name: str) -> bool:
+    """Whether --base-model names a folder rather than a hub id (``org/name``)."""
+    return (
+        Path(name).expanduser().exists()
+        or name.startswith(("/", ".", "~"))
+        or "\\" in name
+        or name.count("/") > 1
+    )
+
+
+def check_base_model(name: str) -> None:
+    """A local --base-model must be a folder with config.json and a tokenizer; else
+    `InputError`. A hub id is left to the loader (`load_tokenizer` names it on failure)."""
+    if not is_local_model(name):
+        return
+    folder = Path(name).expanduser()
+    if not folder.exists():
+        raise InputError(f"--base-model {name}: no such folder")
+    if not folder.is_dir():
+        raise InputError(f"--base-model {name} is a file, not a model folder")
+    if not (folder / "config.json").is_file():
+        raise InputError(f"--base-model {name} holds no model: config.json is missing")
+    if not any((folder / f).is_file() for f in TOKENIZER_FILES):
+        raise InputError(
+            f"--base-model {name} holds no tokenizer: none of {', '.join(TOKENIZER_FILES)}"
+        )
+
+
+def check_inputs(options: SFTOptions) -> None:
+    """Everything about the inputs that can be checked before torch is imported."""
+    check_data(options.data)
+    check_base_model(options.base_model)
+    if options.chat_template is not None:
+        read_text(options.chat_template, "--chat-template")
+
+
+def load_tokenizer(auto_tokenizer: Any, name: str) -> Any:
+    """The base model's tokenizer; a load failure becomes an `SFTError` naming --base-model."""
+    try:
+        return auto_tokenizer.from_pretrained(name)
+    except Exception as exc:  # whatever the hub or the tokenizer backend raise
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SFTError(f"--base-model {name}: cannot load its tokenizer: {reason}") from None
+
+
 def build_trainer(options: SFTOptions) -> Any:
     """An SFTTrainer ready to train; its ``train_dataset`` holds the tokenised labels."""
+    check_inputs(options)  # before the heavy imports: bad input fails in a moment
     torch = optional_module("torch")
     load_dataset = optional_module("datasets").load_dataset
     auto_tokenizer = optional_module("transformers").AutoTokenizer
     sft_config = optional_module("trl.trainer.sft_config").SFTConfig
     sft_trainer = optional_module("trl.trainer.sft_trainer").SFTTrainer
 
-    if not options.data.exists():
-        raise SFTError(f"{options.data} does not exist; run `tau-emotion export` first")
+    tokenizer = load_tokenizer(auto_tokenizer, options.base_model)
     dataset = load_dataset("json", data_files=str(options.data), split="train")
-    if len(dataset) == 0:
-        raise SFTError(f"{options.data} holds no rows; is the mix empty?")
-    tokenizer = auto_tokenizer.from_pretrained(options.base_model)
     if options.chat_template is not None:
         tokenizer.chat_template = options.chat_template.read_text(encoding="utf-8")
     cuda = torch.cuda.is_available()
