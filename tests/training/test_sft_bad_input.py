@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from training_helpers import refused
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
@@ -39,17 +40,6 @@ def model_folder(folder: Path, *files: str) -> Path:
 def sft(tmp_path: Path, data: Path, model: Path | str, *extra: str) -> Any:
     args = ["train", "sft", "--mix", str(data), "--base-model", str(model)]
     return runner.invoke(app, [*args, "--out", str(tmp_path / "out"), *extra])
-
-
-def refused(result: Any, *named: str) -> str:
-    """The one error line of a refused command; it must name every string in `named`."""
-    assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit)  # not a traceback
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    for text in named:
-        assert text in lines[0], lines[0]
-    return str(lines[0])
 
 
 @pytest.fixture

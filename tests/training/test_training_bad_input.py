@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from training_helpers import episode, oracle_config
+from training_helpers import episode, oracle_config, refused
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
@@ -48,18 +48,6 @@ def mix_folder(tmp_path: Path) -> Path:
 
 def invoke(*args: object) -> Any:
     return runner.invoke(app, [str(a) for a in args])
-
-
-def refused(result: Any, *named: str) -> str:
-    """The error line of a refused command; it must name every string in `named`."""
-    assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit)  # not a traceback
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    for text in named:
-        assert text in lines[0], lines[0]
-    assert "errors.pydantic.dev" not in lines[0]
-    return str(lines[0])
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

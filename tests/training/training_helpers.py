@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tau_emotion.data import (
     STOP_TOKEN,
@@ -102,3 +103,16 @@ def oracle_config(out: Path, **kw: object) -> RunConfig:
         out=out,
         **kw,
     )
+
+
+def refused(result: Any, *named: str) -> str:
+    """The one error line of a refused command (exit 2, no traceback); it must name every
+    string in `named`, and carry none of pydantic's multi-line text."""
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # not a traceback
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
+    for text in named:
+        assert text in lines[0], lines[0]
+    assert "errors.pydantic.dev" not in lines[0]
+    return str(lines[0])
