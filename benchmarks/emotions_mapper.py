@@ -30,11 +30,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from bench_args import (
+    QUICK_RULE,
+    fill_defaults,
+    http_url,
+    int_at_least,
+    output_file,
+    positive_int,
+    refuse_under_quick,
+    write_output,
+)
+
 from tau_emotion.emotions.anchors import AnchorSet, default_anchor_set
 from tau_emotion.emotions.classifier import TrainConfig
 from tau_emotion.emotions.defaults import DEFAULT_LEXICAL_WEIGHT
 from tau_emotion.emotions.embedders import Embedder, default_embedder
-from tau_emotion.emotions.evalset import REPO_EVAL_DIR, EvalSet, load_eval_set
+from tau_emotion.emotions.evalset import REPO_EVAL_DIR, EvalSet, EvalSetError, load_eval_set
 from tau_emotion.emotions.generator import generate_anchor_set
 from tau_emotion.emotions.mapper import Mapper
 from tau_emotion.emotions.training import (
@@ -190,24 +201,64 @@ def measure_options(
         figures["options"][name] = {part: r.to_json() for part, r in reports.items()}
 
 
+def eval_folder(text: str) -> Path:
+    """An evaluation folder that loads, checked while parsing (before minutes of training)."""
+    folder = Path(text)
+    try:
+        load_eval_set(folder)
+    except EvalSetError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return folder
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--json", type=Path, default=None, help="write all figures here")
-    parser.add_argument("--eval-set", type=Path, default=REPO_EVAL_DIR, help="evaluation folder")
-    parser.add_argument("--texts", type=int, default=20000, help="texts for the speed run")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog=QUICK_RULE)
+    parser.add_argument("--json", type=output_file, default=None, help="write all figures here")
+    parser.add_argument(
+        "--eval-set", type=eval_folder, default=REPO_EVAL_DIR, help="evaluation folder"
+    )
+    parser.add_argument(
+        "--texts",
+        type=positive_int,
+        default=None,
+        help="texts for the speed run (default 20000; 2000 under --quick)",
+    )
     parser.add_argument(
         "--skip",
         action="append",
         default=[],
         help="skip options (or anchor cross-validation) whose name starts with this",
     )
-    parser.add_argument("--endpoint-url", default=None, help="your own embeddings endpoint")
-    parser.add_argument("--endpoint-model", default="text-embedding-3-small")
-    parser.add_argument("--folds", type=int, default=5, help="anchor cross-validation folds")
+    # --quick runs the shipped default only, without cross-validation: the options below
+    # would be silently ignored there, so they are refused with it (`refuse_under_quick`).
+    parser.add_argument(
+        "--endpoint-url",
+        type=http_url,
+        default=None,
+        help="your own embeddings endpoint (not with --quick)",
+    )
+    parser.add_argument(
+        "--endpoint-model",
+        default=None,
+        help="its model (default text-embedding-3-small; not with --quick)",
+    )
+    # One fold would train on nothing and hold every anchor out.
+    parser.add_argument(
+        "--folds",
+        type=int_at_least(2),
+        default=None,
+        help="anchor cross-validation folds (default 5; not with --quick)",
+    )
     parser.add_argument(
         "--quick", action="store_true", help="shipped default only, few texts (for the tests)"
     )
     args = parser.parse_args()
+    refuse_under_quick(parser, args, "endpoint_url", "endpoint_model", "folds")
+    fill_defaults(
+        args,
+        {"texts": 20000, "endpoint_model": "text-embedding-3-small", "folds": 5},
+        quick={"texts": 2000},
+    )
 
     eval_set = load_eval_set(args.eval_set)
     if args.quick:
@@ -222,14 +273,14 @@ def main() -> None:
         print(f"({time.perf_counter() - t:.0f} s)\n")
         figures["anchor_cross_validation"] = cv.to_json()
     texts = [t.text for t in eval_set.descriptions + eval_set.messages]
-    figures["speed"] = s = speed(texts, 2000 if args.quick else args.texts)
+    figures["speed"] = s = speed(texts, args.texts)
     print(
         f"speed: {s['texts_per_s']:.0f} texts/s over {s['texts']} texts; "
         f"load {s['load_s'] * 1000:.0f} ms; peak RSS {s['peak_rss_mb']:.0f} MB; "
         f"torch loaded: {s['torch_loaded']}"
     )
     if args.json is not None:
-        args.json.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        write_output(args.json, json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":

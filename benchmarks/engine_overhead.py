@@ -25,6 +25,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from bench_args import QUICK_RULE, fill_defaults, positive_int
+
 from tau_emotion.data import Message, Task, TerminationReason
 from tau_emotion.domains import load_domain
 from tau_emotion.environment import Environment, gold_hash
@@ -128,14 +130,21 @@ class ToolTimer:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=20, help="Passes over the test tasks.")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=QUICK_RULE)
+    # At least one pass: the figures are divided by the steps and episodes played.
+    parser.add_argument(
+        "--repeats",
+        type=positive_int,
+        default=None,
+        help="Passes over the test tasks (default 20; 1 under --quick).",
+    )
     parser.add_argument("--quick", action="store_true", help="One pass over every 10th task.")
     args = parser.parse_args()
+    fill_defaults(args, {"repeats": 20}, quick={"repeats": 1})
     domain = load_domain("airline")
     tasks = domain.tasks("test")
     if args.quick:
-        args.repeats, tasks = 1, tasks[::10]
+        tasks = tasks[::10]
     env = Environment(domain, domain.variant_for("test"))
     for task in tasks:
         gold_hash(task, env)  # cached once per task, as in a run

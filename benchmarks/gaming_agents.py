@@ -29,8 +29,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench_args import QUICK_RULE, domain_list, output_file, write_output
+
 from tau_emotion.data import Episode, Task, TerminationReason
-from tau_emotion.domains import load_domain, resolve_domains
+from tau_emotion.domains import load_domain
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.run import execute_run
 from tau_emotion.runner.tasks import select_tasks
@@ -177,16 +179,21 @@ def figures(rows: list[Row]) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=QUICK_RULE)
     parser.add_argument(
         "--quick",
         action="store_true",
         help=f"{QUICK_TASKS_PER_DOMAIN} tasks per domain (a seeded sample), for the tests.",
     )
-    parser.add_argument("--domains", default="all", help="Domains to play.")
-    parser.add_argument("--json", type=Path, help="Also write the figures here.")
+    parser.add_argument(
+        "--domains",
+        type=domain_list,
+        default="all",
+        help="Domains to play: a name, a comma list or 'all'.",
+    )
+    parser.add_argument("--json", type=output_file, help="Also write the figures here.")
     args = parser.parse_args()
-    domains = resolve_domains(args.domains)
+    domains: list[str] = args.domains
     num_tasks = QUICK_TASKS_PER_DOMAIN * len(domains) if args.quick else None
     with tempfile.TemporaryDirectory(prefix="gaming-") as tmp:
         rows = measure(domains, num_tasks, Path(tmp))
@@ -196,7 +203,7 @@ def main() -> None:
     print("Pass^1 per domain, with emotion:")
     print(domain_table(rows))
     if args.json:
-        args.json.write_text(json.dumps(figures(rows), indent=2))
+        write_output(args.json, json.dumps(figures(rows), indent=2))
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
 
+from bench_args import QUICK_RULE, domain_list, fill_defaults, int_in_range
+
 from tau_emotion.data import Message, Task, TerminationReason
-from tau_emotion.domains import load_domain, resolve_domains
+from tau_emotion.domains import load_domain
 from tau_emotion.emotions.space import all_conditions
 from tau_emotion.environment import Environment
 from tau_emotion.simulation.agents import OracleAgent
@@ -73,18 +75,31 @@ async def play(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stride", type=int, default=6, help="Every Nth condition per task.")
-    parser.add_argument("--domains", default="all", help="Domains whose seed tasks to use.")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=QUICK_RULE)
+    # A stride of 0 divides by zero and a negative one walks the conditions backwards, one
+    # per task; past the number of conditions every task gets at most one.
+    parser.add_argument(
+        "--stride",
+        type=int_in_range(1, len(all_conditions())),
+        default=None,
+        help="Every Nth condition per task (default 6; 99 under --quick).",
+    )
+    parser.add_argument(
+        "--domains",
+        type=domain_list,
+        default="all",
+        help="Domains whose seed tasks to use: a name, a comma list or 'all'.",
+    )
     parser.add_argument(
         "--quick", action="store_true", help="Two seed tasks per domain, every 99th condition."
     )
     args = parser.parse_args()
+    fill_defaults(args, {"stride": 6}, quick={"stride": 99})
     per_domain = 2 if args.quick else None
-    stride = 99 if args.quick else args.stride
+    stride: int = args.stride
     tasks = [
         t
-        for name in resolve_domains(args.domains)
+        for name in args.domains
         for t in [t for t in load_domain(name).tasks() if t.provenance == "seed"][:per_domain]
     ]
     table = asyncio.run(play(tasks, stride))

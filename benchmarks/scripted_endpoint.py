@@ -20,6 +20,8 @@ import re
 import time
 from typing import Any
 
+from bench_args import non_negative_float, port
+
 _TOOL = re.compile(rb'"name"\s*:\s*"(get_[A-Za-z0-9_]*)"')
 
 
@@ -145,8 +147,10 @@ async def serve(port: int, latency: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=0, help="0 picks a free port.")
-    parser.add_argument("--latency", type=float, default=0.2, help="Seconds before each reply.")
+    parser.add_argument("--port", type=port, default=0, help="0 to 65535; 0 picks a free port.")
+    parser.add_argument(
+        "--latency", type=non_negative_float, default=0.2, help="Seconds before each reply."
+    )
     args = parser.parse_args()
     asyncio.run(serve(args.port, args.latency))
 

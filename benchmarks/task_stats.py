@@ -46,11 +46,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
 from typing import Any, get_args
 
+from bench_args import QUICK_RULE, domain_list, output_file, write_output
+
 from tau_emotion.data import Split, Task, Urgency
-from tau_emotion.domains import Domain, load_domain, resolve_domains
+from tau_emotion.domains import Domain, load_domain
 from tau_emotion.emotions.space import FAMILIES
 from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import is_entity_param
@@ -492,15 +493,22 @@ def tracer_tasks(domain: Domain, split: Split, limit: int | None) -> list[Task]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=QUICK_RULE)
     parser.add_argument(
-        "--quick", action="store_true", help=f"The first domain's first {QUICK_TASKS} test tasks."
+        "--quick",
+        action="store_true",
+        help=f"The first given domain's first {QUICK_TASKS} test tasks.",
     )
-    parser.add_argument("--domains", default="all", help="Domains to read.")
-    parser.add_argument("--json", type=Path, help="Also write the figures here.")
+    parser.add_argument(
+        "--domains",
+        type=domain_list,
+        default="all",
+        help="Domains to read: a name, a comma list or 'all'.",
+    )
+    parser.add_argument("--json", type=output_file, help="Also write the figures here.")
     parser.add_argument("--check", action="store_true", help="Exit 1 when a test target is missed.")
     args = parser.parse_args()
-    domains = resolve_domains(args.domains)
+    domains: list[str] = args.domains
     if args.quick:
         domains = domains[:1]
     splits: tuple[Split, ...] = ("test",) if args.quick else ("test", "train")
@@ -520,7 +528,7 @@ def main() -> None:
             missed = [k for k, v in figures.items() if v.get("met") is False]
     print("test targets missed: " + (", ".join(missed) if missed else "none"))
     if args.json is not None:
-        args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        write_output(args.json, json.dumps(report, indent=2) + "\n")
     sys.exit(1 if args.check and missed else 0)
 
 

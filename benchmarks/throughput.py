@@ -40,6 +40,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench_args import (
+    QUICK_RULE,
+    fill_defaults,
+    int_at_least,
+    output_file,
+    positive_float,
+    positive_int,
+    write_output,
+)
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -199,19 +209,58 @@ def load() -> str:
     return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
 
 
+# `tau-emotion run` refuses fewer messages per episode than this (RunConfig.max_steps).
+MIN_STEPS = 2
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="A few seconds, for the tests.")
-    parser.add_argument("--latency", type=float, default=0.2, help="Endpoint latency (s).")
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 16, 64, 256])
-    parser.add_argument("--max-steps", type=int, default=62, help="Messages per episode.")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=QUICK_RULE)
     parser.add_argument(
-        "--lengths", type=int, nargs="+", default=[12, 62, 200], help="max-steps sweep."
+        "--quick",
+        action="store_true",
+        help="A few seconds, for the tests: 20 ms latency, 1 and 8 in flight, 12 steps, "
+        "lengths 6 and 24, fewer episodes.",
     )
-    parser.add_argument("--json", type=Path, help="Also write the figures here.")
+    # Checked here, not by the CLI each run starts: a value it refuses would only come back
+    # as a failed run, and a latency of 0 has no ideal rate to compare with.
+    parser.add_argument(
+        "--latency",
+        type=positive_float,
+        default=None,
+        help="Endpoint latency in seconds (default 0.2; 0.02 under --quick).",
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=positive_int,
+        nargs="+",
+        default=None,
+        help="Episodes in flight, one run each (default 1 16 64 256; 1 8 under --quick).",
+    )
+    parser.add_argument(
+        "--max-steps",
+        type=int_at_least(MIN_STEPS),
+        default=None,
+        help="Messages per episode (default 62; 12 under --quick).",
+    )
+    parser.add_argument(
+        "--lengths",
+        type=int_at_least(MIN_STEPS),
+        nargs="+",
+        default=None,
+        help="max-steps sweep (default 12 62 200; 6 24 under --quick).",
+    )
+    parser.add_argument("--json", type=output_file, help="Also write the figures here.")
     args = parser.parse_args()
-    if args.quick:
-        args.latency, args.concurrency, args.max_steps, args.lengths = 0.02, [1, 8], 12, [6, 24]
+    fill_defaults(
+        args,
+        {
+            "latency": 0.2,
+            "concurrency": [1, 16, 64, 256],
+            "max_steps": 62,
+            "lengths": [12, 62, 200],
+        },
+        quick={"latency": 0.02, "concurrency": [1, 8], "max_steps": 12, "lengths": [6, 24]},
+    )
 
     figures: dict[str, Any] = {"rates": [], "lengths": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -268,7 +317,7 @@ def main() -> None:
         finally:
             endpoint.close()
     if args.json:
-        args.json.write_text(json.dumps(figures, indent=2))
+        write_output(args.json, json.dumps(figures, indent=2))
 
 
 def fmt(ms: float | None) -> str:

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_args import QUICK_RULE, fill_defaults, output_folder, positive_int
+
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.tracer.build import BuildConfig, run_build
 from tau_emotion.tracer.stats import write_stats
@@ -49,11 +51,22 @@ def compare(final: Path) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=None)
-    # The build's own defaults: the shipped sets were built with them.
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=QUICK_RULE)
+    parser.add_argument(
+        "--out",
+        type=output_folder,
+        default=None,
+        help="Build folder to keep (default: a temp one).",
+    )
+    # The build's own defaults: the shipped sets were built with them. The worker count is
+    # checked here so that a bad one is a usage error, not BuildConfig's validation dump.
     defaults = BuildConfig(domains=[])
-    parser.add_argument("--workers", type=int, default=defaults.workers)
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help=f"Grounding processes (default {defaults.workers}; 1 under --quick).",
+    )
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--install", action="store_true")
     parser.add_argument(
@@ -62,6 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick and args.install:
         parser.error("--quick builds a small set; it cannot be installed over the shipped one")
+    fill_defaults(args, {"workers": defaults.workers}, quick={"workers": 1})
     out = args.out or Path(tempfile.mkdtemp(prefix="tracer-build-"))
     config = BuildConfig(domains=domain_names(), seed=args.seed, workers=args.workers)
     if args.quick:
@@ -72,7 +86,7 @@ def main() -> None:
             test_targets={"airline": QUICK_TEST_TASKS},
             walk_samples=200,
             test_walks=40,
-            workers=1,
+            workers=args.workers,
         )
     wall, cpu = time.perf_counter(), cpu_seconds()
     final = run_build(config, out, install=args.install, show=False)

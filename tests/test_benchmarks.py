@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,94 @@ def test_task_stats_quick_prints_every_figure_with_its_target(tmp_path: Path) ->
     for key in ("writes_mean", "reason", "skeletons", "overlapping", "challenge_worst"):
         assert test[key]["target"] is not None and isinstance(test[key]["met"], bool)
     assert test["verbatim"]["target"] is None  # reported, not a target
+
+
+# A bad argument is argparse's usage error (exit 2, naming it) before any work: no traceback
+# from deep in a run, no table printed first, no figures that silently mean something else.
+# "{file}" is an existing file and "{dir}" an existing folder, both made per test.
+BAD_ARGUMENTS = [
+    ("engine_overhead.py", ["--repeats", "0"], "--repeats"),
+    ("engine_overhead.py", ["--repeats", "-2"], "--repeats"),
+    ("oracle_patience.py", ["--stride", "0"], "--stride"),
+    ("oracle_patience.py", ["--stride", "-1"], "--stride"),
+    ("oracle_patience.py", ["--stride", "595"], "--stride"),
+    ("oracle_patience.py", ["--domains", "nosuch"], "--domains"),
+    ("throughput.py", ["--latency", "0"], "--latency"),
+    ("throughput.py", ["--latency", "nan"], "--latency"),
+    ("throughput.py", ["--concurrency", "1", "0"], "--concurrency"),
+    ("throughput.py", ["--max-steps", "1"], "--max-steps"),
+    ("throughput.py", ["--lengths", "6", "1"], "--lengths"),
+    ("throughput.py", ["--json", "{dir}"], "--json"),
+    ("throughput.py", ["--quick", "--json", "{file}/x/y.json"], "--json"),
+    ("gaming_agents.py", ["--domains", "nosuch"], "--domains"),
+    ("gaming_agents.py", ["--domains", ","], "--domains"),
+    ("gaming_agents.py", ["--quick", "--json", "{file}/x/y.json"], "--json"),
+    ("gaming_agents.py", ["--quick", "--json", "{dir}"], "--json"),
+    ("task_stats.py", ["--domains", "nosuch"], "--domains"),
+    ("task_stats.py", ["--json", "{dir}"], "--json"),
+    ("task_stats.py", ["--quick", "--json", ""], "--json"),
+    ("tracer_build.py", ["--quick", "--workers", "-5"], "--workers"),
+    ("tracer_build.py", ["--quick", "--out", "{file}"], "--out"),
+    ("tracer_build.py", ["--quick", "--out", "{file}/build"], "--out"),
+    ("scripted_endpoint.py", ["--port", "70000"], "--port"),
+    ("scripted_endpoint.py", ["--port", "-1"], "--port"),
+    ("scripted_endpoint.py", ["--latency", "-1"], "--latency"),
+    ("emotions_mapper.py", ["--texts", "0"], "--texts"),
+    ("emotions_mapper.py", ["--folds", "1"], "--folds"),
+    ("emotions_mapper.py", ["--eval-set", "{dir}"], "--eval-set"),
+    ("emotions_mapper.py", ["--json", "{dir}"], "--json"),
+    ("emotions_mapper.py", ["--endpoint-url", "not a url"], "--endpoint-url"),
+    # --quick skips what these set, so they are refused with it rather than ignored
+    ("emotions_mapper.py", ["--quick", "--folds", "3"], "--folds"),
+    (
+        "emotions_mapper.py",
+        ["--quick", "--endpoint-url", "http://127.0.0.1:1/v1"],
+        "--endpoint-url",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "named"),
+    BAD_ARGUMENTS,
+    ids=[f"{s}:{' '.join(a)}" for s, a, _ in BAD_ARGUMENTS],
+)
+def test_a_bad_argument_is_refused_by_argparse_before_any_work(
+    script: str, arguments: list[str], named: str, tmp_path: Path
+) -> None:
+    existing_file = tmp_path / "a-file"
+    existing_file.write_text("")
+    given = [a.format(file=existing_file, dir=tmp_path) for a in arguments]
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *given],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert f"argument {named}:" in done.stderr and "usage:" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""  # nothing measured or printed first
+    # Each refused run would take from seconds (--quick) to hours; start-up is well under 1 s.
+    assert elapsed < 15, elapsed
+    assert existing_file.read_text() == ""
+
+
+def test_quick_honours_an_explicitly_given_value() -> None:
+    out = run("oracle_patience.py", "--quick", "--domains", "airline", "--stride", "297")
+    assert "2 seed tasks, every 297th of 594 conditions per task" in out
+    out = run("engine_overhead.py", "--quick", "--repeats", "2")
+    assert "x 2 passes" in out
+    # every script with a --quick says the rule in its --help (wrapped to the terminal width)
+    for script in sorted(p.name for p in BENCHMARKS.glob("*.py")):
+        text = " ".join(run(script, "--help").split())
+        if "--quick" in text:
+            assert "--quick only changes defaults: a value given explicitly is honoured" in text
+
+
+def test_an_output_file_gets_its_missing_folders(tmp_path: Path) -> None:
+    figures_path = tmp_path / "new" / "folder" / "figures.json"
+    run("task_stats.py", "--quick", "--json", str(figures_path))
+    assert json.loads(figures_path.read_text())["test"]["tasks"]["values"]["overall"] == 20
