@@ -115,3 +115,15 @@ def test_the_error_budget_is_the_whole_runs(tmp_path: Path) -> None:
     assert len(first) == 3  # the third failure is more than 2
     again = execute_run(_config(out, **dead), resume=True)
     assert len(again) == 3  # still over budget: nothing more is played
+
+
+def test_one_run_at_a_time_writes_a_folder(tmp_path: Path) -> None:
+    """A `--resume` in another terminal (or a second `evaluate_async` on one `out`) while a
+    run writes the folder would play its episodes twice: it is refused instead."""
+    from tau_emotion.storage import file_lock
+
+    out = tmp_path / "run"
+    held = file_lock(out / RESULTS_FILE, wait=False)  # as the first run holds it
+    with held, pytest.raises(RunExistsError, match="being written by another run"):
+        execute_run(_config(out, num_tasks=1))
+    assert len(execute_run(_config(out, num_tasks=1))) == 1  # free again once it ended

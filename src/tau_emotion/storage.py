@@ -11,15 +11,19 @@ Every writer of run files (results, manifest, metrics, cache, report) goes throu
 - `write_atomic` replaces a file whole (temp file in the same folder, fsync, rename), so a
   kill mid-write leaves the old file or the new one, never half of one.
 - `read_model` loads a file that a run rewrites and names it when it is damaged.
+- `file_lock` makes the writers of one file (or one run folder) take turns.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,6 +41,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 class DamagedFileError(TauEmotionError):
     """A file a run wrote cannot be read back; the message names the file."""
+
+
+class FileBusyError(TauEmotionError):
+    """Another writer holds the lock of a file (`file_lock` without waiting)."""
 
 
 def encodable(text: str) -> str:
@@ -123,6 +131,24 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+@contextmanager
+def file_lock(path: Path, wait: bool = True) -> Iterator[None]:
+    """Hold an exclusive lock beside `path` (``.<name>.lock``) for the block: writers of one
+    file, or of one run folder, take turns. Without `wait`, a lock another process (or
+    thread) holds is `FileBusyError` at once. The lock goes with the process, so a killed
+    writer never leaves one behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with (path.parent / f".{path.name}.lock").open("w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise FileBusyError(f"{path} is being written by another process") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -28,7 +28,7 @@ from tau_emotion.runner.results import (
     load_episodes,
 )
 from tau_emotion.runner.tasks import require_tasks
-from tau_emotion.storage import model_json, read_model, write_atomic
+from tau_emotion.storage import FileBusyError, file_lock, model_json, read_model, write_atomic
 
 
 class RunExistsError(TauEmotionError):
@@ -108,9 +108,29 @@ def execute_run(
     """Run (or finish) a run; returns every episode of the run, old and new.
 
     Problems the run notices but does not stop for (see `runner.monitor`) go to `on_warning`
-    (default: `warnings.warn`) once each, and into the manifest's ``warnings``.
+    (default: `warnings.warn`) once each, and into the manifest's ``warnings``. One run at a
+    time writes a folder: a second (a `--resume` in another terminal, two `evaluate_async`
+    calls on one `out`) is `RunExistsError` while the first holds it.
     """
     check_run_inputs(config)
+    try:
+        with file_lock(config.out / RESULTS_FILE, wait=False):
+            return _execute_run(config, resume, participants, progress, retry_errors, on_warning)
+    except FileBusyError:
+        raise RunExistsError(
+            f"{config.out} is being written by another run right now; wait for it to end "
+            "or choose another --out"
+        ) from None
+
+
+def _execute_run(
+    config: RunConfig,
+    resume: bool,
+    participants: Participants | None,
+    progress: ProgressHook | None,
+    retry_errors: bool,
+    on_warning: Callable[[str], None] | None,
+) -> list[Episode]:
     out = config.out
     results_path = out / RESULTS_FILE
     done = load_episodes(results_path)

@@ -17,11 +17,10 @@ a build and files the ones that pass (`tau-emotion tracer review`).
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from tau_emotion.data import Task
 from tau_emotion.errors import TaskFileError, first_problem
+from tau_emotion.storage import file_lock
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Candidate, Felt
 from tau_emotion.tracer.select import accepted
@@ -143,16 +143,9 @@ def write_reviews(path: Path, reviews: Iterable[Review]) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
-@contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> AbstractContextManager[None]:
     """Hold an exclusive lock on a review file while it is read and rewritten."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with (path.parent / f".{path.name}.lock").open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    return file_lock(path)
 
 
 def reviewed(task: Task, review: Review) -> Task:
