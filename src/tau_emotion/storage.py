@@ -172,6 +172,13 @@ def read_model(path: Path, model: type[M]) -> M:
     except IsADirectoryError:
         raise DamagedFileError(f"{path} is a folder, not a file") from None
     try:
+        data.decode("utf-8")  # pydantic would only say "invalid unicode code point"
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DamagedFileError(
+            f"{path} is damaged: not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line})"
+        ) from None
+    try:
         return model.model_validate_json(data)
     except ValidationError as exc:
         raise DamagedFileError(f"{path} is damaged: {first_problem(exc)}") from None

@@ -18,9 +18,8 @@ from pydantic import ValidationError
 
 from tau_emotion.data import Episode, RunManifest
 from tau_emotion.errors import TauEmotionError, first_problem
-from tau_emotion.inputs import InputError, read_text
 from tau_emotion.runner.config import RunConfig
-from tau_emotion.storage import model_json
+from tau_emotion.storage import DamagedFileError, model_json, read_model
 
 RESULTS_FILE = "results.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -123,11 +122,9 @@ def read_run_folder(run_dir: Path) -> RunFolder:
         # as a finished run without one is not a run at all.
         raise RunFolderError(f"{run_dir} is not a run folder (no {RESULTS_FILE})")
     try:
-        manifest = RunManifest.model_validate_json(read_text(manifest_path, "run manifest"))
-    except InputError as exc:
+        manifest = read_model(manifest_path, RunManifest)
+    except DamagedFileError as exc:
         raise RunFolderError(str(exc)) from None
-    except ValidationError as exc:
-        raise RunFolderError(f"{manifest_path} is damaged: {first_problem(exc)}") from None
     try:
         config = RunConfig.model_validate({**manifest.config, "out": run_dir})
     except ValidationError as exc:
