@@ -12,6 +12,7 @@ Every writer of run files (results, manifest, metrics, cache, report) goes throu
   kill mid-write leaves the old file or the new one, never half of one.
 - `read_model` loads a file that a run rewrites and names it when it is damaged.
 - `file_lock` makes the writers of one file (or one run folder) take turns.
+- `parse_jsonl` reads JSONL records, naming the first bad line through the caller's error.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import fcntl
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -182,3 +183,21 @@ def read_model(path: Path, model: type[M]) -> M:
         return model.model_validate_json(data)
     except ValidationError as exc:
         raise DamagedFileError(f"{path} is damaged: {first_problem(exc)}") from None
+
+
+def parse_jsonl(
+    text: str, model: type[M], refuse: Callable[[int, str], Exception]
+) -> list[tuple[int, M]]:
+    """Each non-blank line of JSONL `text` as `model`, with its line number; the first line
+    that is not one raises ``refuse(line number, its first problem)``, the caller's error
+    naming its file. Lines are split on newlines only: `str.splitlines` also splits at
+    U+2028 and the like, which a JSON string may hold unescaped."""
+    records: list[tuple[int, M]] = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((lineno, model.model_validate_json(line)))
+        except ValidationError as exc:
+            raise refuse(lineno, first_problem(exc)) from None
+    return records

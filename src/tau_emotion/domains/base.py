@@ -25,7 +25,8 @@ from tau_emotion.data import Message, Split, Task
 from tau_emotion.domains.checks import PolicyCheck, Trajectory
 from tau_emotion.domains.state import DomainDB, State, canonical_json
 from tau_emotion.domains.tools import ToolKind, ToolSet
-from tau_emotion.errors import DomainError, TaskFileError, first_problem
+from tau_emotion.errors import DomainError, TaskFileError
+from tau_emotion.storage import parse_jsonl
 
 if TYPE_CHECKING:
     from tau_emotion.tracer.declaration import TracerSpec
@@ -207,7 +208,6 @@ class Domain:
 
 def load_tasks(path: Path) -> list[Task]:
     """Read a task JSONL file; a bad line raises `TaskFileError` naming file and line."""
-    tasks: list[Task] = []
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -215,16 +215,12 @@ def load_tasks(path: Path) -> list[Task]:
         raise TaskFileError(f"{path} is not UTF-8 text ({detail})") from None
     except OSError as exc:
         raise TaskFileError(f"{path} cannot be read: {exc.strerror or exc}") from None
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            tasks.append(Task.model_validate_json(line))
-        except ValidationError as exc:
-            # One line: the CLI prints this message as is.
-            problem = first_problem(exc)
-            raise TaskFileError(f"{path}:{lineno}: not a valid task ({problem})") from None
-    return tasks
+
+    def refuse(lineno: int, problem: str) -> TaskFileError:
+        # One line: the CLI prints this message as is.
+        return TaskFileError(f"{path}:{lineno}: not a valid task ({problem})")
+
+    return [task for _, task in parse_jsonl(text, Task, refuse)]
 
 
 def write_tasks(path: Path, tasks: Sequence[Task]) -> None:

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tau_emotion.data import Task
-from tau_emotion.errors import TaskFileError, first_problem
-from tau_emotion.storage import file_lock
+from tau_emotion.errors import TaskFileError
+from tau_emotion.storage import file_lock, parse_jsonl
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import Candidate, Felt
 from tau_emotion.tracer.select import accepted
@@ -103,15 +103,7 @@ def _records(path: Path, model: type[M]) -> list[tuple[int, M]]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise TaskFileError(f"{path} cannot be read: {exc}") from None
-    records: list[tuple[int, M]] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            records.append((lineno, model.model_validate_json(line)))
-        except ValidationError as exc:
-            raise TaskFileError(f"{path}:{lineno}: {first_problem(exc)}") from None
-    return records
+    return parse_jsonl(text, model, lambda n, problem: TaskFileError(f"{path}:{n}: {problem}"))
 
 
 def load_reviews(path: Path) -> dict[str, Review]:

@@ -34,10 +34,10 @@ from tau_emotion.analysis.runs import family_of
 from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
 from tau_emotion.emotions.space import NEUTRAL
-from tau_emotion.errors import TauEmotionError, describe, first_problem
+from tau_emotion.errors import TauEmotionError, describe
 from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.inputs import InputError, read_text
-from tau_emotion.storage import model_json, write_atomic
+from tau_emotion.storage import model_json, parse_jsonl, write_atomic
 from tau_emotion.training.outcomes import Outcome, classify, mean_or_none, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
@@ -307,15 +307,8 @@ def read_episodes(path: Path) -> list[Episode]:
         text = read_text(path, "episodes file")  # names the file when it is not UTF-8
     except InputError as exc:
         raise MixError(str(exc)) from None
-    episodes: list[Episode] = []
-    # Split on newlines only: str.splitlines also splits at U+2028 and the like, which JSON
-    # strings may hold unescaped.
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            episodes.append(Episode.model_validate_json(line))
-        except ValidationError as exc:
-            problem = first_problem(exc)
-            raise MixError(f"{path}:{lineno}: not an episode record ({problem})") from None
-    return episodes
+
+    def refuse(lineno: int, problem: str) -> MixError:
+        return MixError(f"{path}:{lineno}: not an episode record ({problem})")
+
+    return [episode for _, episode in parse_jsonl(text, Episode, refuse)]
