@@ -18,10 +18,10 @@ import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from tau_emotion.domains import resolve_domains
 from tau_emotion.errors import DomainError
+from tau_emotion.inputs import InputError, check_base_url
 
 QUICK_RULE = "--quick only changes defaults: a value given explicitly is honoured."
 
@@ -100,15 +100,12 @@ def domain_list(text: str) -> list[str]:
 
 
 def http_url(text: str) -> str:
-    """An http(s) URL with a host: a malformed one would fail only when it is first used."""
+    """An http(s) URL with a host, as the command line's base URLs are checked: a malformed
+    one would fail only when it is first used."""
     try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 - reading it raises ValueError on an impossible port
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a URL: {exc}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an http(s) URL with a host")
-    return text
+        return check_base_url(text, "")
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
 
 
 def _creatable_folder(folder: Path) -> None:
