@@ -312,6 +312,29 @@ CASES: list[Case] = [
     ),
     ("show: unknown task", lambda t: ["show", "airline/nope"], "no task 'nope'"),
     ("domains generate: unknown", lambda t: ["domains", "generate", "zoo", "--check"], "zoo"),
+    # Mistakes typer finds while parsing: one line too, not its boxed usage panel.
+    ("parse: unknown root option", lambda t: ["--bogus"], "No such option: --bogus"),
+    ("parse: unknown run option", lambda t: ["run", "--bogus"], "(see 'tau-emotion run --help')"),
+    (
+        "parse: --trials not a number",
+        lambda t: [*ORACLE, "--trials", "abc"],
+        "Invalid value for '--trials': Input should be a valid integer",
+    ),
+    (
+        "parse: --executor not a choice",
+        lambda t: [*ORACLE, "--executor", "bogus"],
+        "Invalid value for '--executor': 'bogus' is not one of 'local', 'ray'",
+    ),
+    (
+        "parse: train sft --lr-scheduler not a choice",
+        lambda t: ["train", "sft", "--lr-scheduler", "nope"],
+        "Invalid value for '--lr-scheduler': 'nope' is not one of",
+    ),
+    (
+        "parse: tracer walk without --domain",
+        lambda t: ["tracer", "walk"],
+        "Missing option '--domain'. (see 'tau-emotion tracer walk --help')",
+    ),
 ]
 
 
@@ -335,6 +358,12 @@ def test_bad_input_is_one_line_and_exit_2(
         result.exception
     )
     _assert_one_clean_line(result.exit_code, result.output, expected)
+
+
+def test_a_bare_group_still_shows_its_help() -> None:
+    result = runner.invoke(app, ["tracer"])
+    assert result.exit_code == 2 and "error: " not in result.output
+    assert "Usage: tau-emotion tracer" in result.output and "walk" in result.output
 
 
 def _cli(*args: bytes | str, cwd: Path) -> subprocess.CompletedProcess[bytes]:

@@ -6,6 +6,10 @@ damaged file, an unknown domain), a validation error, or an operating-system err
 path the user named ends as ``error: <one line naming the input>`` on stderr, never as a
 traceback. Anything else is a bug and keeps its traceback.
 
+A mistake typer finds while parsing (an unknown option, a value of the wrong type or outside
+its choices, a missing required option) is a bad input too, and ends the same way instead of
+in typer's boxed usage panel; a bare group (`tau-emotion tracer`) still shows its help.
+
 Commands still validate their inputs where they read them (`tau_emotion.inputs`), so that
 the line says which option was wrong; this handler is what keeps a missed case from
 crashing. Every line it prints is redacted: an error can quote an endpoint's reply.
@@ -36,17 +40,52 @@ def print_error(message: str) -> None:
     typer.secho(f"error: {safe_text(one_line(message))}", fg=typer.colors.RED, err=True)
 
 
+def _usage_error_class() -> type[Exception]:
+    # typer raises click's `UsageError` (from its own copy of click since typer 0.2x, from
+    # click itself before): the class `typer.BadParameter` derives from is that one.
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+USAGE_ERROR = _usage_error_class()
+
+
+def usage_line(exc: Exception) -> str | None:
+    """A parse error of typer's as one line with the command's help hint; None for anything
+    else, and for a group called bare (that "error" is the group's help, shown as such)."""
+    if not isinstance(exc, USAGE_ERROR) or type(exc).__name__ == "NoArgsIsHelpError":
+        return None
+    message = str(exc.format_message()).replace("Value error, ", "")  # type: ignore[attr-defined]
+    ctx = getattr(exc, "ctx", None)
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    return one_line(message) + hint
+
+
 class CliGroup(TyperGroup):
     """The root group: user errors from any sub-command become one line and exit 2."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        # The root's own options are parsed here, before `invoke` (`tau-emotion --bogus`).
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as exc:
+            line = usage_line(exc)
+            if line is None:
+                raise
+            print_error(line)
+            raise typer.Exit(EXIT_INPUT) from None
 
     def invoke(self, ctx: Any) -> Any:  # typer's vendored click.Context (a private module)
         # Keys configured by environment are hidden from the very first line printed.
         register_key_variables()
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, TyperException):
-            raise  # typer's own exits and usage errors already say what they mean
         except Exception as exc:
+            line = usage_line(exc)
+            if line is not None:
+                print_error(line)
+                raise typer.Exit(EXIT_INPUT) from None
+            if isinstance(exc, (typer.Exit, typer.Abort, TyperException)):
+                raise  # typer's own exits and help requests say what they mean
             message = describe(exc)
             if message is None:
                 raise
