@@ -206,3 +206,18 @@ def test_tasks_chooses_tasks_with_the_options_of_run() -> None:
         assert (p.opts, p.default, p.help) == (same.opts, same.default, same.help), p.name
     bad = runner.invoke(app, ["tasks", "--split", "dev"])
     assert bad.exit_code == 2 and "--split" in bad.output
+
+
+def test_model_options_for_a_role_that_calls_no_model_are_named_as_ignored(
+    tmp_path: Path,
+) -> None:
+    base = ["run", "--domain", "airline", "--num-tasks", "1", "--out", str(tmp_path / "a")]
+    oracle = runner.invoke(app, [*base, "--agent", "oracle", "--agent-model", "m"])
+    assert oracle.exit_code == 0, oracle.output
+    assert "--agent-model ignored: the oracle agent calls no model" in oracle.output
+    scripted = [*base[:-1], str(tmp_path / "b"), "--agent", "oracle", "--user", "scripted"]
+    user = runner.invoke(app, [*scripted, "--user-model", "u", "--user-temperature", "0.2"])
+    assert user.exit_code == 0, user.output
+    assert "--user-model, --user-temperature ignored: the scripted user" in user.output
+    plain = runner.invoke(app, [*base[:-1], str(tmp_path / "c"), "--agent", "oracle"])
+    assert plain.exit_code == 0 and "ignored" not in plain.output

@@ -112,6 +112,21 @@ def build_config(cls: type[RunConfig], given: dict[str, Any], config_file: Path 
     return cls.model_validate(data)
 
 
+def ignored_model_flags(config: RunConfig, given: dict[str, Any]) -> str | None:
+    """A warning naming the model options given on the command line for a role that calls
+    no model (the oracle agent, a scripted user), or None. They are accepted, so that one
+    command line can try every agent, but whoever typed them should know they did nothing."""
+    opts = config_options(type(config))
+    parts = []
+    for role, kind in (("agent_model", config.agent), ("user_model", config.user)):
+        if kind.needs_model:
+            continue
+        named = [o.flag for o in opts if o.path[0] == role and o.param in given]
+        if named:
+            parts.append(f"{', '.join(named)} ignored: the {kind} {ROLES[role]} calls no model")
+    return "; ".join(parts) or None
+
+
 ConfigFileOpt = Annotated[
     Path | None,
     typer.Option(
@@ -196,6 +211,11 @@ def run_like_command(
             raise fail(error_message(exc, opts)) from None
         except ValueError as exc:
             raise fail(str(exc)) from None
+        ignored = ignored_model_flags(config, given)
+        if ignored is not None:
+            from tau_emotion.cli.tables import warning_printer
+
+            warning_printer()(ignored)
         body(RunRequest(config, bool(values["resume"]), bool(values["retry_errors"])))
 
     own = [
