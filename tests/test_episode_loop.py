@@ -5,9 +5,11 @@ from collections.abc import Sequence
 
 from tau_emotion.data import (
     ERROR_TERMINATION,
+    Action,
     Episode,
     EpisodeError,
     ErrorKind,
+    Intent,
     Message,
     Task,
     TerminationReason,
@@ -119,6 +121,33 @@ def test_endpoint_failure_is_recorded_not_raised(toy: Domain) -> None:
     assert episode.termination == TerminationReason.INFRA_ERROR
     assert episode.errors[0].kind == "infra" and "endpoint down" in episode.errors[0].message
     assert episode.reward == 0.0
+
+
+def test_an_episode_cut_short_is_no_success_where_nothing_was_to_change(toy: Domain) -> None:
+    # A task whose gold only reads: the database matches from the first turn, so scoring
+    # the state alone would credit an endpoint that never answered with a success.
+    read_only = credit_task().model_copy(
+        update={
+            "intents": [
+                Intent(
+                    request="What is my balance?",
+                    actions=[Action(name="get_credit", arguments={"customer_id": "c1"})],
+                    outputs=[],
+                )
+            ]
+        }
+    )
+    endpoint_down = (_agent_script([ModelError("agent endpoint down")]), ScriptedModel(["Hi"]))
+    silent_user = (None, ScriptedModel(["", "  ", ""]))  # the simulator breaks: user_error
+    for (agent, user), ending in (
+        (endpoint_down, TerminationReason.INFRA_ERROR),
+        (silent_user, TerminationReason.USER_ERROR),
+    ):
+        episode = play(toy, read_only, agent, user)
+        assert episode.termination == ending
+        assert episode.breakdown is not None and episode.breakdown.db_match
+        assert episode.reward == 0.0 and not episode.success
+        assert f"ended in {ending}" in episode.breakdown.reason
 
 
 def test_user_that_gives_no_text_is_a_user_error(toy: Domain) -> None:

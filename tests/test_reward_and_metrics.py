@@ -28,6 +28,11 @@ def test_output_matching_by_text_and_by_number() -> None:
         ("g", "balance 15.0", TerminationReason.USER_UNSATISFIED, -1.0),
         ("x", "nothing", TerminationReason.USER_UNSATISFIED, -1.0),
         ("g", "balance 15.0", TerminationReason.MAX_STEPS, 1.0),
+        # An episode cut short by an error is never a success, even on a matching database.
+        ("g", "balance 15.0", TerminationReason.INFRA_ERROR, 0.0),
+        ("g", "balance 15.0", TerminationReason.AGENT_ERROR, 0.0),
+        ("g", "balance 15.0", TerminationReason.USER_ERROR, 0.0),
+        ("g", "balance 15.0", TerminationReason.FRAMEWORK_ERROR, 0.0),
     ],
 )
 def test_reward_cases(final: str, said: str, termination: TerminationReason, reward: float) -> None:

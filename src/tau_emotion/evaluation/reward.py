@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tau_emotion.data import Message, RewardBreakdown, Task, TerminationReason
+from tau_emotion.data import ERROR_TERMINATION, Message, RewardBreakdown, Task, TerminationReason
 from tau_emotion.evaluation.outputs import output_communicated
 
 __all__ = ["compute_reward", "output_communicated"]
+
+UNFINISHED = frozenset(ERROR_TERMINATION.values())
+"""Endings by error (an endpoint, the agent's protocol, the simulator, the framework): the
+conversation stopped before anyone finished it, so it is never a success, even where the
+database happens to match (a task whose gold changes nothing matches from the first turn)."""
 
 
 def compute_reward(
@@ -18,7 +23,8 @@ def compute_reward(
     termination: TerminationReason,
     policy_violations: Sequence[str] | None = None,
 ) -> tuple[float, RewardBreakdown]:
-    """1.0 iff the DB matches the gold replay and every output was said; -1.0 on a walk-away.
+    """1.0 iff the episode finished, the DB matches the gold replay and every output was said;
+    -1.0 on a walk-away; 0.0 for an episode that ended in an error (`UNFINISHED`).
 
     `policy_violations` (the hard rules broken; None when they were not audited) are recorded
     beside the reward, never in it: the reward stays final state + outputs + walk-away,
@@ -29,6 +35,8 @@ def compute_reward(
     dissatisfied = termination == TerminationReason.USER_UNSATISFIED
     if dissatisfied:
         reward, reason = -1.0, "the user walked away dissatisfied"
+    elif termination in UNFINISHED:
+        reward, reason = 0.0, f"the episode ended in {termination} before it was finished"
     elif db_match and not missing:
         reward, reason = 1.0, "final state matches the gold replay and all outputs were given"
     elif not db_match:
