@@ -111,6 +111,22 @@ def test_metrics_per_domain_equal_and_task_weighted() -> None:
     assert compute_metrics(episodes).model_dump() == report.model_dump()
 
 
+def test_the_domain_mean_has_a_real_interval_when_domains_hold_one_task() -> None:
+    # One task a domain (`run --domain all --num-tasks 10`): a stratum of one task never
+    # varies, so a stratified bootstrap reported the ranking figure as a point.
+    rewards = {"a": [0.0, 0.0, 0.0], "b": [1.0, 1.0, 1.0], "c": [1.0, 0.0, 0.0]}
+    episodes = [
+        _ep(d, f"{d}1", t, r) for d, trials in rewards.items() for t, r in enumerate(trials)
+    ]
+    mean = compute_metrics(episodes).overall_equal.avg
+    assert mean.value == pytest.approx(4 / 9)
+    assert mean.low < mean.value < mean.high
+    assert mean.low == pytest.approx(0.0) and mean.high == pytest.approx(1.0)
+    # With an uneven split the equal-weight mean weighs each task by 1 / its domain's tasks.
+    uneven = [*episodes, *[_ep("a", "a2", t, 1.0) for t in range(3)]]
+    assert compute_metrics(uneven).overall_equal.avg.value == pytest.approx((0.5 + 1 + 1 / 3) / 3)
+
+
 def test_metrics_need_episodes() -> None:
     with pytest.raises(ValueError, match="no episodes"):
         compute_metrics([])

@@ -18,6 +18,8 @@ def test_wilson_rate_matches_known_values() -> None:
     assert zero.low == 0.0 and zero.high == pytest.approx(0.2775, abs=1e-4)
     empty = rate(0, 0)
     assert (empty.total, empty.value, empty.low, empty.high) == (0, 0.0, 0.0, 0.0)
+    # None of n and all of n reach the ends exactly, not within float noise of them.
+    assert all(rate(0, n).low == 0.0 and rate(n, n).high == 1.0 for n in range(1, 300))
 
 
 def test_bootstrap_mean() -> None:

@@ -123,3 +123,7 @@ def test_aggregates_relate_tool_use_to_success() -> None:
     assert report.mean_follow_ups_failure == 2.0
     assert report.with_lookupable.count == 0
     assert report.success_without_lookupable.total == 3
+    # No failed episode: their means are undefined, not 0 calls and 0 follow-ups.
+    all_ok = tool_use_analysis([tool_heavy, mixed], kinds_for=lambda _: KINDS)
+    assert all_ok.mean_tools_failure is None and all_ok.mean_follow_ups_failure is None
+    assert all_ok.mean_tools_success == pytest.approx(1.5)

@@ -294,6 +294,40 @@ def test_view_lists_filters_and_shows(runs: list[Path]) -> None:
     assert missing.exit_code == 2 and "no episode matches" in missing.output
 
 
+def test_view_labels_each_failure_as_the_report_does(runs: list[Path], report_html: Path) -> None:
+    data = ReportData.model_validate_json(report_html.with_suffix(".json").read_text())
+    failed = [e for e in data.episodes if e.run == "hasty-emotional" and e.failure is not None]
+    assert failed
+    for e in failed:
+        assert e.failure is not None
+        selector = f"{e.domain}/{e.task_id}#{e.trial}"
+        shown = CliRunner().invoke(app(), ["view", str(runs[2]), "--show", selector])
+        assert shown.exit_code == 0, shown.output
+        label = e.failure.category
+        expected = "not settled by the pre-checks" if label == "unresolved" else label
+        assert f"failure: {expected}" in shown.output, (selector, shown.output)
+        if INVENTED in json.dumps([m.content for m in e.messages]):
+            assert f"unsupported values: {INVENTED}" in shown.output
+
+
+def test_view_prints_labels_and_ids_as_written(runs: list[Path], tmp_path: Path) -> None:
+    # A run folder (its label) and a task id with brackets: text, not terminal markup.
+    copy = tmp_path / "run[qwen3]"
+    copy.mkdir()
+    (copy / MANIFEST_FILE).write_bytes((runs[1] / MANIFEST_FILE).read_bytes())
+    lines = (runs[1] / RESULTS_FILE).read_text().splitlines()
+    first = json.loads(lines[0])
+    first["task_id"] = "odd[/bold]id"
+    (copy / RESULTS_FILE).write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    listed = CliRunner().invoke(app(), ["view", str(copy)])
+    assert listed.exit_code == 0, listed.output
+    assert "run[qwen3]: 12 of 12 episodes" in listed.output
+    index = next(i for i, e in enumerate(load_run(copy).episodes) if e.task_id == "odd[/bold]id")
+    shown = CliRunner().invoke(app(), ["view", str(copy), "--show", str(index)])
+    assert shown.exit_code == 0, shown.output
+    assert "odd[/bold]id trial 0 · run[qwen3]" in shown.output
+
+
 def test_cli_module_imports_nothing_heavy() -> None:
     code = "import sys, tau_emotion.report.cli; print(sorted(m for m in ('numpy', 'tau_emotion.analysis') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

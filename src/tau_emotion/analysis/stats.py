@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import sqrt
+from statistics import fmean
 from typing import Protocol
 
 import numpy as np
@@ -33,9 +34,10 @@ def rate(count: int, total: int) -> Rate:
     denom = 1 + _Z95**2 / total
     centre = (p + _Z95**2 / (2 * total)) / denom
     half = _Z95 * sqrt(p * (1 - p) / total + _Z95**2 / (4 * total**2)) / denom
-    return Rate(
-        count=count, total=total, value=p, low=max(0.0, centre - half), high=min(1.0, centre + half)
-    )
+    # At 0 of n (n of n) the bound is exactly 0 (1); the formula leaves float noise there.
+    low = 0.0 if count == 0 else max(0.0, centre - half)
+    high = 1.0 if count == total else min(1.0, centre + half)
+    return Rate(count=count, total=total, value=p, low=low, high=high)
 
 
 class Scored(Protocol):
@@ -74,3 +76,10 @@ def bootstrap_mean(
 def mean(values: Sequence[float]) -> float:
     """Arithmetic mean; 0.0 for no values (callers show the denominator next to it)."""
     return float(sum(values) / len(values)) if values else 0.0
+
+
+def mean_or_none(values: Iterable[float]) -> float | None:
+    """Mean of the values; None for none (a figure shown without its denominator, unlike
+    0.0, cannot be misread as "none of them")."""
+    items = list(values)
+    return fmean(items) if items else None

@@ -28,7 +28,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from tau_emotion.analysis.runs import EpisodeRow, episode_fields, tool_kinds
-from tau_emotion.analysis.stats import Rate, mean, rate, success_rate
+from tau_emotion.analysis.stats import Rate, mean_or_none, rate, success_rate
 from tau_emotion.analysis.values import Corpus, extract_values
 from tau_emotion.data import Episode, Message
 from tau_emotion.domains.tools import ToolKind
@@ -62,10 +62,18 @@ class ToolUseReport(BaseModel):
     more_tools: Rate = Field(description="Trajectories with more tool calls than follow-ups.")
     success_more_tools: Rate = Field(description="Success among those.")
     success_other: Rate = Field(description="Success among the rest.")
-    mean_tools_success: float = Field(description="Mean tool calls of successful episodes.")
-    mean_tools_failure: float = Field(description="Mean tool calls of failed episodes.")
-    mean_follow_ups_success: float = Field(description="Mean follow-ups of successful episodes.")
-    mean_follow_ups_failure: float = Field(description="Mean follow-ups of failed episodes.")
+    mean_tools_success: float | None = Field(
+        description="Mean tool calls of successful episodes; None when none succeeded."
+    )
+    mean_tools_failure: float | None = Field(
+        description="Mean tool calls of failed episodes; None when none failed."
+    )
+    mean_follow_ups_success: float | None = Field(
+        description="Mean follow-ups of successful episodes; None when none succeeded."
+    )
+    mean_follow_ups_failure: float | None = Field(
+        description="Mean follow-ups of failed episodes; None when none failed."
+    )
     with_lookupable: Rate = Field(description="Trajectories with at least one lookupable ask.")
     success_with_lookupable: Rate = Field(description="Success among those.")
     success_without_lookupable: Rate = Field(description="Success among the rest.")
@@ -169,10 +177,10 @@ def tool_use_analysis(
         more_tools=rate(len(more), len(rows)),
         success_more_tools=success_rate(more),
         success_other=success_rate(other),
-        mean_tools_success=mean([r.tool_calls for r in ok]),
-        mean_tools_failure=mean([r.tool_calls for r in failed]),
-        mean_follow_ups_success=mean([r.follow_ups for r in ok]),
-        mean_follow_ups_failure=mean([r.follow_ups for r in failed]),
+        mean_tools_success=mean_or_none(r.tool_calls for r in ok),
+        mean_tools_failure=mean_or_none(r.tool_calls for r in failed),
+        mean_follow_ups_success=mean_or_none(r.follow_ups for r in ok),
+        mean_follow_ups_failure=mean_or_none(r.follow_ups for r in failed),
         with_lookupable=rate(len(with_ask), len(rows)),
         success_with_lookupable=success_rate(with_ask),
         success_without_lookupable=success_rate(without_ask),

@@ -8,8 +8,10 @@ Tasks are averaged within a domain; across domains we give both the equal-weight
 the domain means and the task-weighted mean. Confidence intervals are seeded percentile
 bootstrap intervals over the tasks of each figure's own cell. Resampling keeps the domain mix
 fixed (stratifies by domain) only where every domain of the cell has `MIN_STRATUM_TASKS`
-tasks, and always for the equal-weight mean; a stratum of one task never varies, so a breakdown
-cell drawn from small strata would otherwise report an interval of zero width.
+tasks; a stratum of one task never varies, so a cell drawn from small strata would otherwise
+report an interval of zero width. Below that the cell's tasks are resampled as a whole, and
+the equal-weight mean weighs each drawn task by one over its domain's task count (the
+weighted mean of a resample, a ratio estimator).
 
 Clean success (`Episode.clean_success`: success and no hard policy rule broken) gets the same
 Avg@k and Pass^k, computed on the same bootstrap resamples as the plain figures so the two can
@@ -190,21 +192,37 @@ def _group(
     index_by_domain = [np.flatnonzero(domains == d) for d in names]
 
     sizes = np.array([len(i) for i in index_by_domain], dtype=float)
-    weights = np.full(len(sizes), 1 / len(sizes)) if equal_domains else sizes / sizes.sum()
-    if not equal_domains and sizes.min() < MIN_STRATUM_TASKS:
-        # Small strata barely vary when resampled on their own: resample the cell as a whole.
-        index_by_domain = [np.arange(len(tasks))]
-        weights = np.ones(1)
-    # Resample tasks within each stratum so the domain mix stays fixed across resamples.
-    samples = [
-        rng.choice(i, size=(BOOTSTRAP_SAMPLES, len(i)), replace=True) for i in index_by_domain
-    ]
+    # Each task's weight in the figure: 1 / tasks of its domain for the equal-weight mean of
+    # the domain means, 1 for the task-weighted mean.
+    task_weight = np.ones(len(tasks))
+    if equal_domains:
+        for i in index_by_domain:
+            task_weight[i] = 1 / len(i)
+    if sizes.min() < MIN_STRATUM_TASKS:
+        # Small strata barely vary when resampled on their own (one task never does):
+        # resample the cell as a whole, each drawn task keeping its weight.
+        samples = [rng.choice(len(tasks), size=(BOOTSTRAP_SAMPLES, len(tasks)), replace=True)]
+        drawn_weight = task_weight[samples[0]]
+
+        def resampled(values: np.ndarray) -> np.ndarray:
+            drawn = values[samples[0]]
+            return np.asarray((drawn_weight * drawn).sum(axis=1) / drawn_weight.sum(axis=1))
+
+    else:
+        # Resample tasks within each stratum so the domain mix stays fixed across resamples.
+        weights = np.full(len(sizes), 1 / len(sizes)) if equal_domains else sizes / sizes.sum()
+        samples = [
+            rng.choice(i, size=(BOOTSTRAP_SAMPLES, len(i)), replace=True) for i in index_by_domain
+        ]
+
+        def resampled(values: np.ndarray) -> np.ndarray:
+            return np.asarray(
+                sum(w * values[s].mean(axis=1) for w, s in zip(weights, samples, strict=True))
+            )
 
     def estimate(values: np.ndarray) -> Estimate:
-        value = float(
-            sum(w * values[i].mean() for w, i in zip(weights, index_by_domain, strict=True))
-        )
-        boot = sum(w * values[s].mean(axis=1) for w, s in zip(weights, samples, strict=True))
+        value = float((task_weight * values).sum() / task_weight.sum())
+        boot = resampled(values)
         return Estimate(
             value=value,
             low=float(np.percentile(boot, 2.5)),

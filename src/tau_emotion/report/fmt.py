@@ -58,6 +58,11 @@ def frac(r: Rate) -> str:
     return f'{pct(r.value)} <span class="ci">({r.count}/{r.total})</span>'
 
 
+def one_place(value: float | None) -> str:
+    """A mean to one decimal place; a dash for the mean of no episodes."""
+    return "–" if value is None else f"{value:.1f}"
+
+
 def pp(value: float | None) -> str:
     """A difference of rates in percentage points; a dash when undefined."""
     return "–" if value is None else f"{value * 100:+.0f} pp"

@@ -21,6 +21,7 @@ from tau_emotion.report.fmt import (
     frac,
     iv,
     legend,
+    one_place,
     pp,
     stat,
     swatch,
@@ -140,9 +141,12 @@ def tool_use_card(r: RunSection) -> str:
         stat(frac(t.more_tools), "more tool calls than follow-ups"),
         stat(frac(t.success_more_tools), "success when tools > follow-ups"),
         stat(frac(t.success_other), "success otherwise"),
-        stat(f"{t.mean_tools_success:.1f} / {t.mean_tools_failure:.1f}", "tool calls: ok / fail"),
         stat(
-            f"{t.mean_follow_ups_success:.1f} / {t.mean_follow_ups_failure:.1f}",
+            f"{one_place(t.mean_tools_success)} / {one_place(t.mean_tools_failure)}",
+            "tool calls: ok / fail",
+        ),
+        stat(
+            f"{one_place(t.mean_follow_ups_success)} / {one_place(t.mean_follow_ups_failure)}",
             "follow-ups: ok / fail",
         ),
         stat(frac(t.with_lookupable), "with a lookupable ask"),

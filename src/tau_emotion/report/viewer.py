@@ -11,12 +11,14 @@ import json
 from collections.abc import Sequence
 
 from rich.console import Console, Group, JustifyMethod
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from tau_emotion.analysis.empathy import episode_empathy
 from tau_emotion.analysis.failures import precheck
+from tau_emotion.analysis.hallucination import check_episode
 from tau_emotion.analysis.policy import audit_episode
 from tau_emotion.analysis.runs import Run, family_of, task_index, tool_kinds
 from tau_emotion.data import Episode
@@ -42,8 +44,11 @@ def filter_episodes(
 
 
 def list_table(run: Run, rows: Sequence[tuple[int, Episode]], limit: int) -> Table:
+    # Labels, ids and conditions come from files: rich must print them, not read them as
+    # markup (a folder 'run[qwen3]' lost its bracket, a task id holding '[/b]' crashed).
     table = Table(
-        title=f"{run.label}: {len(rows)} of {len(run.episodes)} episodes", title_justify="left"
+        title=f"{escape(run.label)}: {len(rows)} of {len(run.episodes)} episodes",
+        title_justify="left",
     )
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("#", "right"),
@@ -67,10 +72,10 @@ def list_table(run: Run, rows: Sequence[tuple[int, Episode]], limit: int) -> Tab
         tools = sum(len(m.tool_calls or []) for m in e.messages)
         table.add_row(
             str(i),
-            e.domain,
-            e.task_id,
+            Text(e.domain),
+            Text(e.task_id),
             str(e.trial),
-            e.emotion.condition_id if e.emotion else "neutral",
+            Text(e.emotion.condition_id if e.emotion else "neutral"),
             Text(kind.replace("_", " "), style=OUTCOME_STYLE[kind]),
             f"{e.reward:g}",
             str(turns),
@@ -115,7 +120,7 @@ def _header(run: Run, index: int, e: Episode) -> Panel:
         lines.append(Text(f"{b.reason}; db match {b.db_match}; outputs missing: {missing}"))
     for err in e.errors:
         lines.append(Text(f"error ({err.kind}): {err.message}", style="red"))
-    title = f"#{index} {e.domain}/{e.task_id} trial {e.trial} · {run.label}"
+    title = escape(f"#{index} {e.domain}/{e.task_id} trial {e.trial} · {run.label}")
     return Panel(Group(*lines), title=title, title_align="left")
 
 
@@ -131,7 +136,9 @@ def _notes(run: Run, e: Episode) -> list[Text]:
     if not e.success:
         task = task_index([e.domain], run.split).get((e.domain, e.task_id))
         empathetic = episode_empathy(e).empathetic
-        fault, category, findings = precheck(e, task, tool_kinds(e.domain), empathetic)
+        # The report's pre-check order: a value the customer invented comes before the diff.
+        invented = [f.value for f in check_episode(e, task)] if task is not None else []
+        fault, category, findings = precheck(e, task, tool_kinds(e.domain), empathetic, invented)
         label = f"{category} (fault: {fault})" if category else "not settled by the pre-checks"
         notes.append(Text(f"failure: {label}", style="bold red"))
         notes.extend(Text(f"  - {f}", style="red") for f in findings)

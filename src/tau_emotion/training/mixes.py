@@ -31,6 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tau_emotion.analysis.runs import family_of
+from tau_emotion.analysis.stats import mean_or_none
 from tau_emotion.data import Episode
 from tau_emotion.domains import domain_names
 from tau_emotion.emotions.space import NEUTRAL
@@ -38,7 +39,7 @@ from tau_emotion.errors import TauEmotionError, describe
 from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.inputs import InputError, read_text
 from tau_emotion.storage import model_json, parse_jsonl, write_atomic
-from tau_emotion.training.outcomes import Outcome, classify, mean_or_none, tool_call_count
+from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
 COMPOSITION_FILE = "composition.json"

@@ -14,13 +14,13 @@ A rollout is exactly one of:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from enum import StrEnum
-from statistics import fmean
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tau_emotion.analysis.runs import family_of
+from tau_emotion.analysis.stats import mean_or_none
 from tau_emotion.data import Episode, Frozen, Task, TerminationReason
 from tau_emotion.emotions.space import NEUTRAL
 
@@ -129,12 +129,6 @@ class CollectSummary(BaseModel):
     mean_gold_actions_all: float | None = Field(
         default=None, description="Mean reference length over all tasks of the collection."
     )
-
-
-def mean_or_none(values: Iterable[float]) -> float | None:
-    """Mean of the values; None for none (a summary field, unlike 0.0, cannot be misread)."""
-    items = list(values)
-    return fmean(items) if items else None
 
 
 def summarize(
