@@ -17,6 +17,10 @@ def test_domains_lists_every_domain_with_counts() -> None:
     for name in ("airline", "retail", "telecom", "telehealth", "school", "bank"):
         assert name in result.output
     assert "reservations" in result.output and "eval:" in result.output
+    # Tasks are counted per file, as a run picks them: the airline test set is its own 70.
+    airline = load_domain("airline")
+    assert f"test: {len(airline.tasks(task_file='test'))}" in result.output
+    assert f"dev: {len(airline.tasks(task_file='dev'))}" in result.output
 
 
 def test_show_a_task_and_clear_errors() -> None:

@@ -408,3 +408,22 @@ def test_a_failing_output_is_found_before_anything_is_written(tmp_path: Path) ->
     result = runner.invoke(app, ["report", str(run), "--out", str(html), "--json", str(tmp_path)])
     _assert_one_clean_line(result.exit_code, result.output, "--json")
     assert not html.exists()
+
+
+def test_a_reader_that_stops_early_is_no_error(tmp_path: Path) -> None:
+    """`tau-emotion tasks --split train | head -1`: the pipe closing is not the user's mistake.
+    (The listing, about 1 MB, is far larger than a pipe's buffer, so it meets the closed pipe.)"""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    listing = subprocess.Popen(
+        [sys.executable, "-m", "tau_emotion.cli.main", "tasks", "--split", "train"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert listing.stdout is not None and listing.stderr is not None
+    assert listing.stdout.readline().strip()
+    listing.stdout.close()  # as `head -1` does once it has its line
+    stderr = listing.stderr.read().decode("utf-8")
+    assert listing.wait(timeout=120) == 1
+    assert "error" not in stderr and "Traceback" not in stderr, stderr

@@ -17,6 +17,8 @@ crashing. Every line it prints is redacted: an error can quote an endpoint's rep
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import typer
@@ -60,6 +62,15 @@ def usage_line(exc: Exception) -> str | None:
     return one_line(message) + hint
 
 
+def _quiet_broken_pipe() -> None:
+    """The reader of stdout went away (`tau-emotion tasks | head`): that is no error of the
+    user's. Stop quietly, as `head`'s other writers do, pointing stdout at /dev/null so the
+    interpreter's last flush has nowhere to fail (Python's documented SIGPIPE recipe)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(1) from None
+
+
 class CliGroup(TyperGroup):
     """The root group: user errors from any sub-command become one line and exit 2."""
 
@@ -86,6 +97,8 @@ class CliGroup(TyperGroup):
                 raise typer.Exit(EXIT_INPUT) from None
             if isinstance(exc, (typer.Exit, typer.Abort, TyperException)):
                 raise  # typer's own exits and help requests say what they mean
+            if isinstance(exc, BrokenPipeError):
+                _quiet_broken_pipe()
             message = describe(exc)
             if message is None:
                 raise

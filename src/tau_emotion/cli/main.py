@@ -55,9 +55,12 @@ def domains_list(ctx: typer.Context) -> None:
 
     from tau_emotion.cli.tables import make_console
     from tau_emotion.domains import domain_names, load_domain
+    from tau_emotion.domains.base import load_tasks
 
     table = Table(title="Domains", title_justify="left")
-    for col in ("domain", "tools (r/w/t)", "databases: records", "tasks (test/train)"):
+    # Tasks per file: `run` plays one file (test by default, --split train, --task-file dev),
+    # so a count across files would match nothing a run plays.
+    for col in ("domain", "tools (r/w/t)", "databases: records", "task files: tasks"):
         table.add_column(col)
     for name in domain_names():
         d = load_domain(name)
@@ -68,9 +71,10 @@ def domains_list(ctx: typer.Context) -> None:
         for variant in d.databases:
             counts = d.load_db(variant)[0].record_counts()
             dbs.append(f"{variant}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-        tasks = d.tasks()
-        test = sum(t.split == "test" for t in tasks)
-        table.add_row(name, tools, "\n".join(dbs), f"{test}/{len(tasks) - test}")
+        order = {"test": 0, "train": 1}  # the split files first, then the others
+        paths = sorted(d.task_files(), key=lambda f: (order.get(f.stem, 2), f.stem))
+        files = [f"{path.stem}: {len(load_tasks(path))}" for path in paths]
+        table.add_row(name, tools, "\n".join(dbs), "\n".join(files))
     make_console().print(table)
 
 
