@@ -358,6 +358,8 @@ def test_book_refuses_full_cabins_and_missed_connections() -> None:
         ({"recent": False, "cabin": "economy", "protection": False}, "fee", 100),
         ({"recent": False, "cabin": "premium", "protection": False}, "fee", 75),
         ({"recent": False, "cabin": "business", "protection": False}, "fee", 0),
+        # Against the policy (airline.basic_fare_no_cancellation), but carried out: no fee.
+        ({"recent": False, "cabin": "basic", "protection": False}, "basic_fare_no_fee", 0),
     ],
 )
 def test_cancel_refund_cases(situation: dict[str, Any], basis: str, withheld: int) -> None:
@@ -402,8 +404,17 @@ def test_basic_fare_cancellation_is_the_agents_to_refuse() -> None:
     allows("basic_fare_no_cancellation", "cancel_reservation", protected)
     basic = res(upcoming=True, recent=False, cabin="basic", protection=False)
     breaks("basic_fare_no_cancellation", "cancel_reservation", basic)
-    # Carried out, a basic fare has no fee to withhold: the breach refunds everything.
-    assert ENV.state.table("reservations")[basic.code].cancellation_basis == "fee"
+    # Carried out, a basic fare has no fee to withhold: the breach refunds everything, and its
+    # basis says so rather than report a fee of nothing.
+    stored = ENV.state.table("reservations")[basic.code]
+    assert stored.cancellation_basis == "basic_fare_no_fee" and paid(stored) == 0
+
+
+def test_cancel_description_leaves_basic_fares_to_the_policy() -> None:
+    """The agent reads that the policy decides, not that the tool refuses a basic fare."""
+    description = ENV.tools.specs["cancel_reservation"].description
+    assert "cannot be cancelled" not in description
+    assert "does not judge" in description and "the policy does" in description
 
 
 def test_cancel_refusals() -> None:

@@ -679,6 +679,14 @@ def test_update_mailing_address() -> None:
     )
 
 
+def test_update_mailing_address_refuses_a_blank_street_or_city() -> None:
+    """Replacement cards are mailed to this address: it needs a street and a city."""
+    args = {"customer_id": customer().customer_id, "state": "OR", "zip_code": "97031"}
+    refuses("street and a city", "update_mailing_address", street="  ", city="Hood River", **args)
+    refuses("street and a city", "update_mailing_address", street="1 A St", city="", **args)
+    refuses("street and a city", "update_mailing_address", street=" . ", city=" . ", **args)
+
+
 def test_transfer_to_human_records_ids() -> None:
     assert "TR-0001" in call("transfer_to_human_agents", summary="frozen account")
     assert "TR-0002" in call("transfer_to_human_agents", summary="again")

@@ -39,6 +39,14 @@ def valid_method(customer_id: str) -> str | None:
     )
 
 
+def usable_methods(customer_id: str) -> list[str]:
+    return [
+        m.id
+        for m in DB.payment_methods.values()
+        if m.customer_id == customer_id and not card_expired(m.expires)
+    ]
+
+
 def holders() -> set[str]:
     return {p.customer_id for p in DB.season_passes.values() if p.status == "active"}
 
@@ -427,6 +435,43 @@ def test_refunds_for_cancelled_and_postponed_games() -> None:
     )
 
 
+def test_refund_after_exchange_goes_back_to_each_method_that_paid() -> None:
+    """One card bought the tickets, another paid the exchange: each gets back what it paid
+    (the exchange fee excepted, which no refund returns)."""
+    cid = next(c for c in DB.customers if c not in holders() and len(usable_methods(c)) >= 2)
+    first, second = usable_methods(cid)[:2]
+    bought = call(
+        "buy_tickets",
+        customer_id=cid,
+        game_id=later_game().id,
+        zone="lower",
+        quantity=2,
+        payment_method_id=first,
+    )
+    pricier = next(
+        g
+        for g in games("scheduled", premium=True)
+        if g.start > "2025-02-22" and Q.seats_left(g, "lower") >= 2
+    )
+    moved = call(
+        "exchange_tickets",
+        customer_id=cid,
+        order_id=bought["order_id"],
+        new_game_id=pricier.id,
+        payment_method_id=second,
+    )
+    old, new = Q.db.ticket_orders[bought["order_id"]], Q.db.ticket_orders[moved["new_order_id"]]
+    increase = new.total - old.total
+    assert Decimal(moved["charged"]) == increase + Decimal("20.00") > Decimal("20.00")
+    out = call("refund_tickets", customer_id=cid, order_id=new.id)
+    refunds = {t.method_id: t.amount for t in DESK.new_rows("transactions") if t.kind == "refund"}
+    assert refunds == {first: old.total - old.service_fees, second: increase}
+    assert out["refunded"] == f"{new.total - new.service_fees:.2f}"
+    labels = [DB.payment_methods[m].label for m in (first, second)]
+    assert out["to"] == " and ".join(labels)
+    assert [s["to"] for s in out["split"]] == labels
+
+
 def test_refund_for_scheduled_and_played_games_is_the_agents_to_refuse() -> None:
     for game in (later_game(), games("played")[0]):
         order = active_order(game, fresh=False)
@@ -661,6 +706,17 @@ def test_register_refusals() -> None:
     refuses("no camp", "register_camper", camp_id="CA0", camper_birth_date="2014-01-01", **base)
     full = _camp("Youth Hoops Clinic").id
     refuses("is full", "register_camper", camp_id=full, camper_birth_date="2014-01-01", **base)
+
+
+def test_register_refuses_a_birth_date_after_today() -> None:
+    cid, method = plain_customer()
+    base = {"customer_id": cid, "payment_method_id": method, "camper_name": "Zed Future"}
+    spring = _camp("Spring Break Skills Camp").id
+    refuses(
+        "after today", "register_camper", camp_id=spring, camper_birth_date="2031-01-01", **base
+    )
+    tomorrow = date.fromordinal(TODAY.toordinal() + 1).isoformat()
+    refuses("after today", "register_camper", camp_id=spring, camper_birth_date=tomorrow, **base)
 
 
 def test_camp_eligibility_is_the_agents_to_apply() -> None:

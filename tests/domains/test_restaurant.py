@@ -267,6 +267,18 @@ def test_cancel_reservation() -> None:
     refuses("already started", "cancel_reservation", reservation_code="R500301")
 
 
+def test_no_late_fee_without_a_guarantee_card() -> None:
+    """A large party booked without a card (against the policy) has no card to charge."""
+    patch("reservations", "R500487", guarantee_payment_method_id=None)
+    shown = call("get_reservation", reservation_code="R500487")
+    assert shown["cancellation_fee_if_cancelled_now"] == "0.00"
+    assert call("cancel_reservation", reservation_code="R500487")["late_cancel_fee"] == "0.00"
+    tonight = {**BOOK, "date": "2025-06-14", "party_size": 6}
+    made = call("create_reservation", time="21:00", **tonight)
+    assert made["guarantee_payment_method_id"] is None
+    assert call("cancel_reservation", reservation_code=made["code"])["late_cancel_fee"] == "0.00"
+
+
 # ---------------------------------------------------------------- menu and orders
 
 

@@ -747,6 +747,24 @@ def test_pay_fee_refusals() -> None:
     )
 
 
+def test_payment_plan_refuses_an_absurd_installment_count() -> None:
+    """A count the calendar cannot hold is refused, not a traceback; the policy's 2 to 4 stays
+    the agent's (12 is carried out)."""
+    caller, student, method = _plan_candidate(overdue=False)
+    args = {"caller_id": caller, "student_id": student.id, "payment_method_id": method}
+    refuses("at most 12 installments", "create_payment_plan", installments=100_000, **args)
+    plan = call("create_payment_plan", installments=12, **args)
+    assert plan["installments"][-1]["due_date"] == "2026-03-01"
+
+
+def test_pay_fee_refuses_fractions_of_a_cent() -> None:
+    fee, caller, method = _open_fee_with_payer()
+    args = {"caller_id": caller, "fee_id": fee.id, "payment_method_id": method}
+    refuses("dollars and cents", "pay_fee", amount=0.005, **args)
+    refuses("dollars and cents", "pay_fee", amount=10.004, **args)
+    assert call("pay_fee", amount=10.5, **args)["paid"] == "10.50"
+
+
 def _plan_candidate(*, overdue: bool) -> tuple[str, Student, str]:
     for student in DB.students.values():
         if Q.active_plan(student.id) is not None:
@@ -805,6 +823,7 @@ def test_payment_plan_refusals() -> None:
     caller, student, method = _plan_candidate(overdue=False)
     args = {"caller_id": caller, "student_id": student.id, "payment_method_id": method}
     refuses("at least 1 installment", "create_payment_plan", installments=0, **args)
+    refuses("at most 12 installments", "create_payment_plan", installments=13, **args)
     settled = next(
         s
         for s in DB.students.values()

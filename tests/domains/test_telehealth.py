@@ -171,6 +171,15 @@ def test_update_contact_details_changes_email_phone_and_address() -> None:
     assert row("patients", "P0002").address.zip_code == zip_code
 
 
+def test_update_contact_details_refuses_a_blank_street_or_city() -> None:
+    args = {"patient_id": "P0002", "zip_code": DB.patients["P0002"].address.zip_code}
+    refuses("together", "update_contact_details", street="   ", city="Seattle", **args)
+    refuses("together", "update_contact_details", street="1 Elm St", city="\t", **args)
+    call("update_contact_details", street=" 1 Elm St ", city=" Seattle ", **args)
+    address = row("patients", "P0002").address
+    assert (address.street, address.city) == ("1 Elm St", "Seattle")
+
+
 def test_update_contact_details_refusals() -> None:
     p, other = DB.patients["P0002"], DB.patients["P0003"]
     refuses("not a valid email", "update_contact_details", patient_id="P0002", email="nope")

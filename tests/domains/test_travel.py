@@ -197,6 +197,35 @@ def test_book_trip_refusals() -> None:
     )
 
 
+def test_book_trip_stores_birth_dates_as_yyyy_mm_dd() -> None:
+    """The same birthday typed in another ISO form books the same state as YYYY-MM-DD."""
+    call("book_trip", departure_id="D5058", travellers=PAIR, **TRIP)
+    canonical = ENV.hash()
+    ENV.reset()
+    other_forms = [
+        {**PAIR[0], "date_of_birth": "19601007"},
+        {**PAIR[1], "date_of_birth": " 1962-W11-7 "},
+    ]
+    booked = call("book_trip", departure_id="D5058", travellers=other_forms, **TRIP)
+    assert [t["date_of_birth"] for t in booked["travellers"]] == ["1960-10-07", "1962-03-18"]
+    assert ENV.hash() == canonical
+
+
+def test_book_trip_refuses_blank_names_and_unborn_travellers() -> None:
+    blank = [PAIR[0], {**PAIR[1], "full_name": "   "}]
+    refuses("full name", "book_trip", departure_id="D5058", travellers=blank, **TRIP)
+    # Born after today (2025-05-20) but before the departure: still no one to book.
+    unborn = [PAIR[0], {"full_name": "Baby Ibsen", "date_of_birth": "2025-05-23"}]
+    refuses("after today", "book_trip", departure_id="D5058", travellers=unborn, **TRIP)
+    refuses(
+        "full name",
+        "correct_traveller_name",
+        booking_code="B50549",
+        traveller_id="B50549-2",
+        full_name="   ",
+    )
+
+
 def test_change_departure() -> None:
     moved = call("change_departure", booking_code="B50262", new_departure_id="D5082")
     assert (moved["change_fee"], moved["refunded"], moved["charged"]) == (

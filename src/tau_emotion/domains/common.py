@@ -63,6 +63,14 @@ def money(value: Decimal | int | str | float) -> Decimal:
     return Decimal(str(value)).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
+def whole_cents(value: Decimal | float) -> Decimal | None:
+    """An amount an agent gave, as money, if it is a whole number of cents; None if it holds a
+    fraction of a cent. Tools refuse such an amount rather than round it: rounding would move a
+    different amount from the one the customer agreed to."""
+    amount = Decimal(str(value))
+    return money(amount) if amount == money(amount) else None
+
+
 def fmt(amount: Decimal | float) -> str:
     """Two decimals, the way tools show an amount and tasks list it as an output: '245.50'."""
     return f"{amount:.2f}"

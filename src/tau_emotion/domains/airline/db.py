@@ -29,7 +29,11 @@ from tau_emotion.domains.state import DomainDB, Record
 Transfer = StampedTicketTransfer
 """A hand-off to a human agent (see `kit.handoff`)."""
 
-CancellationBasis = Literal["within_24_hours", "airline_cancellation", "travel_protection", "fee"]
+CancellationBasis = Literal[
+    "within_24_hours", "airline_cancellation", "travel_protection", "fee", "basic_fare_no_fee"
+]
+"""Why a cancellation refunded what it did. 'basic_fare_no_fee': a basic fare cancelled outside
+the free cases, which the policy forbids but the tool carries out; it has no fee to withhold."""
 PaymentPurpose = Literal["booking", "bags", "flight_change", "cabin_change", "refund"]
 
 

@@ -185,7 +185,8 @@ class BookingTools(AirlineBase):
         """Cancel a whole reservation and refund it to its original payment methods. The refund
         is in full within 24 hours of booking or when the airline cancelled one of its flights;
         with travel protection it is everything but the protection itself; otherwise the cabin's
-        cancellation fee per passenger is withheld, and basic fares cannot be cancelled.
+        cancellation fee per passenger is withheld (a basic fare has no fee and is refunded in
+        full). The tool does not judge whether the fare allows the cancellation; the policy does.
 
         Args:
             user_id: The authenticated customer's user id.
@@ -202,10 +203,13 @@ class BookingTools(AirlineBase):
             basis, refund = "airline_cancellation", paid
         elif reservation.travel_protection:
             basis, refund = "travel_protection", paid - PROTECTION_PER_PASSENGER * count
+        elif reservation.cabin == "basic":
+            # The policy allows no such cancellation of a basic fare
+            # (airline.basic_fare_no_cancellation); the tool does not judge. A basic fare has no
+            # fee to withhold, and its basis says so rather than claim a fee of 0 was charged.
+            basis, refund = "basic_fare_no_fee", paid
         else:
-            # The policy allows no such cancellation of a basic fare; the tool does not judge,
-            # and a basic fare has no fee to withhold.
-            basis, refund = "fee", paid - CANCEL_FEE.get(reservation.cabin, 0) * count
+            basis, refund = "fee", paid - CANCEL_FEE[reservation.cabin] * count
         refund = max(Decimal(0), refund)
         user, refunds = self._refund(user, reservation, refund)
         cancelled = self._save_paid(

@@ -32,17 +32,17 @@ from tau_emotion.domains.bank.rules import (
     today,
 )
 from tau_emotion.domains.bank.tools_read import BankReadTools
-from tau_emotion.domains.common import money, money_text, next_id
+from tau_emotion.domains.common import money, money_text, next_id, whole_cents
 from tau_emotion.domains.kit.handoff import CUSTOMER_CARE, CUSTOMER_CARE_DOC
 from tau_emotion.domains.tools import tool
 from tau_emotion.errors import ToolError
 
 
 def _amount(value: float) -> Decimal:
-    amount = Decimal(str(value))
-    if amount <= 0 or amount != money(amount):
+    amount = whole_cents(value)
+    if amount is None or amount <= 0:
         raise ToolError("the amount must be positive, in dollars and cents, e.g. 250.00")
-    return money(amount)
+    return amount
 
 
 class BankTools(BankReadTools):
@@ -343,6 +343,10 @@ class BankTools(BankReadTools):
             zip_code: Five-digit zip code, e.g. '97214'.
         """
         customer = self.customer(customer_id)
+        street_line, city_name = clean_words(street), clean_words(city)
+        # Replacement cards are mailed here: an address without a street or city reaches no one.
+        if not street_line or not city_name:
+            raise ToolError("the address needs a street and a city")
         state_code = state.strip().upper()
         if not re.fullmatch(r"\d{5}", zip_code.strip()):
             raise ToolError("the zip code must be five digits")
@@ -350,8 +354,8 @@ class BankTools(BankReadTools):
             raise ToolError("the state must be a two-letter code, e.g. 'OR'")
         new = customer.address.model_copy(
             update={
-                "street": clean_words(street),
-                "city": clean_words(city),
+                "street": street_line,
+                "city": city_name,
                 "state": state_code,
                 "zip_code": zip_code.strip(),
             }

@@ -10,6 +10,7 @@ from tau_emotion.domains.basketball.db import registration
 from tau_emotion.domains.basketball.rules import (
     ID_WIDTH,
     SIBLING_DISCOUNT,
+    TODAY,
     camp_refund_share,
 )
 from tau_emotion.domains.basketball.tools_base import ClubToolBase
@@ -130,6 +131,8 @@ class ShopTools(ClubToolBase):
         if camp is None:
             raise ToolError(f"no camp with id {camp_id}")
         birth = camper_birth(camper_birth_date)
+        if birth > TODAY:
+            raise ToolError(f"the birth date {birth.isoformat()} is after today")
         # Registering after the start or outside the age range is the policy's to refuse
         # (basketball.camp_not_started, basketball.camper_age_range).
         name = _camper_name(camper_name)

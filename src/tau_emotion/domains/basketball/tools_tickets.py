@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from tau_emotion.domains.basketball.db import TicketOrder
@@ -150,9 +151,10 @@ class TicketTools(ClubToolBase):
 
     @tool("write")
     def refund_tickets(self, customer_id: str, order_id: str) -> dict[str, Any]:
-        """Refund a whole ticket order to the payment method it was paid with: price and
-        service fees for a cancelled game, the ticket price only for any other game. The
-        policy says which orders are refundable.
+        """Refund a whole ticket order to the payment method it was paid with (after an
+        exchange, each method gets back what it paid): price and service fees for a cancelled
+        game, the ticket price only for any other game. The policy says which orders are
+        refundable.
 
         Args:
             customer_id: The authenticated customer's id.
@@ -166,13 +168,41 @@ class TicketTools(ClubToolBase):
         # fees come back only for a cancelled game, so any other refund returns the price.
         fees = order.service_fees if game.status != "cancelled" else Decimal("0.00")
         amount = order.total - fees
+        shares = self._paid_by(order)
+        # The service fees were paid with the first order (an exchange carries them over), so
+        # what is withheld comes off that order's method.
+        first = next(iter(shares))
+        shares[first] -= fees
         self.q.db.ticket_orders[order.id] = order.model_copy(update={"status": "refunded"})
-        self.q.record(customer_id, order.payment_method_id, "refund", amount, order.id)
-        return {
+        for method_id, share in shares.items():
+            self.q.record(customer_id, method_id, "refund", share, order.id)
+        paid_back = [(self.q.db.payment_methods[m].label, s) for m, s in shares.items() if s > 0]
+        result: dict[str, Any] = {
             "order_id": order.id,
             "refunded": fmt(amount),
-            "to": self.q.db.payment_methods[order.payment_method_id].label,
+            "to": " and ".join(label for label, _ in paid_back)
+            or self.q.db.payment_methods[first].label,
         }
+        if len(paid_back) > 1:
+            result["split"] = [{"to": label, "refunded": fmt(s)} for label, s in paid_back]
+        return result
+
+    def _paid_by(self, order: TicketOrder) -> dict[str, Decimal]:
+        """What each payment method paid of an order's total, the first order's method first.
+
+        An exchange leaves the earlier order's money where it was and adds the price increase,
+        paid by the exchange's method (the exchange fee is not in the total), so a refund
+        goes back to each method that paid (policy: refunds go back to the method that paid).
+        """
+        chain = [order]
+        while chain[-1].exchanged_from is not None:
+            chain.append(self.q.db.ticket_orders[chain[-1].exchanged_from])
+        chain.reverse()
+        shares = {chain[0].payment_method_id: chain[0].total}
+        for earlier, later in pairwise(chain):
+            method = later.payment_method_id
+            shares[method] = shares.get(method, Decimal("0.00")) + later.total - earlier.total
+        return shares
 
     @tool("write")
     def upgrade_season_pass(

@@ -112,9 +112,12 @@ def outside_event_window(event_day: date) -> str | None:
     return None
 
 
-def late_cancel_fee(party_size: int, seating: datetime) -> Decimal:
-    """Fee for cancelling a guaranteed table inside the late window (0 otherwise)."""
-    if party_size < GUARANTEE_PARTY or hours_until(seating) >= LATE_CANCEL_HOURS:
+def late_cancel_fee(party_size: int, seating: datetime, guarantee_card: str | None) -> Decimal:
+    """Fee for cancelling a guaranteed table inside the late window (0 otherwise). A large
+    party booked without a card (against the policy) has no card to charge, so no fee."""
+    if not guarantee_card or party_size < GUARANTEE_PARTY:
+        return money(0)
+    if hours_until(seating) >= LATE_CANCEL_HOURS:
         return money(0)
     return money(party_size * LATE_CANCEL_FEE_PER_GUEST)
 

@@ -146,7 +146,8 @@ class TableTools(RestaurantBase):
         r = self._reservation(reservation_code)
         fee = money(0)
         if r.status == "booked":
-            fee = rules.late_cancel_fee(r.party_size, rules.parse_dt(r.date, r.time))
+            seating = rules.parse_dt(r.date, r.time)
+            fee = rules.late_cancel_fee(r.party_size, seating, r.guarantee_payment_method_id)
         return record_view(r, cancellation_fee_if_cancelled_now=fmt(fee))
 
     @tool("write")
@@ -256,7 +257,7 @@ class TableTools(RestaurantBase):
         seating = rules.parse_dt(r.date, r.time)
         if seating <= rules.NOW:
             raise ToolError(f"reservation {r.code} has already started")
-        fee = rules.late_cancel_fee(r.party_size, seating)
+        fee = rules.late_cancel_fee(r.party_size, seating, r.guarantee_payment_method_id)
         updated = cancelled_now(r, late_cancel_fee=fee)
         self.db.reservations[r.code] = updated
         return record_view(updated)

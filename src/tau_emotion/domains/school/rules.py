@@ -42,6 +42,11 @@ PLAN_MIN_TOTAL = Decimal("500.00")
 PLAN_MAX_DAYS_PAST_DUE = 30
 PLAN_FIRST_DUE = date(2025, 4, 1)
 PLAN_INSTALLMENTS = (2, 3, 4)
+PLAN_MAX_INSTALLMENTS = 12
+"""The longest plan the billing system sets up: a year of monthly installments. The policy's
+2 to 4 (school.payment_plan_eligibility) is the agent's to apply; this bound only keeps a
+plan to a size the system can write (a count in the thousands would write that many
+installments and run dates past the year 9999)."""
 MAX_WAITLISTS_PER_TERM = 2
 
 AbsenceReason = Literal[

@@ -5,13 +5,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tau_emotion.domains.common import fmt, money
+from tau_emotion.domains.common import fmt, whole_cents
 from tau_emotion.domains.school.db import (
     Installment,
     Payment,
     PaymentPlan,
 )
 from tau_emotion.domains.school.rules import (
+    PLAN_MAX_INSTALLMENTS,
     TODAY,
     installment_dates,
     split_installments,
@@ -51,7 +52,9 @@ class BillingTools(SchoolToolBase):
         if fee.status != "open":
             raise ToolError(f"fee {fee_id} is {fee.status}; nothing is owed on it")
         method = self.q.payment_method(caller_id, payment_method_id)
-        paid = money(amount)
+        paid = whole_cents(amount)
+        if paid is None:
+            raise ToolError(f"the amount must be in dollars and cents, e.g. 225.00, not {amount}")
         balance = fee.amount - fee.paid
         if paid <= 0 or paid > balance:
             raise ToolError(
@@ -82,12 +85,16 @@ class BillingTools(SchoolToolBase):
         Args:
             caller_id: The authenticated caller's id.
             student_id: The student's id.
-            installments: Number of monthly installments, at least 1.
+            installments: Number of monthly installments, 1 to 12.
             payment_method_id: A payment method of the caller for the automatic charges.
         """
         student = self.q.authorize(caller_id, student_id, "view")
         if installments < 1:
             raise ToolError(f"a plan has at least 1 installment, not {installments}")
+        if installments > PLAN_MAX_INSTALLMENTS:
+            raise ToolError(
+                f"a plan has at most {PLAN_MAX_INSTALLMENTS} installments, not {installments}"
+            )
         # The number of installments, one plan at a time, the 500.00 minimum and no fee long
         # past due are the policy's (school.payment_plan_eligibility); a second plan takes the
         # open fees the first one does not hold.

@@ -152,18 +152,18 @@ class PatientTools(TelehealthBase):
     def _new_address(
         self, patient: Patient, street: str | None, city: str | None, zip_code: str | None
     ) -> Address:
+        # Stripped before the test, so that a blank street or city is missing, not stored.
+        street, city, zip_code = ((text or "").strip() for text in (street, city, zip_code))
         if not (street and city and zip_code):
             raise ToolError("an address change needs street, city and zip_code together")
-        if not re.fullmatch(r"\d{5}", zip_code.strip()):
+        if not re.fullmatch(r"\d{5}", zip_code):
             raise ToolError("zip_code must be 5 digits")
         # A move to another state is the policy's to refuse (telehealth.address_in_state); the
         # tool records the state the ZIP is in, so the address stays consistent.
-        state = zip_state(zip_code.strip())
+        state = zip_state(zip_code)
         if state is None:
             raise ToolError(f"ZIP {zip_code} is not in a state the clinic serves")
-        return Address(
-            street=street.strip(), city=city.strip(), state=state, zip_code=zip_code.strip()
-        )
+        return Address(street=street, city=city, state=state, zip_code=zip_code)
 
     @tool("read")
     def list_insurance_plans(self) -> list[dict[str, Any]]:

@@ -24,6 +24,30 @@ class TravellerIn(BaseModel):
     date_of_birth: str = Field(description="Date of birth, YYYY-MM-DD.")
 
 
+def _full_name(text: str) -> str:
+    """A traveller's name in its one spelling; a blank name names nobody."""
+    name = rules.clean_name(text)
+    if not name:
+        raise ToolError("every traveller needs a full name")
+    return name
+
+
+def _traveller(person: TravellerIn) -> tuple[str, str]:
+    """(name, date of birth) as a booking stores them. The date is written back in its one
+    form, YYYY-MM-DD, as `date.fromisoformat` also reads '19601007' and '1960-W40-5': the same
+    birthday typed another way must book the same state."""
+    name = _full_name(person.full_name)
+    try:
+        born = rules.parse_date(person.date_of_birth.strip())
+    except ValueError:
+        raise ToolError(
+            f"date of birth {person.date_of_birth!r} of {name} must be YYYY-MM-DD"
+        ) from None
+    if born > rules.TODAY:
+        raise ToolError(f"{name} is not born yet: {born.isoformat()} is after today")
+    return name, born.isoformat()
+
+
 def _charged_refunded(net: Decimal) -> dict[str, str]:
     """What a change charged (net > 0) or refunded (net < 0), as the tool shows it.
 
@@ -92,7 +116,7 @@ class BookingTools(TravelBase):
         package = self.db.packages[dep.package_id]
         # How far ahead is the policy's (travel.booking_window); a trip under way is not sold.
         self._not_started(dep.id, dep.start_date)
-        people = [(rules.clean_name(t.full_name), t.date_of_birth.strip()) for t in travellers]
+        people = [_traveller(t) for t in travellers]
         if len({name.lower() for name, _ in people}) != len(people):
             raise ToolError("a traveller is listed twice")
         pricing.check_party(package, dep, people)
@@ -208,7 +232,7 @@ class BookingTools(TravelBase):
         traveller = next((t for t in b.travellers if t.id == traveller_id), None)
         if traveller is None:
             raise ToolError(f"booking {b.code} has no traveller {traveller_id!r}")
-        name = rules.clean_name(full_name)
+        name = _full_name(full_name)
         if name == traveller.full_name:
             raise ToolError("the new name is the same as the current one")
         # Whether it is a correction (3 letters at most) is the policy's
