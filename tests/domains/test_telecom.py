@@ -206,22 +206,6 @@ def test_downgrade_waits_for_next_month() -> None:
     assert "charges" not in ENV.state.changes()
 
 
-def test_repeating_a_scheduled_downgrade_is_refused() -> None:
-    ln, c = line(
-        lambda ln, c: (
-            ln.plan_id == "unlimited_max" and active_line(ln, c) and unchanged_this_month(ln)
-        )
-    )
-    args = {"customer_id": c.customer_id, "line_id": ln.line_id, "new_plan_id": "plus_15gb"}
-    call("change_plan", **args)
-    refuses(f"line {ln.line_id} already moves to Plus 15GB on 2025-07-01", "change_plan", **args)
-    # Scheduled on an earlier day, asking again dates the change today: whether a line may
-    # change again this month is the agent's to judge, and the tool carries it out.
-    DESK.patch("lines", ln.line_id, last_plan_change_on="2025-06-10")
-    breaks("telecom.plan_change_eligibility", "change_plan", **args)
-    assert now("lines", ln.line_id).last_plan_change_on == TODAY.isoformat()
-
-
 def on_unlimited(ln: Line, c: Customer) -> bool:
     """An active line on the unlimited plan, its plan not changed this month, of a customer
     under 55 (so 55+ Unlimited is closed to them)."""

@@ -45,18 +45,6 @@ class ServiceTools(TelecomToolBase):
             new_plan_id: The plan to move to, e.g. 'unlimited'.
         """
         change = self._plan_change(self._owned_line(customer_id, line_id), new_plan_id)
-        # A write changes something: the downgrade already scheduled today, asked again, would
-        # write the line as it is. One scheduled on an earlier day is carried out (it dates the
-        # change today): once a month is the policy's (telecom.plan_change_eligibility).
-        if (
-            not change.upgrade
-            and change.line.pending_plan_id == change.new.plan_id
-            and change.line.last_plan_change_on == day(TODAY)
-        ):
-            raise ToolError(
-                f"line {change.line.line_id} already moves to {change.new.name} on "
-                f"{change.effective_on}"
-            )
         if change.upgrade:
             update: dict[str, Any] = {"plan_id": change.new.plan_id, "pending_plan_id": None}
             if change.prorated_charge > 0:
