@@ -49,6 +49,24 @@ def test_graph_check_reports_a_current_graph() -> None:
     assert "current" in result.output
 
 
+def test_graph_check_names_the_first_differences(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A committed graph whose edge weights lag the derivation is not current (the check
+    once compared names and edges only), and the line names what differs, the first few."""
+    from tau_emotion.tracer import graph
+
+    def stale(profile: object) -> object:
+        fresh = graph.build_graph(profile)  # type: ignore[arg-type]
+        edges = [e.model_copy(update={"weight": e.weight + 1}) for e in fresh.edges]
+        return fresh.model_copy(update={"edges": edges})
+
+    monkeypatch.setattr(graph, "load_graph", stale)
+    result = CliRunner().invoke(app, ["graph", "--domain", "retail", "--check"])
+    assert result.exit_code == 1, result.output
+    first = graph.build_graph(load_profile("retail")).edges[0]
+    assert f"edge {first.source} -> {first.target} weight: " in result.output
+    assert result.output.count("weight: ") == 5 and "more" in result.output
+
+
 class _Stop(Exception):
     """Raised by a recording stand-in once it has what the test needs."""
 

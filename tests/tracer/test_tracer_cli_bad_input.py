@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from folder_bytes import folder_bytes
 from tau_emotion.cli.main import app
 from tau_emotion.tracer import build
 from tau_emotion.tracer.config import DEFAULT_INTENTS, DEFAULT_LENGTHS, TEST_INTENTS, BuildConfig
@@ -17,15 +18,6 @@ from tau_emotion.tracer.jsonl import read_jsonl, stage_path
 from tau_emotion.tracer.records import GroundResult, Walk
 
 runner = CliRunner()
-
-
-def _files(folder: Path) -> dict[str, bytes]:
-    """Every file under `folder` with its bytes: what a failed command must leave as it was."""
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _one_error(args: list[str], *expected: str) -> str:
@@ -66,7 +58,7 @@ def build_dir(walked: Path, tmp_path: Path) -> Path:
 def test_a_bad_base_url_of_the_judge_is_one_line(tmp_path: Path) -> None:
     args = ["validate", "--domain", "airline", "--out", str(tmp_path), "--judge-model", "m"]
     _one_error([*args, "--base-url", "ftp://x"], "--base-url", "ftp://x")
-    assert _files(tmp_path) == {}
+    assert folder_bytes(tmp_path) == {}
 
 
 def test_a_malformed_base_url_of_the_graph_model_is_one_line() -> None:
@@ -93,14 +85,14 @@ def test_a_damaged_walks_file_is_named_with_its_line(
     walks = tmp_path / "airline" / "walks.jsonl"
     walks.parent.mkdir()
     walks.write_bytes(data)
-    before = _files(tmp_path)
+    before = folder_bytes(tmp_path)
     _one_error(
         ["ground", "--domain", "airline", "--out", str(tmp_path), "--quiet"],
         str(walks),
         f"line {line}",
         problem,
     )
-    assert _files(tmp_path) == before
+    assert folder_bytes(tmp_path) == before
 
 
 def test_a_bad_last_line_after_good_ones_is_named(build_dir: Path) -> None:
@@ -108,13 +100,13 @@ def test_a_bad_last_line_after_good_ones_is_named(build_dir: Path) -> None:
     lines = len(walks.read_bytes().splitlines())
     with walks.open("ab") as fh:
         fh.write(b'{"not": "a walk"}\n')  # a whole line (it ends with a newline): not torn
-    before = _files(build_dir)
+    before = folder_bytes(build_dir)
     _one_error(
         ["ground", "--domain", "airline", "--out", str(build_dir), "--quiet"],
         str(walks),
         f"line {lines + 1}",
     )
-    assert _files(build_dir) == before
+    assert folder_bytes(build_dir) == before
 
 
 def test_a_torn_last_line_is_still_skipped(build_dir: Path) -> None:
@@ -136,22 +128,22 @@ def test_a_damaged_input_of_feel_and_validate_is_named(
     source = tmp_path / "airline" / reads
     source.parent.mkdir()
     source.write_bytes(b"garbage\ngarbage\n")
-    before = _files(tmp_path)
+    before = folder_bytes(tmp_path)
     args = [command, "--domain", "airline", "--out", str(tmp_path), "--quiet"]
     _one_error([*args, "--no-oracle"] if command == "validate" else args, str(source), "line 1")
-    assert _files(tmp_path) == before
+    assert folder_bytes(tmp_path) == before
 
 
 def test_a_damaged_output_is_named_before_anything_is_appended(build_dir: Path) -> None:
     ground = stage_path(build_dir, "airline", "ground", "test")
     ground.write_bytes(b"garbage\n")
-    before = _files(build_dir)
+    before = folder_bytes(build_dir)
     _one_error(
         ["ground", "--domain", "airline", "--out", str(build_dir), "--quiet"],
         str(ground),
         "line 1",
     )
-    assert _files(build_dir) == before
+    assert folder_bytes(build_dir) == before
 
 
 # 3. A stage with no input fails, naming the file and the command that writes it.
@@ -186,9 +178,9 @@ def test_stats_of_a_folder_that_is_not_a_build_writes_nothing(tmp_path: Path) ->
 
 
 def test_stats_with_a_folder_as_markdown_writes_nothing(build_dir: Path, tmp_path: Path) -> None:
-    before = _files(build_dir)
+    before = folder_bytes(build_dir)
     _one_error(["stats", str(build_dir), "--markdown", str(tmp_path)], "--markdown", "folder")
-    assert _files(build_dir) == before
+    assert folder_bytes(build_dir) == before
 
 
 # 5. Counts that cannot be negative or zero.
@@ -210,13 +202,13 @@ def test_stats_with_a_folder_as_markdown_writes_nothing(build_dir: Path, tmp_pat
     ids=lambda a: " ".join(a),
 )
 def test_out_of_range_counts_are_refused(build_dir: Path, args: list[str]) -> None:
-    before = _files(build_dir)
+    before = folder_bytes(build_dir)
     result = runner.invoke(
         app, ["tracer", *args, "--domain", "airline", "--out", str(build_dir), "--quiet"]
     )
     assert result.exit_code == 2, result.output
     assert args[1] in result.output and "Traceback" not in result.output
-    assert _files(build_dir) == before
+    assert folder_bytes(build_dir) == before
 
 
 @pytest.mark.parametrize(
@@ -291,3 +283,20 @@ def test_a_good_stage_run_still_works(build_dir: Path) -> None:
     assert result.exit_code == 0, result.output
     grounded = read_jsonl(stage_path(build_dir, "airline", "ground", "test"), GroundResult)
     assert len(grounded) == 2
+
+
+# 9. `review` of a folder that holds no build is an error, not a clean review.
+
+
+def test_review_of_a_missing_folder_names_it(tmp_path: Path) -> None:
+    missing = tmp_path / "nonexist"
+    _one_error(["review", str(missing)], f"build folder {missing} does not exist")
+    _one_error(["review", str(missing), "--prune"], str(missing))
+    _one_error(["review", str(tmp_path)], str(tmp_path), "not a Tracer build")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_review_of_a_build_without_a_test_selection_names_it(build_dir: Path) -> None:
+    before = folder_bytes(build_dir)
+    _one_error(["review", str(build_dir)], str(build_dir), "no test selection")
+    assert folder_bytes(build_dir) == before

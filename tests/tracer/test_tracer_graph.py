@@ -32,10 +32,72 @@ def test_committed_graph_keeps_the_policy_and_covers_the_tools(name: str) -> Non
     assert (graph_path(profile).parent / "graph.md").exists()
 
 
-def test_a_fresh_derivation_matches_a_committed_graph() -> None:
-    assert (
-        graph_diff(load_graph(load_profile("airline")), build_graph(load_profile("airline"))) == []
+STALE_GRAPHS = {
+    "movie": "movie's committed graph.json predates its `movie_title` param alias: a fresh "
+    "derivation adds movie_title to the produces of 8 nodes and re-weights the 8 edges into "
+    "search_showtimes (3.0 -> 5.0, get_customer_details 0.5 -> 3.0). The walker samples by "
+    "those weights, so re-deriving it changes every movie walk and task: it waits for a full "
+    "rebuild and a fresh hand review of the movie test set (then this passes: drop the mark).",
+}
+"""Domains whose committed graph knowingly lags its derivation, and why."""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=STALE_GRAPHS[n]))
+        if n in STALE_GRAPHS
+        else n
+        for n in domain_names()
+    ],
+)
+def test_a_fresh_derivation_matches_the_committed_graph(name: str) -> None:
+    """What `tracer graph --check` checks, over every field the walks read."""
+    profile = load_profile(name)
+    assert graph_diff(load_graph(profile), build_graph(profile)) == []
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_the_committed_markdown_renders_the_committed_graph(name: str) -> None:
+    path = graph_path(load_profile(name))
+    assert (path.parent / "graph.md").read_text() == to_markdown(load_graph(load_profile(name)))
+
+
+def test_the_diff_names_every_difference_the_walks_read() -> None:
+    """The diff once compared only names, (source, target) pairs and `requires`, so a graph
+    whose weights, produces or policy lagged its derivation was called current."""
+    graph = build_graph(load_profile("bank"))
+    edge = graph.edges[0]
+    node = graph.nodes[0]
+    changed = graph.model_copy(
+        update={
+            "edges": [
+                edge.model_copy(update={"weight": edge.weight + 1, "reasons": ["review: x"]}),
+                *graph.edges[1:],
+            ],
+            "nodes": [
+                node.model_copy(update={"produces": [*node.produces, "extra"]}),
+                *graph.nodes[1:],
+            ],
+            "requires_any": {**graph.requires_any, "freeze_card": [["verify_identity"]]},
+            "limits": {**graph.limits, "freeze_card": 1},
+            "entries": graph.entries[:1],
+        }
     )
+    diff = graph_diff(graph, changed)
+    pair = f"{edge.source} -> {edge.target}"
+    assert f"edge {pair} weight: {edge.weight} committed, {edge.weight + 1} fresh" in diff
+    assert (
+        f"edge {pair} reasons: " + ", ".join([*(f"-{r}" for r in edge.reasons), "+review: x"])
+        in diff
+    )
+    assert f"node {node.name} produces: +extra" in diff
+    assert any(line.startswith("requires_any[freeze_card]: ") for line in diff)
+    assert "limits[freeze_card] only in fresh: 1" in diff
+    assert any(line.startswith("entries: -") for line in diff)
+    reordered = graph.model_copy(update={"edges": [*graph.edges[1:], edge]})
+    assert graph_diff(graph, reordered) == ["edge order differs"]
+    assert graph_diff(graph, graph) == []
 
 
 def test_identity_lookups_come_first_and_nothing_follows_a_transfer() -> None:

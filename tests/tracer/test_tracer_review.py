@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.errors import TaskFileError
+from tau_emotion.inputs import InputError
 from tau_emotion.tracer.build import BuildConfig, run_build
 from tau_emotion.tracer.profile import profile_for
 from tau_emotion.tracer.review import (
@@ -186,3 +187,129 @@ def test_the_review_command_files_drafts_and_reports(
     assert result.exit_code == 0 and "pruned 1 reviews" in result.output, result.output
     assert set(load_reviews(path)) == {tasks[0].id}
     path.unlink()
+
+
+@pytest.fixture
+def review_file(built: tuple[Path, object]):  # type: ignore[no-untyped-def]
+    """The toy domain's review file, removed after the test (the build is shared)."""
+    path = review_path(built[1].root)  # type: ignore[attr-defined]
+    yield path
+    path.unlink(missing_ok=True)
+
+
+def test_a_draft_is_judged_without_the_requests_help(built: tuple[Path, object]) -> None:
+    """The LLM customer sees only the instruction and the known facts, so a draft that drops
+    the goal ("Please help me.") or contradicts it was filed while the unchanged requests
+    still said every value. Filed reviews keep the old rule (12 shipped ones need it)."""
+    profile, tasks, twins, candidates = _parts(built)
+    task = tasks[0]
+    assert "50.00" in task.instruction and all("50.00" in i.request for i in task.intents[:1])
+    empty = Draft(task_id=task.id, after="Please help me.", reason="shorter")
+    wrong = Draft(
+        task_id=tasks[1].id,
+        after=tasks[1].instruction.replace("50.00", "20.00"),
+        reason="contradicts the gold",
+    )
+    filed, refused = add_drafts(profile, tasks, twins, candidates, [empty, wrong], {})
+    assert filed == {}
+    assert refused[task.id].startswith("underivable:add_credit.amount")
+    assert refused[tasks[1].id].startswith("underivable:add_credit.amount")
+    review = Review(
+        task_id=task.id,
+        gold=gold_digest(task),
+        before=task.instruction,
+        after=empty.after,
+        requests_before=[i.request for i in task.intents],
+        reason="r",
+    )
+    _, _, outcome = apply_reviews(profile, tasks, twins, candidates, {task.id: review})
+    assert outcome.applied == [task.id]
+
+
+def _review_cli(built: tuple[Path, object], monkeypatch: pytest.MonkeyPatch, names: list[str]):  # type: ignore[no-untyped-def]
+    """The review command over the toy build, with `names` as the domains --domain gives."""
+    from tau_emotion.tracer import cli
+
+    profile = _parts(built)[0]
+    monkeypatch.setattr(cli, "_domains", lambda spec: names)
+    monkeypatch.setattr("tau_emotion.tracer.profile.load_profile", lambda name: profile)
+
+    def invoke(*args: str):  # type: ignore[no-untyped-def]
+        return CliRunner().invoke(cli.app, ["review", str(built[0]), *args])
+
+    return invoke
+
+
+def test_add_on_a_partial_build_skips_domains_without_drafts_and_checks_before_writing(
+    built: tuple[Path, object],
+    review_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the default --domain all, a domain the build lacks stopped `--add` with an error,
+    after the domains before it had been filed."""
+    tasks = _parts(built)[1]
+    invoke = _review_cli(built, monkeypatch, ["toy", "airline"])
+    good = Draft(task_id=tasks[0].id, after=tasks[0].instruction + " Thanks.", reason="r")
+    drafts = tmp_path / "drafts.jsonl"
+    drafts.write_text(good.model_dump_json() + "\n")
+    result = invoke("--add", str(drafts))
+    assert result.exit_code == 0, result.output
+    assert "toy: 1 of 1 drafts filed" in result.output
+    review_file.unlink()
+    airline = Draft(task_id="airline-w00003", after="x", reason="r")
+    drafts.write_text(good.model_dump_json() + "\n" + airline.model_dump_json() + "\n")
+    result = invoke("--add", str(drafts))
+    assert isinstance(result.exception, InputError), result.output  # one line, exit 2
+    assert "airline/written-test.jsonl does not exist" in str(result.exception)
+    assert not review_file.exists()  # nothing filed before the error
+
+
+def test_drafts_of_no_selected_domain_are_refused(
+    built: tuple[Path, object],
+    review_file: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tasks = _parts(built)[1]
+    invoke = _review_cli(built, monkeypatch, ["toy"])
+    good = Draft(task_id=tasks[0].id, after=tasks[0].instruction + " Thanks.", reason="r")
+    typos = [Draft(task_id=t, after="x", reason="r") for t in ("tyo-w00003", "TOY-w00003")]
+    drafts = tmp_path / "drafts.jsonl"
+    drafts.write_text("".join(d.model_dump_json() + "\n" for d in [good, *typos]))
+    result = invoke("--add", str(drafts))
+    assert result.exit_code == 1, result.output
+    assert "toy: 1 of 1 drafts filed" in result.output
+    assert "tyo-w00003: refused" in result.output and "TOY-w00003: refused" in result.output
+    assert set(load_reviews(review_file)) == {tasks[0].id}
+
+
+def test_prune_exits_nonzero_while_failing_reviews_remain(
+    built: tuple[Path, object], review_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = _parts(built)[1]
+    invoke = _review_cli(built, monkeypatch, ["toy"])
+    first, second = tasks[0], tasks[1]
+    failing = Review(
+        task_id=first.id,
+        gold=gold_digest(first),
+        before=first.instruction,
+        after="You want some help.",
+        requests_before=[i.request for i in first.intents],
+        requests_after=["Hi, I need something." for _ in first.intents],
+        reason="too vague",
+    )
+    old = Review(
+        task_id=second.id,
+        gold="0" * 16,
+        before=second.instruction,
+        after="x",
+        requests_before=[i.request for i in second.intents],
+        reason="stale",
+    )
+    write_reviews(review_file, [failing, old])
+    result = invoke("--prune")
+    assert "pruned 1 reviews" in result.output, result.output
+    assert result.exit_code == 1, result.output  # the failing review is still there
+    assert set(load_reviews(review_file)) == {first.id}
+    assert invoke().exit_code == 1

@@ -25,11 +25,17 @@ from tau_emotion.data import Split, Task
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.base import write_tasks
 from tau_emotion.tracer.config import BuildConfig
-from tau_emotion.tracer.feel import FeelingMapper, default_mapper, run_feel
+from tau_emotion.tracer.feel import FeelingMapper, default_mapper, feel_settings, run_feel
 from tau_emotion.tracer.feel.coverage import enforce_coverage
-from tau_emotion.tracer.ground import run_ground, worker_pool
+from tau_emotion.tracer.ground import ground_settings, run_ground, worker_pool
 from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE, ChallengePlan
-from tau_emotion.tracer.jsonl import read_jsonl, stage_path
+from tau_emotion.tracer.jsonl import (
+    Settings,
+    StageName,
+    check_settings,
+    read_jsonl,
+    stage_path,
+)
 from tau_emotion.tracer.profile import Profile, profile_for
 from tau_emotion.tracer.records import GroundResult
 from tau_emotion.tracer.review import (
@@ -50,8 +56,8 @@ from tau_emotion.tracer.select import (
     is_challenge,
     select,
 )
-from tau_emotion.tracer.validate import run_validate
-from tau_emotion.tracer.walks import run_walks
+from tau_emotion.tracer.validate import run_validate, validate_settings
+from tau_emotion.tracer.walks import run_walks, walk_settings
 
 
 def _grounded_ids(out: Path, domain: str, split: Split) -> set[str]:
@@ -125,6 +131,7 @@ def build_split(
             show=show,
             pool=pool,
             plan=plan,
+            settings=_ground_settings(config, profile, split),
         )
         felt = stage_path(out, domain, "feel", split)
         run_feel(ground, felt, config.seed, mapper, show)
@@ -162,6 +169,43 @@ def _kept(out: Path, domain: Domain, split: Split, target: int) -> tuple[int, Co
     return len(verdicts), Counter(challenge_rule(v) for v in verdicts if is_challenge(v))
 
 
+def _ground_settings(config: BuildConfig, profile: Profile, split: Split) -> Settings:
+    """A build's ground files: made in waves; the test split's plans follow its target."""
+    target = config.test_target(profile) if split == "test" else None
+    return ground_settings(config.seed, "build", target)
+
+
+def _check_reuse(
+    config: BuildConfig, out: Path, profiles: dict[str, Profile], mapper: FeelingMapper
+) -> None:
+    """Every stage file the build would resume was made with the build's settings, checked
+    before anything is written (`InputError` naming the first that was not): a rerun with
+    another seed used to keep the old walks, feelings and verdicts, redo only the coverage,
+    and record the new seed in the manifest."""
+    for name, profile in profiles.items():
+        pool = config.test_walks_of(profile)
+        walks = walk_settings(profile.graph, config.seed, pool, config.walk_config())
+        check_settings(stage_path(out, name, "walks"), walks)
+        for split in config.splits:
+            stages: dict[StageName, Settings] = {
+                "ground": _ground_settings(config, profile, split),
+                "feel": feel_settings(config.seed, mapper),
+                "validate": validate_settings(config.run_oracle),
+            }
+            for stage, settings in stages.items():
+                check_settings(stage_path(out, name, stage, split), settings)
+
+
+def train_shares(total: int, domains: Sequence[str]) -> dict[str, int]:
+    """Each domain's first train target: an equal share of `total`, and one more each for
+    the first domains (in the build's order) while a remainder is left, so that the targets
+    add up to `total` (a share rounded up asked for 4 tasks of a total of 3 over two
+    domains). A total the domains divide, like the default 7,600 over ten, is split as
+    before."""
+    share, extra = divmod(total, len(domains))
+    return {d: share + (i < extra) for i, d in enumerate(domains)}
+
+
 def _build_all(
     config: BuildConfig,
     out: Path,
@@ -171,8 +215,7 @@ def _build_all(
     pool: Pool | None,
 ) -> dict[str, int]:
     """Build every domain and split; returns the train target each domain ended with."""
-    share = -(-config.train_total // len(config.domains))
-    targets = {d: share for d in config.domains}
+    targets = train_shares(config.train_total, config.domains)
     kept: dict[str, int] = {}
     # Every test split first: it is what gets reviewed, and no split depends on another
     # domain's (a train split reads only its own domain's test split).
@@ -184,7 +227,8 @@ def _build_all(
             if split == "train":
                 kept[domain] = got
     if "train" in config.splits:
-        # Domains that ran short of walks leave a gap; the others fill it.
+        # Domains that ran short of walks leave a gap; the others fill it. The gap is
+        # rounded up per domain (the shipped train sets were built so: 7,601 of 7,600).
         short = config.train_total - sum(min(k, targets[d]) for d, k in kept.items())
         full = [d for d in config.domains if kept.get(d, 0) >= targets[d]]
         for domain in full if short > 0 else []:
@@ -223,6 +267,8 @@ def run_build(
     the `Domain` objects of `config.domains` (a test's own); the rest are loaded by name."""
     given = {d.name: d for d in domains}
     profiles = {n: profile_for(given.get(n) or load_domain(n)) for n in config.domains}
+    mapper = default_mapper(config.seed)
+    _check_reuse(config, out, profiles, mapper)
     out.mkdir(parents=True, exist_ok=True)
     (out / "manifest.json").write_text(config.model_dump_json(indent=1) + "\n", encoding="utf-8")
     for name, profile in profiles.items():
@@ -231,7 +277,6 @@ def run_build(
         (out / name / "graph.json").write_text(
             profile.graph.model_dump_json(indent=1) + "\n", encoding="utf-8"
         )
-    mapper = default_mapper(config.seed)
     with worker_pool(list(profiles.values()), config.workers) as pool:
         targets = _build_all(config, out, profiles, mapper, show, pool)
     selected: dict[tuple[str, Split], Selection] = {}

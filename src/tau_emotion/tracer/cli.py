@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from tau_emotion.data import Split
     from tau_emotion.models.base import ChatModel
     from tau_emotion.tracer.jsonl import StageName
+    from tau_emotion.tracer.review import Draft
 
 app = typer.Typer(
     help="Build tasks from the domains' tools: graph, walks, grounding, feelings, validation.",
@@ -106,6 +107,18 @@ def _model(name: str | None, base_url: str | None) -> ChatModel | None:
     return make_model(ModelConfig(model=name, base_url=base_url))
 
 
+SHOWN_DIFFERENCES = 5
+"""Differences `graph --check` names per domain: one new alias can touch dozens of nodes and
+edges, and the first few say what happened (`graph_diff` lists them all)."""
+
+
+def _first(lines: list[str]) -> str:
+    """The first `SHOWN_DIFFERENCES` lines, and how many more there are."""
+    shown = "; ".join(lines[:SHOWN_DIFFERENCES])
+    more = len(lines) - SHOWN_DIFFERENCES
+    return f"{shown}; and {more} more" if more > 0 else shown
+
+
 @app.command("graph")
 def graph_cmd(
     domain: DomainOpt,
@@ -144,7 +157,7 @@ def graph_cmd(
                 else ["not committed"]
             )
             failed |= bool(diff or problems)
-            typer.echo(f"{name}: " + ("; ".join(diff + problems) or "committed graph is current"))
+            typer.echo(f"{name}: " + (_first(diff + problems) or "committed graph is current"))
             continue
         path = save_graph(profile, fresh)
         written = write_renderings(fresh, path.parent)
@@ -186,22 +199,33 @@ def walk_cmd(
 ) -> None:
     """Sample walks over the committed graph; repeated tool sequences are dropped."""
     from tau_emotion.inputs import writable_folder
-    from tau_emotion.tracer.jsonl import stage_path
+    from tau_emotion.tracer.jsonl import check_settings, stage_path
     from tau_emotion.tracer.profile import load_profile
-    from tau_emotion.tracer.walks import run_walks
+    from tau_emotion.tracer.walks import run_walks, walk_settings
 
     names = _domains(domain)
     writable_folder(out, "--out")
+    todo = []
     for name in names:
         profile = load_profile(name)
         pool = test_walks if test_walks is not None else BUILD.test_walks_of(profile)
-        samples = n if n is not None else BUILD.first_samples(pool)
         path = stage_path(out, name, "walks")
+        # Every domain's file is checked before the first is written.
+        check_settings(path, walk_settings(profile.graph, seed, pool, BUILD.walk_config()))
+        todo.append((name, profile, pool, path))
+    for name, profile, pool, path in todo:
+        samples = n if n is not None else BUILD.first_samples(pool)
         walks = run_walks(
             profile, profile.graph, path, samples, seed, pool, BUILD.walk_config(), not quiet
         )
+        # Counted by trace, not by line: a file from before settings were recorded may hold
+        # another run's walks, which repeat traces.
+        traces = len({w.trace for w in walks})
         test = sum(w.split == "test" for w in walks)
-        typer.echo(f"{name}: {len(walks)} distinct traces ({test} test, {len(walks) - test} train)")
+        line = f"{name}: {traces} distinct traces ({test} test, {len(walks) - test} train)"
+        if traces < len(walks):
+            line += f"; {len(walks) - traces} walks repeat an earlier trace"
+        typer.echo(line)
 
 
 @app.command("ground")
@@ -219,10 +243,14 @@ def ground_cmd(
     Unlike `build`, which grounds in waves and offers policy challenges to a share of the
     walks, this grounds the walks in one go and offers none: its file holds no challenge
     tasks, so it is not the one `build` writes."""
-    from tau_emotion.tracer.ground import run_ground
+    from tau_emotion.tracer.ground import ground_settings, run_ground
+    from tau_emotion.tracer.jsonl import check_settings
     from tau_emotion.tracer.profile import load_profile
 
-    for name, walks, grounded in _stage_files(domain, out, split, "walks", "ground"):
+    files = _stage_files(domain, out, split, "walks", "ground")
+    for _, _, grounded in files:
+        check_settings(grounded, ground_settings(seed))  # all before the first is written
+    for name, walks, grounded in files:
         profile = load_profile(name)
         results = run_ground(profile, walks, grounded, seed, workers, split, limit, show=not quiet)
         ok = sum(r.candidate is not None for r in results)
@@ -238,10 +266,14 @@ def feel_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Write each candidate's feeling and map it to an emotion condition (twins for test)."""
-    from tau_emotion.tracer.feel import default_mapper, run_feel
+    from tau_emotion.tracer.feel import default_mapper, feel_settings, run_feel
+    from tau_emotion.tracer.jsonl import check_settings
 
     mapper = default_mapper(seed)
-    for name, grounded, felt_path in _stage_files(domain, out, split, "ground", "feel"):
+    files = _stage_files(domain, out, split, "ground", "feel")
+    for _, _, felt_path in files:
+        check_settings(felt_path, feel_settings(seed, mapper))  # all before the first is written
+    for name, grounded, felt_path in files:
         felt = run_feel(grounded, felt_path, seed, mapper, show=not quiet)
         kept = sum(f.candidate is not None for f in felt)
         typer.echo(f"{name}/{split}: {kept} felt ({mapper.name})")
@@ -258,11 +290,16 @@ def validate_cmd(
     quiet: QuietOpt = False,
 ) -> None:
     """Keep candidates that pass every check; record why the others failed."""
+    from tau_emotion.tracer.jsonl import check_settings
     from tau_emotion.tracer.profile import load_profile
-    from tau_emotion.tracer.validate import run_validate
+    from tau_emotion.tracer.validate import run_validate, validate_settings
 
     judge_model = _model(judge, base_url)
-    for name, felt, validated in _stage_files(domain, out, split, "feel", "validate"):
+    files = _stage_files(domain, out, split, "feel", "validate")
+    for _, _, validated in files:
+        # All before the first is written.
+        check_settings(validated, validate_settings(oracle, judge_model))
+    for name, felt, validated in files:
         profile = load_profile(name)
         verdicts = run_validate(profile, felt, validated, oracle, judge_model, show=not quiet)
         kept = sum(v.accepted for v in verdicts)
@@ -345,9 +382,10 @@ def stats_cmd(
     help="Check a build's test selection against the domains' hand reviews, or file new "
     "ones.\n\nWithout --add: how each domain's tracer/test_review.jsonl applies to the build "
     "(applied, unreviewed, stale, failing). With --add: the drafts are checked like a Tracer "
-    "task (every value derivable, no internal id, the twin identical but for the emotion, the "
-    "oracle with the scripted user succeeds) and the ones that pass are written into the "
-    "review files.",
+    "task (every value derivable from the instruction and known facts alone, no internal id, "
+    "the twin identical but for the emotion, the oracle with the scripted user succeeds), all "
+    "of them before anything is written, and the ones that pass are written into the review "
+    "files.",
 )
 def review_cmd(
     out: Annotated[Path, typer.Argument(help="A build folder (its test selection is reviewed).")],
@@ -370,23 +408,9 @@ def review_cmd(
     ] = False,
 ) -> None:
     """The hand review of a build's test selection (see the command's help)."""
-    from tau_emotion.domains.base import load_tasks
     from tau_emotion.errors import TaskFileError
     from tau_emotion.inputs import InputError
-    from tau_emotion.tracer.profile import load_profile
-    from tau_emotion.tracer.review import (
-        WRITTEN,
-        WRITTEN_TWINS,
-        Draft,
-        add_drafts,
-        apply_reviews,
-        load_drafts,
-        load_reviews,
-        locked,
-        review_path,
-        test_candidates,
-        write_reviews,
-    )
+    from tau_emotion.tracer.review import load_drafts
 
     names = _domains(domain)
     drafts: list[Draft] = []
@@ -395,41 +419,129 @@ def review_cmd(
             drafts = load_drafts(add)
         except TaskFileError as exc:
             raise InputError(f"--add {exc}") from None
-    refused_any = False
+    present = _reviewed_domains(out, names, domain)
+    if add is not None:
+        _file_drafts(out, present, names, domain, drafts)
+    else:
+        _check_reviews(out, present, prune)
+
+
+def _reviewed_domains(out: Path, names: list[str], domain: str) -> list[str]:
+    """The domains of --domain whose test selection `out` holds, checked before anything is
+    read or written: a mistyped build folder used to look like a clean review (exit 0)."""
+    from tau_emotion.inputs import InputError
+    from tau_emotion.tracer.review import WRITTEN
+    from tau_emotion.tracer.stats import build_domains
+
+    build_domains(out)  # the folder exists and is a build, or one line naming it
+    present = [n for n in names if (out / n / WRITTEN).is_file()]
+    missing = [n for n in names if n not in present]
+    if missing and domain != "all":
+        first = out / missing[0] / WRITTEN
+        raise InputError(f"{first} does not exist: build the test split first")
+    if not present:
+        raise InputError(
+            f"{out} holds no test selection of --domain {domain} (no <domain>/{WRITTEN}): "
+            "build the test split first"
+        )
+    return present
+
+
+def _file_drafts(
+    out: Path, present: list[str], names: list[str], domain: str, drafts: list[Draft]
+) -> None:
+    """`review --add`: check every draft of every domain, then file the ones that pass.
+
+    Nothing is written before everything is checked: a domain missing from the build used
+    to stop the command with an error after the domains before it had been filed."""
+    from tau_emotion.domains.base import load_tasks
+    from tau_emotion.inputs import InputError
+    from tau_emotion.tracer.profile import load_profile
+    from tau_emotion.tracer.review import (
+        WRITTEN,
+        WRITTEN_TWINS,
+        Review,
+        add_drafts,
+        load_reviews,
+        locked,
+        review_path,
+        test_candidates,
+        write_reviews,
+    )
+
+    owner = {
+        d.task_id: next((n for n in names if d.task_id.startswith(f"{n}-")), "") for d in drafts
+    }
+    mine = {n: [d for d in drafts if owner[d.task_id] == n] for n in names}
+    # A draft of no selected domain (a typo in its id, another domain's task) used to be
+    # dropped without a word.
+    stray = [task_id for task_id, name in owner.items() if not name]
     for name in names:
-        written = out / name / WRITTEN
-        if not written.exists():
-            if add is None and domain == "all":
-                continue
-            raise InputError(f"{written} does not exist: build the test split first")
+        if mine[name] and name not in present:
+            raise InputError(
+                f"{out / name / WRITTEN} does not exist: build the test split first "
+                f"(the drafts hold {len(mine[name])} of {name})"
+            )
+    checked: list[tuple[str, Path, dict[str, Review], dict[str, str]]] = []
+    for name in (n for n in present if mine[n]):
         profile = load_profile(name)
-        tasks = load_tasks(written)
-        twins = load_tasks(out / name / WRITTEN_TWINS)
-        candidates = test_candidates(out, name)
         path = review_path(profile.domain.root)
-        mine = [d for d in drafts if d.task_id.startswith(f"{name}-")]
-        if add is not None:
-            if not mine:
-                continue
+        load_reviews(path)  # a damaged review file stops the command here, before any filing
+        filed, refused = add_drafts(
+            profile,
+            load_tasks(out / name / WRITTEN),
+            load_tasks(out / name / WRITTEN_TWINS),
+            test_candidates(out, name),
+            mine[name],
+            {},
+        )
+        checked.append((name, path, filed, refused))
+    for name, path, filed, refused in checked:
+        if filed:
             with locked(path):  # reviewers of one domain may file at the same time
-                reviews = load_reviews(path)
-                filed, refused = add_drafts(profile, tasks, twins, candidates, mine, reviews)
-                write_reviews(path, filed.values())
-            typer.echo(f"{name}: {len(mine) - len(refused)} of {len(mine)} drafts filed in {path}")
-            for task_id, why in refused.items():
-                typer.echo(f"  {task_id}: refused: {why}")
-            refused_any |= bool(refused)
-            continue
+                write_reviews(path, {**load_reviews(path), **filed}.values())
+        typer.echo(f"{name}: {len(filed)} of {len(mine[name])} drafts filed in {path}")
+        for task_id, why in refused.items():
+            typer.echo(f"  {task_id}: refused: {why}")
+    for task_id in stray:
+        typer.echo(f"{task_id}: refused: no domain of --domain {domain} holds this task id")
+    if stray or any(refused for *_, refused in checked):
+        raise typer.Exit(1)
+
+
+def _check_reviews(out: Path, present: list[str], prune: bool) -> None:
+    """`review` (and `--prune`): how each domain's reviews apply to the build. The exit
+    status is 1 while any review fails or is stale, after a prune too (it used to be 0 with
+    failing reviews left)."""
+    from tau_emotion.domains.base import load_tasks
+    from tau_emotion.tracer.profile import load_profile
+    from tau_emotion.tracer.review import (
+        WRITTEN,
+        WRITTEN_TWINS,
+        apply_reviews,
+        load_reviews,
+        locked,
+        review_path,
+        test_candidates,
+        write_reviews,
+    )
+
+    refused_any = False
+    for name in present:
+        profile = load_profile(name)
+        tasks = load_tasks(out / name / WRITTEN)
+        twins = load_tasks(out / name / WRITTEN_TWINS)
+        path = review_path(profile.domain.root)
+        candidates = test_candidates(out, name)
         _, _, outcome = apply_reviews(profile, tasks, twins, candidates, load_reviews(path))
         for line in outcome.lines(name):
             typer.echo(line)
-        if prune and (outcome.stale or outcome.orphans):
+        dropped = {*outcome.stale, *outcome.orphans} if prune else set()
+        if dropped:
             with locked(path):
-                dropped = {*outcome.stale, *outcome.orphans}
                 kept = [r for r in load_reviews(path).values() if r.task_id not in dropped]
                 write_reviews(path, kept)
             typer.echo(f"  pruned {len(dropped)} reviews from {path}")
-            continue
-        refused_any |= bool(outcome.failed or outcome.stale)
+        refused_any |= bool(outcome.failed) or bool(set(outcome.stale) - dropped)
     if refused_any:
         raise typer.Exit(1)

@@ -9,15 +9,16 @@ stage that went on past it would work from part of its input and say nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Literal, TypeVar
+from typing import IO, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from tau_emotion.data import Split
 from tau_emotion.errors import describe
+from tau_emotion.inputs import InputError
 from tau_emotion.storage import DamagedFileError
 
 M = TypeVar("M", bound=BaseModel)
@@ -175,3 +176,48 @@ def stage_path(out: Path, domain: str, stage: StageName, split: Split | None = N
     """Where a stage's file lies: OUT/<domain>/<stage>[-<split>].jsonl."""
     suffix = f"-{split}" if split else ""
     return out / domain / f"{stage}{suffix}.jsonl"
+
+
+Settings = Mapping[str, Any]
+"""What a stage file's content depends on besides its input (seed, test pool, mapper...):
+JSON values, recorded beside the file when the stage starts it."""
+
+
+def settings_path(path: Path) -> Path:
+    """Where a stage file's settings lie: OUT/<domain>/<stage>[-<split>].settings.json."""
+    return path.with_name(f"{path.stem}.settings.json")
+
+
+def check_settings(path: Path, settings: Settings) -> None:
+    """`InputError` naming the first setting the stage file at `path` was made with other
+    than `settings`. A stage appends what its file lacks, so a rerun with another seed or
+    test pool used to mix the two runs' records and call the result a build of the new
+    settings. Files made before settings were recorded have none, and are not checked."""
+    recorded = settings_path(path)
+    if not path.exists() or not recorded.is_file():
+        return
+    try:
+        had = json.loads(recorded.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DamagedFileError(f"{recorded} cannot be read: {exc}") from None
+    if not isinstance(had, dict):
+        raise DamagedFileError(f"{recorded} is not a JSON object of settings")
+    wanted = json.loads(json.dumps(settings))  # as JSON holds them (int keys become str)
+    for key in sorted({*had, *wanted}):
+        if had.get(key) != wanted.get(key):
+            before, now = json.dumps(had.get(key)), json.dumps(wanted.get(key))
+            raise InputError(
+                f"{path} was made with {key}={before}, not {key}={now}: rerun with the "
+                f"settings it was made with to resume it, or use another --out "
+                f"(or delete {path.parent.parent})"
+            )
+
+
+def claim_settings(path: Path, settings: Settings) -> None:
+    """Check `settings` against the stage file's (`check_settings`), and record them when
+    the stage is about to start the file."""
+    check_settings(path, settings)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(settings, indent=1, sort_keys=True) + "\n"
+        settings_path(path).write_text(text, encoding="utf-8")

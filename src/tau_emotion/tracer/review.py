@@ -188,10 +188,16 @@ class ReviewOutcome:
 
 
 def checked_review(
-    profile: Profile, candidate: Candidate, task: Task, twin: Task | None, review: Review
+    profile: Profile,
+    candidate: Candidate,
+    task: Task,
+    twin: Task | None,
+    review: Review,
+    requests_said: bool = True,
 ) -> tuple[Task, Task | None, str]:
     """The task and its twin with the review's text, and the checks of the validate stage
-    they fail ("" when none)."""
+    they fail ("" when none). `requests_said=False` judges the reviewed instruction without
+    the requests' help (`validate.check`): how a new draft is judged."""
     new_task = reviewed(task, review)
     new_twin = reviewed(twin, review) if twin is not None else None
     felt = Felt(
@@ -199,7 +205,7 @@ def checked_review(
         candidate=candidate.model_copy(update={"task": new_task}),
         twin=new_twin,
     )
-    failures = check(profile, felt, run_oracle=True)
+    failures = check(profile, felt, run_oracle=True, requests_said=requests_said)
     failing = "; ".join(f"{r.reason} ({r.detail})" if r.detail else r.reason for r in failures)
     return new_task, new_twin, failing
 
@@ -262,7 +268,14 @@ def add_drafts(
     reviews: Mapping[str, Review],
 ) -> tuple[dict[str, Review], dict[str, str]]:
     """The domain's reviews with each draft that passes every check filed (a new draft of a
-    task replaces its review), and the drafts that did not, with why."""
+    task replaces its review), and the drafts that did not, with why.
+
+    A draft is judged without the requests' help: the LLM customer is shown only the
+    instruction and the known facts, so a draft that drops or contradicts the goal the
+    requests still state ("Please help me.") must not be filed. The filed reviews are
+    applied with the requests counted (`apply_reviews`), since 12 of the 580 shipped ones
+    would fail the stricter rule (measured on 2026-12-05 against a test-split build of
+    the shipped sources) and a rebuild must re-apply them byte for byte."""
     by_id = {t.id: t for t in tasks}
     twin_of = {t.neutral_twin_id: t for t in twins}
     filed = dict(reviews)
@@ -286,7 +299,7 @@ def add_drafts(
             reason=draft.reason,
         )
         _, _, failing = checked_review(
-            profile, candidates[task.id], task, twin_of.get(task.id), review
+            profile, candidates[task.id], task, twin_of.get(task.id), review, requests_said=False
         )
         if failing:
             refused[draft.task_id] = failing

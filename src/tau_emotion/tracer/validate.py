@@ -31,14 +31,21 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tau_emotion.data import Action, Task
 from tau_emotion.domains.checks import Trajectory, run_checks
 from tau_emotion.environment import Environment
 from tau_emotion.errors import DomainError, ToolError
 from tau_emotion.evaluation.outputs import output_communicated
-from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
+from tau_emotion.tracer.jsonl import (
+    Settings,
+    appender,
+    claim_settings,
+    done_keys,
+    progress,
+    read_jsonl,
+)
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.preference import pinned_by, says
 from tau_emotion.tracer.profile import Profile, internal_ids
@@ -51,6 +58,9 @@ from tau_emotion.tracer.values import (
     scalars,
     spoken_dates,
 )
+
+if TYPE_CHECKING:
+    from tau_emotion.models.base import ChatModel
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -70,13 +80,15 @@ def _numbers(text: str) -> set[float]:
     return {float(n) for n in _NUMBER.findall(text.replace(",", ""))}
 
 
-def underivable(profile: Profile, candidate: Candidate, results: Sequence[str]) -> list[str]:
-    """Gold arguments nobody in the conversation could have come up with."""
+def underivable(
+    profile: Profile, candidate: Candidate, results: Sequence[str], requests_said: bool = True
+) -> list[str]:
+    """Gold arguments nobody in the conversation could have come up with. `requests_said`:
+    whether the intents' opening requests count as said (see `check`)."""
     task = candidate.task
     kinds = profile.domain.tool_kinds
-    said = " ".join(
-        [task.instruction, *task.known_facts.values(), *(i.request for i in task.intents)]
-    ).lower()
+    requests = [i.request for i in task.intents] if requests_said else []
+    said = " ".join([task.instruction, *task.known_facts.values(), *requests]).lower()
     said_numbers = _numbers(said)
     problems: list[str] = []
     seen = ""
@@ -287,8 +299,16 @@ def earned_problems(task: Task, env: Environment, digest: str) -> list[tuple[str
     return out
 
 
-def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejection]:
-    """Every failed check of one candidate (empty: keep it)."""
+def check(
+    profile: Profile, felt: Felt, run_oracle: bool = True, requests_said: bool = True
+) -> list[Rejection]:
+    """Every failed check of one candidate (empty: keep it).
+
+    `requests_said=False` judges the instruction without the requests' help: the scripted
+    customer says each request word for word, but the LLM customer is shown only the
+    instruction and the known facts, so the instruction alone must state what the gold
+    needs. The writer writes both from the same calls; a hand review rewrites the
+    instruction, and "Please help me." passed while the untouched requests said it all."""
     candidate = felt.candidate
     if candidate is None:
         return [felt.rejection or Rejection(stage="validate", reason="no_candidate")]
@@ -332,7 +352,7 @@ def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejecti
     if not out:  # replays: only worth it for a task that replays at all
         out += [fail(*p) for p in earned_problems(task, env, digest)]
     results = [m.content or "" for m in messages if m.role == "tool"]
-    for problem in underivable(profile, candidate, results):
+    for problem in underivable(profile, candidate, results, requests_said):
         out.append(fail(f"underivable:{problem}"))
     violations = run_checks(profile.domain.checks, Trajectory(messages, kinds, env.fresh_tools))
     for v in violations[:3]:
@@ -340,6 +360,12 @@ def check(profile: Profile, felt: Felt, run_oracle: bool = True) -> list[Rejecti
     if run_oracle and not out and oracle_reward(profile, task) != 1.0:
         out.append(fail("oracle_failed", "the oracle with the scripted user did not succeed"))
     return out
+
+
+def validate_settings(run_oracle: bool, judge: ChatModel | None = None) -> Settings:
+    """What a validate file depends on besides its candidates: whether the oracle episode
+    ran, and which LLM judge had the last word."""
+    return {"oracle": run_oracle, "judge": judge.name if judge is not None else None}
 
 
 def run_validate(
@@ -350,9 +376,11 @@ def run_validate(
     judge: Any = None,
     show: bool = True,
 ) -> list[Verdict]:
-    """The validate stage over files: one verdict per candidate (and per earlier rejection)."""
+    """The validate stage over files: one verdict per candidate (and per earlier rejection).
+    A file validated with another oracle setting or judge is refused (`InputError`)."""
     felts = read_jsonl(felt_path, Felt)
     have = done_keys(out, "walk_id")
+    claim_settings(out, validate_settings(run_oracle, judge))  # once the inputs are read
     todo = [f for f in felts if f.walk_id not in have]
     with appender(out) as add, progress(f"validate {out.stem}", len(todo), show) as tick:
         for felt in todo:

@@ -10,12 +10,21 @@ earlier call or is a code the customer holds. Walks with the same tool sequence 
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tau_emotion.tracer.config import WalkConfig
-from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
+from tau_emotion.tracer.jsonl import (
+    Settings,
+    appender,
+    check_settings,
+    claim_settings,
+    done_keys,
+    progress,
+    read_jsonl,
+)
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import ToolGraph, Walk, trace_key
 
@@ -247,6 +256,24 @@ def walk_domain(
     return walks
 
 
+def walk_settings(
+    graph: ToolGraph, seed: int, test_walks: int, config: WalkConfig | None = None
+) -> Settings:
+    """What a walks file depends on: not the number of samples, since drawing more only
+    extends the same sequence of walks (how a build grows its train pool), but the seed,
+    the test pool, the intents and lengths, and the graph walked."""
+    config = config or WalkConfig()
+    digest = hashlib.sha256(graph.model_dump_json().encode("utf-8")).hexdigest()[:16]
+    return {
+        "seed": seed,
+        "test_walks": test_walks,
+        "intents": dict(config.intents),
+        "lengths": dict(config.lengths),
+        "test_intents": dict(config.test_intents) if config.test_intents is not None else None,
+        "graph": digest,
+    }
+
+
 def run_walks(
     profile: Profile,
     graph: ToolGraph,
@@ -257,9 +284,14 @@ def run_walks(
     config: WalkConfig | None = None,
     show: bool = True,
 ) -> list[Walk]:
-    """The walk stage over files: append the walks `out` does not hold yet; return them all."""
+    """The walk stage over files: append the walks `out` does not hold yet; return them all.
+    A file made with other settings is refused (`InputError`): its ids would match the new
+    walks' by number only, and both runs' walks would mix."""
+    settings = walk_settings(graph, seed, test_walks, config)
+    check_settings(out, settings)
     walks = walk_domain(profile, graph, n, seed, test_walks, config)
     have = done_keys(out, "id")
+    claim_settings(out, settings)  # once the file is read: a damaged one leaves nothing new
     with appender(out) as add, progress(f"walks {graph.domain}", len(walks), show) as tick:
         for w in walks:
             if w.id not in have:

@@ -28,7 +28,14 @@ from tau_emotion.tracer.feel.cues import (
     request_kind,
     write_feeling,
 )
-from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
+from tau_emotion.tracer.jsonl import (
+    Settings,
+    appender,
+    claim_settings,
+    done_keys,
+    progress,
+    read_jsonl,
+)
 from tau_emotion.tracer.records import Candidate, Felt, GroundResult, Rejection
 
 
@@ -146,6 +153,12 @@ def attach(candidate: Candidate, feeling: str, spec: EmotionSpec, twin: bool) ->
     )
 
 
+def feel_settings(seed: int, mapper: FeelingMapper) -> Settings:
+    """What a feel file depends on besides its candidates: the feelings are drawn from the
+    seed, and the mapper writes the conditions' instructions."""
+    return {"seed": seed, "mapper": mapper.name}
+
+
 def run_feel(
     grounded: Path,
     out: Path,
@@ -154,10 +167,12 @@ def run_feel(
     show: bool = True,
 ) -> list[Felt]:
     """The feel stage over files: every grounded candidate gets a feeling and a condition;
-    test candidates also a neutral twin. Rejections pass through."""
+    test candidates also a neutral twin. Rejections pass through. A file felt with another
+    seed or mapper is refused (`InputError`)."""
     mapper = mapper or default_mapper(seed)
     results = read_jsonl(grounded, GroundResult)
     have = done_keys(out, "walk_id")
+    claim_settings(out, feel_settings(seed, mapper))  # once the inputs are read
     todo = [r for r in results if r.walk_id not in have]
     with appender(out) as add, progress(f"feel {out.stem}", len(todo), show) as tick:
         for r in todo:

@@ -24,6 +24,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from tau_emotion.domains.tools import ToolSpec
 from tau_emotion.tracer.declaration import ReviewEdit
 from tau_emotion.tracer.records import Edge, NodeRole, ToolGraph, ToolNode
@@ -278,19 +280,73 @@ def save_graph(profile: Profile, graph: ToolGraph) -> Path:
 
 
 def graph_diff(committed: ToolGraph, fresh: ToolGraph) -> list[str]:
-    """What differs between two graphs, one line per node or edge."""
+    """What differs between two graphs, one line per difference ([] when they are equal).
+
+    Every field counts, not only the names: the walker samples by edge weight and order,
+    checks `requires`, `requires_any` and `limits`, starts at `entries` and follows what a
+    node `needs` and `produces`, so a derivation that only moved a weight or fed one more
+    parameter already gives other walks (and so other tasks) than the committed graph."""
     lines: list[str] = []
-    a = {n.name for n in committed.nodes}
-    b = {n.name for n in fresh.nodes}
-    lines += [f"node only in committed: {n}" for n in sorted(a - b)]
-    lines += [f"node only in fresh: {n}" for n in sorted(b - a)]
-    ea = {(e.source, e.target) for e in committed.edges}
-    eb = {(e.source, e.target) for e in fresh.edges}
-    lines += [f"edge only in committed: {s} -> {t}" for s, t in sorted(ea - eb)]
-    lines += [f"edge only in fresh: {s} -> {t}" for s, t in sorted(eb - ea)]
-    if committed.requires != fresh.requires:
-        lines.append("requires differ")
+    for name in ToolGraph.model_fields:
+        old, new = getattr(committed, name), getattr(fresh, name)
+        if old == new:
+            continue
+        if name == "nodes":
+            lines += _records_diff("node", _by_name(committed.nodes), _by_name(fresh.nodes))
+        elif name == "edges":
+            lines += _records_diff("edge", _by_pair(committed.edges), _by_pair(fresh.edges))
+        elif isinstance(old, dict):
+            lines += [
+                _changed(f"{name}[{key}]", old.get(key), new.get(key))
+                for key in sorted({*old, *new})
+                if old.get(key) != new.get(key)
+            ]
+        else:
+            lines.append(_changed(name, old, new))
     return lines
+
+
+def _by_name(nodes: Sequence[ToolNode]) -> dict[str, BaseModel]:
+    return {n.name: n for n in nodes}
+
+
+def _by_pair(edges: Sequence[Edge]) -> dict[str, BaseModel]:
+    return {f"{e.source} -> {e.target}": e for e in edges}
+
+
+def _records_diff(
+    kind: str, old: Mapping[str, BaseModel], new: Mapping[str, BaseModel]
+) -> list[str]:
+    """Nodes or edges by key: the ones only one graph holds, then each field that differs,
+    then their order (the walker draws among a tool's successors in the order listed)."""
+    lines = [f"{kind} only in committed: {k}" for k in old if k not in new]
+    lines += [f"{kind} only in fresh: {k}" for k in new if k not in old]
+    for key in (k for k in old if k in new and old[k] != new[k]):
+        a, b = old[key], new[key]
+        lines += [
+            _changed(f"{kind} {key} {field}", getattr(a, field), getattr(b, field))
+            for field in type(a).model_fields
+            if getattr(a, field) != getattr(b, field)
+        ]
+    if not lines:
+        lines.append(f"{kind} order differs")
+    return lines
+
+
+def _changed(what: str, old: Any, new: Any) -> str:
+    """One difference; a list of names by what it lost (-) and gained (+)."""
+    if old is None:
+        return f"{what} only in fresh: {new!r}"
+    if new is None:
+        return f"{what} only in committed: {old!r}"
+    if (
+        isinstance(old, list)
+        and isinstance(new, list)
+        and all(isinstance(x, str) for x in [*old, *new])
+    ):
+        moved = [f"-{x}" for x in old if x not in new] + [f"+{x}" for x in new if x not in old]
+        return f"{what}: " + (", ".join(moved) if moved else "order differs")
+    return f"{what}: {old!r} committed, {new!r} fresh"
 
 
 def policy_problems(graph: ToolGraph) -> list[str]:

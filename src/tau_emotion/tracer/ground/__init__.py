@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tau_emotion.data import Action, Challenge, Task
 from tau_emotion.domains.checks import Offer
@@ -37,7 +37,14 @@ from tau_emotion.tracer.ground.screen import (
     screen_customer,
 )
 from tau_emotion.tracer.ground.search import Blocked, ground_calls, new_scene
-from tau_emotion.tracer.jsonl import appender, done_keys, progress, read_jsonl
+from tau_emotion.tracer.jsonl import (
+    Settings,
+    appender,
+    claim_settings,
+    done_keys,
+    progress,
+    read_jsonl,
+)
 from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
 from tau_emotion.tracer.write import write_task_text
@@ -309,6 +316,19 @@ def map_walks(
         yield from own.imap(_ground_one, jobs, chunksize=4)
 
 
+def ground_settings(
+    seed: int, made_by: Literal["build", "ground"] = "ground", test_target: int | None = None
+) -> Settings:
+    """What a ground file depends on besides its walks: the seed, and what made it. `build`
+    grounds in waves whose challenge plans follow the waves before them (and, in the test
+    split, its target); the `ground` command grounds in one pass without them. A train
+    target may grow between runs: the two-step gap-fill of a train split is a resume."""
+    settings: dict[str, object] = {"seed": seed, "made_by": made_by}
+    if test_target is not None:
+        settings["test_target"] = test_target
+    return settings
+
+
 def run_ground(
     profile: Profile,
     walks_path: Path,
@@ -321,15 +341,20 @@ def run_ground(
     show: bool = True,
     pool: Pool | None = None,
     plan: ChallengePlan = NO_PLAN,
+    settings: Settings | None = None,
 ) -> list[GroundResult]:
     """The ground stage over files: ground the walks `out` does not hold yet (of one split,
-    the first `limit`, or the ids in `only`), offering challenges as `plan` says."""
+    the first `limit`, or the ids in `only`), offering challenges as `plan` says.
+    `settings`: what the file is made with (`ground_settings`; the `ground` command's by
+    default); a file made with others is refused (`InputError`)."""
     walks = [w for w in read_jsonl(walks_path, Walk) if split is None or w.split == split]
     if only is not None:
         walks = [w for w in walks if w.id in only]
     if limit is not None:
         walks = walks[:limit]
     have = done_keys(out, "walk_id")
+    # Once every input is read: a damaged one leaves no settings behind.
+    claim_settings(out, settings if settings is not None else ground_settings(seed))
     todo = [w for w in walks if w.id not in have]
     with appender(out) as add, progress(f"ground {out.stem}", len(todo), show) as tick:
         for result in map_walks(profile, todo, seed, workers, pool, plan):
