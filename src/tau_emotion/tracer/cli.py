@@ -37,7 +37,8 @@ and the first round of walks with its test pool and intents): `walk` with its de
 writes the walks `build` draws first. The later stages do not write `build`'s files: `build`
 grounds each split in waves until its target passes and offers policy challenges to a share
 of the walks (a `ChallengePlan` decided from the waves before), while `ground` grounds the
-walks it is given in one go and offers none, so its candidates hold no challenge tasks."""
+walks it is given in one go with the default plan: the same share of challenges, without the
+build's per-rule balancing or hunt."""
 
 STAGE_COMMANDS: dict[StageName, str] = {
     "walks": "walk",
@@ -240,9 +241,9 @@ def ground_cmd(
 ) -> None:
     """Ground walks on the split's database: gold actions, final hash, the customer's side.
 
-    Unlike `build`, which grounds in waves and offers policy challenges to a share of the
-    walks, this grounds the walks in one go and offers none: its file holds no challenge
-    tasks, so it is not the one `build` writes."""
+    Unlike `build`, which grounds in waves and balances the policy challenges it offers by
+    rule, this grounds the walks in one go and offers challenges at the default share, so
+    its file is not the one `build` writes."""
     from tau_emotion.tracer.ground import ground_settings, run_ground
     from tau_emotion.tracer.jsonl import check_settings
     from tau_emotion.tracer.profile import load_profile

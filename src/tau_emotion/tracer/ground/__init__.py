@@ -55,7 +55,8 @@ FALLBACK_SEARCHES = 1
 """Searches run anyway when no customer passes the screen (the screen can be wrong)."""
 
 
-NO_PLAN = ChallengePlan()
+DEFAULT_PLAN = ChallengePlan()
+"""Challenges offered at the default share, with no split's counts to balance and no hunt."""
 
 BLOCKED_HELD = 2
 """A walk the policy stopped becomes a challenge while its split holds fewer challenges of
@@ -64,7 +65,7 @@ take every challenge slot, and the walks exist to find the rare ones."""
 
 
 def ground_walk(
-    profile: Profile, walk: Walk, seed: int, plan: ChallengePlan = NO_PLAN
+    profile: Profile, walk: Walk, seed: int, plan: ChallengePlan = DEFAULT_PLAN
 ) -> GroundResult:
     """Ground one walk: a candidate task, or why not; `plan` says how challenges are offered."""
     variant = profile.domain.variant_for(walk.split)
@@ -298,7 +299,7 @@ def map_walks(
     seed: int,
     workers: int,
     pool: Pool | None = None,
-    plan: ChallengePlan = NO_PLAN,
+    plan: ChallengePlan = DEFAULT_PLAN,
 ) -> Iterator[GroundResult]:
     """Ground walks in order, on `workers` processes (each result depends only on its walk
     and the seed, so the output is the same for any number of workers). `pool` is the
@@ -340,7 +341,7 @@ def run_ground(
     only: set[str] | None = None,
     show: bool = True,
     pool: Pool | None = None,
-    plan: ChallengePlan = NO_PLAN,
+    plan: ChallengePlan = DEFAULT_PLAN,
     settings: Settings | None = None,
 ) -> list[GroundResult]:
     """The ground stage over files: ground the walks `out` does not hold yet (of one split,
