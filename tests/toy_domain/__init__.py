@@ -14,6 +14,8 @@ from tau_emotion.domains.checks import authentication_before, confirmation_befor
 from tau_emotion.domains.state import DomainDB, Record, State, Table
 from tau_emotion.domains.tools import ToolSet, tool
 from tau_emotion.errors import ToolError
+from tau_emotion.tracer.build import run_build
+from tau_emotion.tracer.config import BuildConfig
 
 from toy_domain.tracer_profile import TRACER
 
@@ -194,3 +196,17 @@ def credit_task(outputs: list[str] | None = None, amount: float = 5.0) -> Task:
             ),
         ],
     )
+
+
+SMALL_BUILD = BuildConfig(
+    domains=["toy"], train_total=4, walk_samples=400, test_walks=30, workers=1
+)
+"""A Tracer build of the toy domain small enough for a test: seed 7, both splits."""
+
+
+def small_build(root: Path) -> tuple[Path, Domain]:
+    """The toy domain (with its seed tasks) in ``root/toy`` and `SMALL_BUILD` of it in
+    ``root/build``: (the build folder, the domain)."""
+    toy = make_domain(root / "toy", seed_tasks=True)
+    run_build(SMALL_BUILD, root / "build", show=False, domains=[toy])
+    return root / "build", toy

@@ -14,13 +14,13 @@ import tau_emotion.tracer
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.environment import Environment
-from tau_emotion.tracer.build import BuildConfig, run_build
+from tau_emotion.tracer.build import run_build
 from tau_emotion.tracer.declaration import TracerSpec
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.profile import profile_for
 from tau_emotion.tracer.stats import write_stats
 
-from toy_domain import make_domain
+from toy_domain import SMALL_BUILD, make_domain
 
 TRACER_DIR = Path(tau_emotion.tracer.__file__).parent
 
@@ -70,8 +70,7 @@ def test_a_domain_without_a_declaration_gets_the_empty_defaults(tmp_path: Path) 
 
 def test_the_toy_domain_builds_a_tracer_test_set(tmp_path: Path) -> None:
     toy = make_domain(tmp_path / "toy", seed_tasks=True)
-    config = BuildConfig(domains=["toy"], train_total=4, walk_samples=400, test_walks=30, workers=1)
-    final = run_build(config, tmp_path / "build", install=True, show=False, domains=[toy])
+    final = run_build(SMALL_BUILD, tmp_path / "build", install=True, show=False, domains=[toy])
     test = load_tasks(final / "toy" / "test.jsonl")
     twins = load_tasks(final / "toy" / "test_neutral.jsonl")
     train = load_tasks(final / "toy" / "train.jsonl")

@@ -18,7 +18,7 @@ from tau_emotion.tracer.cli import app
 from tau_emotion.tracer.jsonl import read_jsonl, settings_path, stage_path
 from tau_emotion.tracer.records import Walk
 
-from toy_domain import make_domain
+from toy_domain import SMALL_BUILD, small_build
 
 runner = CliRunner()
 
@@ -72,10 +72,7 @@ def test_walk_counts_traces_not_lines(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def toy_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
     root = tmp_path_factory.mktemp("rerun")
-    toy = make_domain(root / "toy", seed_tasks=True)
-    config = BuildConfig(domains=["toy"], train_total=4, walk_samples=400, test_walks=30, workers=1)
-    run_build(config, root / "build", show=False, domains=[toy])
-    return root / "build", toy
+    return small_build(root)
 
 
 def test_a_build_rerun_with_another_seed_is_refused_before_anything_is_written(
@@ -85,9 +82,7 @@ def test_a_build_rerun_with_another_seed_is_refused_before_anything_is_written(
     8 and record seed 8 in the manifest."""
     out, toy = toy_build
     before = folder_bytes(out)
-    config = BuildConfig(
-        domains=["toy"], seed=8, train_total=4, walk_samples=400, test_walks=30, workers=1
-    )
+    config = SMALL_BUILD.model_copy(update={"seed": 8})
     with pytest.raises(InputError, match=r"walks.jsonl was made with seed=7, not seed=8"):
         run_build(config, out, show=False, domains=[toy])  # type: ignore[list-item]
     assert folder_bytes(out) == before
@@ -104,16 +99,17 @@ def test_a_build_resumes_with_the_same_settings_and_a_larger_train_total(
     for name, data in folder_bytes(out).items():
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         (copy / name).write_bytes(data)
-    config = BuildConfig(domains=["toy"], train_total=6, walk_samples=400, test_walks=30, workers=2)
+    config = SMALL_BUILD.model_copy(update={"train_total": 6, "workers": 2})
     final = run_build(config, copy, show=False, domains=[toy])  # type: ignore[list-item]
     assert (final / "toy" / "train.jsonl").read_text().count("\n") == 6
 
 
-def test_a_stage_command_does_not_append_to_a_build_sfolder_bytes(
+def test_a_stage_command_does_not_append_to_a_builds_files(
     toy_build: tuple[Path, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`ground` offers no challenge plan and `feel` with another seed draws other feelings:
-    either appended to the build's files would mix two kinds of record."""
+    """`ground` grounds in one pass with the default challenge plan and `feel` with another
+    seed draws other feelings: either appended to the build's files would mix two kinds of
+    record."""
     from tau_emotion.tracer import cli
     from tau_emotion.tracer.profile import profile_for
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.errors import TaskFileError
 from tau_emotion.inputs import InputError
-from tau_emotion.tracer.build import BuildConfig, run_build
+from tau_emotion.tracer.build import run_build
 from tau_emotion.tracer.profile import profile_for
 from tau_emotion.tracer.review import (
     Draft,
@@ -28,16 +28,13 @@ from tau_emotion.tracer.review import (
 )
 from tau_emotion.tracer.select import accepted
 
-from toy_domain import make_domain
+from toy_domain import SMALL_BUILD, small_build
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
     root = tmp_path_factory.mktemp("review")
-    toy = make_domain(root / "toy", seed_tasks=True)
-    config = BuildConfig(domains=["toy"], train_total=4, walk_samples=400, test_walks=30, workers=1)
-    run_build(config, root / "build", show=False, domains=[toy])
-    return root / "build", toy
+    return small_build(root)
 
 
 def _parts(built: tuple[Path, object]):  # type: ignore[no-untyped-def]
@@ -131,15 +128,14 @@ def test_a_rebuild_reapplies_the_review_byte_for_byte(built: tuple[Path, object]
     path = review_path(toy.root)  # type: ignore[attr-defined]
     write_reviews(path, filed.values())
     assert load_reviews(path) == filed
-    config = BuildConfig(domains=["toy"], train_total=4, walk_samples=400, test_walks=30, workers=1)
-    final = run_build(config, out, show=False, domains=[toy])  # type: ignore[list-item]
+    final = run_build(SMALL_BUILD, out, show=False, domains=[toy])  # type: ignore[list-item]
     test = load_tasks(final / "toy" / "test.jsonl")
     assert test[0].instruction == draft.after
     assert load_tasks(out / "toy" / "written-test.jsonl") == tasks  # the writer's text is kept
     report = json.loads((out / "toy" / "review.json").read_text())
     assert report["applied"] == [tasks[0].id]
     first = (final / "toy" / "test.jsonl").read_bytes()
-    run_build(config, out, show=False, domains=[toy])  # type: ignore[list-item]
+    run_build(SMALL_BUILD, out, show=False, domains=[toy])  # type: ignore[list-item]
     assert (final / "toy" / "test.jsonl").read_bytes() == first
     path.unlink()
 
