@@ -269,11 +269,17 @@ def test_domain_and_its_old_spelling_together_are_refused(
 # 8. The help says what a stage run by hand does not share with `build`.
 
 
-def test_the_ground_help_says_it_offers_no_challenges() -> None:
+def test_the_ground_help_says_what_challenges_it_offers() -> None:
+    # It said "offers none" while grounding with the default plan, which offers them.
+    from tau_emotion.tracer.ground import DEFAULT_PLAN
+    from tau_emotion.tracer.ground.challenge import CHALLENGE_SHARE
+
+    assert DEFAULT_PLAN.share == CHALLENGE_SHARE > 0 and not DEFAULT_PLAN.hunt
     result = runner.invoke(app, ["tracer", "ground", "--help"], env={"TERMINAL_WIDTH": "200"})
     assert result.exit_code == 0
     text = " ".join(result.output.split())
-    assert "offers none" in text and "not the one `build` writes" in text
+    assert "offers challenges at the default share" in text
+    assert "not the one `build` writes" in text
 
 
 def test_a_good_stage_run_still_works(build_dir: Path) -> None:
