@@ -102,3 +102,13 @@ def test_unreachable_endpoint_is_recorded_on_every_episode(tmp_path: Path) -> No
     lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     assert len(lines) == 2 and {e["termination"] for e in lines} == {"infra_error"}
     assert "infra errors" in result.output
+
+
+def test_resume_on_a_folder_with_no_run_says_it_starts_one(tmp_path: Path) -> None:
+    out = tmp_path / "typo"
+    args = ["run", "--domain", "airline", "--num-tasks", "1", "--agent", "oracle"]
+    first = runner.invoke(app, [*args, "--out", str(out), "--resume"])
+    assert first.exit_code == 0, first.output
+    assert f"--resume: {out} holds no run yet; starting a new one there" in first.output
+    again = runner.invoke(app, [*args, "--out", str(out), "--resume"])
+    assert again.exit_code == 0 and "holds no run yet" not in again.output  # a real resume

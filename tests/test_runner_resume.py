@@ -14,7 +14,7 @@ from tau_emotion.domains import resolve_domains
 from tau_emotion.errors import TaskFileError
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
-from tau_emotion.runner.run import RunExistsError, RunWarning, execute_run
+from tau_emotion.runner.run import RunExistsError, execute_run
 from tau_emotion.storage import read_model
 
 DEAD_URL = "http://127.0.0.1:9/v1"  # the discard port: nothing listens
@@ -40,20 +40,6 @@ def test_resuming_with_other_settings_is_refused(tmp_path: Path) -> None:
     assert len(execute_run(_config(out, num_tasks=2, trials=2), resume=True)) == 4
     with pytest.raises(RunExistsError, match="trials: 2 -> 1"):
         execute_run(_config(out, num_tasks=2, trials=1), resume=True)
-
-
-def test_resuming_a_folder_with_no_run_says_it_starts_one(tmp_path: Path) -> None:
-    out = tmp_path / "typo"
-    said: list[str] = []
-    assert len(execute_run(_config(out, num_tasks=1), resume=True, on_warning=said.append)) == 1
-    assert said == [f"--resume: {out} holds no run yet; starting a new one there"]
-    # The notice is the caller's, not something the run noticed: the manifest keeps none.
-    assert read_model(out / MANIFEST_FILE, RunManifest).warnings == []
-    said.clear()
-    execute_run(_config(out, num_tasks=1), resume=True, on_warning=said.append)
-    assert said == []  # a real resume says nothing
-    with pytest.warns(RunWarning, match="holds no run yet"):
-        execute_run(_config(tmp_path / "other", num_tasks=1), resume=True)
 
 
 def test_the_refusal_names_what_changed(tmp_path: Path) -> None:

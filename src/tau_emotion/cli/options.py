@@ -174,7 +174,14 @@ class RunRequest:
         from tau_emotion.cli.tables import warning_printer
         from tau_emotion.errors import TauEmotionError
         from tau_emotion.runner.progress import progress_display
+        from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE
 
+        out = self.config.out
+        if self.resume and not any((out / f).exists() for f in (MANIFEST_FILE, RESULTS_FILE)):
+            # Not an error, so that "start or go on" scripts can always pass --resume (as a
+            # notebook passes resume=True); said, because a mistyped --out would otherwise
+            # start a second run without a word.
+            warning_printer()(f"--resume: {out} holds no run yet; starting a new one there")
         try:
             with progress_display(console) as hook:
                 return run(
@@ -191,7 +198,6 @@ class RunRequest:
             # many: say how to go on rather than leave a bare "Aborted!".
             from tau_emotion.cli.errors import print_error
 
-            out = self.config.out
             print_error(f"interrupted; the episodes finished so far are in {out}: --resume goes on")
             raise typer.Exit(EXIT_INTERRUPTED) from None
 

@@ -149,14 +149,6 @@ def _execute_run(
                 f"--resume: {out} was run with other settings ({shown}); resume it with the "
                 "same options, or choose another --out"
             )
-    if resume and previous is None and not done:
-        # Not an error, so that "start or go on" scripts can always pass --resume; said,
-        # because a mistyped --out would otherwise start a second run without a word.
-        notice = f"--resume: {out} holds no run yet; starting a new one there"
-        if on_warning is not None:
-            on_warning(notice)
-        else:
-            warnings.warn(notice, RunWarning, stacklevel=3)
     tasks = require_tasks(config)
     all_pairs = [(t, trial) for trial in range(config.trials) for t in tasks]
 
