@@ -213,11 +213,14 @@ def check_settings(path: Path, settings: Settings) -> None:
             )
 
 
-def claim_settings(path: Path, settings: Settings) -> None:
-    """Check `settings` against the stage file's (`check_settings`), and record them when
-    the stage is about to start the file."""
+def resume_from(path: Path, key: str, settings: Settings) -> set[str]:
+    """What a stage resumes from: the `key` values of the records its file at `path` already
+    holds (`done_keys`), once the file is known to be made with `settings`
+    (`check_settings`). A file the stage is about to start gets them recorded beside it."""
+    have = done_keys(path, key)  # first: a damaged file leaves nothing new behind
     check_settings(path, settings)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(settings, indent=1, sort_keys=True) + "\n"
         settings_path(path).write_text(text, encoding="utf-8")
+    return have

@@ -41,10 +41,9 @@ from tau_emotion.evaluation.outputs import output_communicated
 from tau_emotion.tracer.jsonl import (
     Settings,
     appender,
-    claim_settings,
-    done_keys,
     progress,
     read_jsonl,
+    resume_from,
 )
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.preference import pinned_by, says
@@ -379,8 +378,7 @@ def run_validate(
     """The validate stage over files: one verdict per candidate (and per earlier rejection).
     A file validated with another oracle setting or judge is refused (`InputError`)."""
     felts = read_jsonl(felt_path, Felt)
-    have = done_keys(out, "walk_id")
-    claim_settings(out, validate_settings(run_oracle, judge))  # once the inputs are read
+    have = resume_from(out, "walk_id", validate_settings(run_oracle, judge))  # inputs read
     todo = [f for f in felts if f.walk_id not in have]
     with appender(out) as add, progress(f"validate {out.stem}", len(todo), show) as tick:
         for felt in todo:

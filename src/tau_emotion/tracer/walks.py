@@ -20,10 +20,9 @@ from tau_emotion.tracer.jsonl import (
     Settings,
     appender,
     check_settings,
-    claim_settings,
-    done_keys,
     progress,
     read_jsonl,
+    resume_from,
 )
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import ToolGraph, Walk, trace_key
@@ -290,8 +289,7 @@ def run_walks(
     settings = walk_settings(graph, seed, test_walks, config)
     check_settings(out, settings)
     walks = walk_domain(profile, graph, n, seed, test_walks, config)
-    have = done_keys(out, "id")
-    claim_settings(out, settings)  # once the file is read: a damaged one leaves nothing new
+    have = resume_from(out, "id", settings)
     with appender(out) as add, progress(f"walks {graph.domain}", len(walks), show) as tick:
         for w in walks:
             if w.id not in have:

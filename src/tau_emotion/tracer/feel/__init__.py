@@ -31,10 +31,9 @@ from tau_emotion.tracer.feel.cues import (
 from tau_emotion.tracer.jsonl import (
     Settings,
     appender,
-    claim_settings,
-    done_keys,
     progress,
     read_jsonl,
+    resume_from,
 )
 from tau_emotion.tracer.records import Candidate, Felt, GroundResult, Rejection
 
@@ -171,8 +170,7 @@ def run_feel(
     seed or mapper is refused (`InputError`)."""
     mapper = mapper or default_mapper(seed)
     results = read_jsonl(grounded, GroundResult)
-    have = done_keys(out, "walk_id")
-    claim_settings(out, feel_settings(seed, mapper))  # once the inputs are read
+    have = resume_from(out, "walk_id", feel_settings(seed, mapper))  # once inputs are read
     todo = [r for r in results if r.walk_id not in have]
     with appender(out) as add, progress(f"feel {out.stem}", len(todo), show) as tick:
         for r in todo:

@@ -40,10 +40,9 @@ from tau_emotion.tracer.ground.search import Blocked, ground_calls, new_scene
 from tau_emotion.tracer.jsonl import (
     Settings,
     appender,
-    claim_settings,
-    done_keys,
     progress,
     read_jsonl,
+    resume_from,
 )
 from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
@@ -353,9 +352,9 @@ def run_ground(
         walks = [w for w in walks if w.id in only]
     if limit is not None:
         walks = walks[:limit]
-    have = done_keys(out, "walk_id")
     # Once every input is read: a damaged one leaves no settings behind.
-    claim_settings(out, settings if settings is not None else ground_settings(seed))
+    made_with = settings if settings is not None else ground_settings(seed)
+    have = resume_from(out, "walk_id", made_with)
     todo = [w for w in walks if w.id not in have]
     with appender(out) as add, progress(f"ground {out.stem}", len(todo), show) as tick:
         for result in map_walks(profile, todo, seed, workers, pool, plan):
