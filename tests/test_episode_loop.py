@@ -181,7 +181,9 @@ def test_agent_sees_policy_and_tools_and_user_sees_flipped_roles(toy: Domain) ->
     assert tools is not None and {t["function"]["name"] for t in tools} >= {"add_credit"}
     user_messages, user_tools = user.requests[1]
     assert user_tools is None
-    assert [m.role for m in user_messages] == ["system", "assistant", "user"]
+    # the agent's greeting heads every request, so the roles alternate from 'user' (audit #2)
+    assert [m.role for m in user_messages] == ["system", "user", "assistant", "user"]
+    assert user_messages[1].content == user.requests[0][0][1].content
     assert "ana@example.com" in (user_messages[0].content or "")
 
 
@@ -206,3 +208,11 @@ def test_every_error_kind_ends_the_episode_one_way() -> None:
     stored = EpisodeError(kind=ErrorKind.INFRA, message="down").model_dump_json()
     assert stored == '{"kind":"infra","message":"down"}'  # results keep the plain name
     assert EpisodeError.model_validate_json(stored).kind is ErrorKind.INFRA
+
+
+def test_a_failed_user_turn_still_counts_its_calls(toy: Domain) -> None:
+    # The endpoint received (and bills) every attempt of a turn that failed in the end.
+    model = ScriptedModel(["", "", ""])
+    episode = play(toy, credit_task(), None, model)
+    assert episode.termination == TerminationReason.USER_ERROR
+    assert episode.usage_user.calls == len(model.requests) == 3

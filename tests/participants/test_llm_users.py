@@ -19,18 +19,24 @@ from tau_emotion.data import (
 from tau_emotion.domains import Domain
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ParticipantError
-from tau_emotion.models.scripted import ScriptedModel
+from tau_emotion.models.scripted import ScriptedModel, tool_call
 from tau_emotion.simulation.agents import OracleAgent
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users.llm import (
+    EMPTY_AGENT_TURN,
     FACT_GROUPS,
+    GREETING,
     NO_FACTS,
     RECITED,
+    UNCLEAR_VERDICT,
     LLMUser,
+    UserTurnError,
     facts_section,
+    flip_roles,
     parse_react,
     plan_facts,
+    read_verdict,
     recites_task,
     supervisor_prompt,
     user_system_prompt,
@@ -349,3 +355,164 @@ def test_an_llm_user_episode_runs_end_to_end(toy: Domain, strategy: str) -> None
         assert len(supervised) == len(said) and STOP_TOKEN in supervised[-1]
     else:
         assert supervised == []
+
+
+# --- the user model's request shape (strict-alternation chat templates) ----------------------
+
+
+def alternates(request: Sequence[Message]) -> bool:
+    """Whether a request is system, then user/assistant alternating from user, ending on user."""
+    roles = [m.role for m in request]
+    turns = roles[1:]
+    return (
+        roles[0] == "system"
+        and len(turns) % 2 == 1
+        and all(role == ("user" if i % 2 == 0 else "assistant") for i, role in enumerate(turns))
+    )
+
+
+def test_every_user_model_request_opens_with_the_greeting_and_alternates(toy: Domain) -> None:
+    episode_setup = setup(toy)
+    model = ScriptedModel(customer_script([]))
+    user = LLMUser(episode_setup, model)
+    episode = asyncio.run(
+        run_episode(episode_setup, OracleAgent(episode_setup), user, Environment(toy, "main"))
+    )
+    assert episode.termination == TerminationReason.USER_STOP
+    assert len(model.requests) > 2
+    for request, _ in model.requests:
+        assert alternates(request), [m.role for m in request]
+        assert request[1].content == GREETING  # the same head on every turn, not only the first
+
+
+def test_an_empty_agent_turn_keeps_the_roles_alternating(toy: Domain) -> None:
+    model = ScriptedModel(["Hello?", "Thanks."])
+    user = LLMUser(setup(toy), model)
+    said = Message(role="user", content="I need store credit.")
+    empty = Message(role="assistant", content="")
+    # the customer speaks again right after an empty agent reply ...
+    asyncio.run(user.respond([Message(role="system", content="policy"), said, empty]))
+    # ... and later, once the agent has answered, with text around a tool call
+    lookup = tool_call("find_user", email="ana@example.com")
+    lookup = lookup.model_copy(update={"content": "Let me look you up."})
+    later = [
+        Message(role="system", content="policy"),
+        said,
+        empty,
+        Message(role="user", content="Hello?"),
+        lookup,
+        Message(role="tool", content="{}", tool_call_id="call_0"),
+        Message(role="assistant", content="Found you."),
+    ]
+    asyncio.run(user.respond(later))
+    first, second = (request for request, _ in model.requests)
+    assert alternates(first) and alternates(second)
+    assert [m.content for m in first[1:]] == [GREETING, said.content, EMPTY_AGENT_TURN]
+    assert [m.content for m in second[1:]] == [
+        GREETING,
+        said.content,
+        EMPTY_AGENT_TURN,
+        "Hello?",
+        "Let me look you up.\n\nFound you.",
+    ]
+
+
+def test_an_agent_that_speaks_first_is_not_greeted_twice() -> None:
+    agent_first = [Message(role="assistant", content="Hi, Acme support.")]
+    assert [(m.role, m.content) for m in flip_roles(agent_first)] == [("user", "Hi, Acme support.")]
+    assert [(m.role, m.content) for m in flip_roles([])] == [("user", GREETING)]
+
+
+# --- the supervisor's verdict ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "verdict",
+    [
+        "**INVALID**: lays out the whole task at once.",
+        "The message is INVALID: gives the date of birth before being asked.",
+        "Verdict: invalid - lays out the whole task at once.",
+    ],
+)
+def test_a_worded_or_formatted_rejection_is_a_rejection(toy: Domain, verdict: str) -> None:
+    outputs = iter(
+        ["My email is ana@example.com, add credit.", verdict, "Credit, please.", "VALID"]
+    )
+    model = ScriptedModel(lambda m, t: next(outputs))
+    user = LLMUser(setup(toy), model, strategy="verify")
+    assert reply(user).content == "Credit, please."
+    assert len(user.rejections) == 1 and "INVALID" not in user.rejections[0]
+    assert "lays out" in user.rejections[0] or "date of birth" in user.rejections[0]
+
+
+@pytest.mark.parametrize(
+    "verdict", ["", "Looks fine to me.", "NOT VALID: invents a number", "VALID. Well, INVALID."]
+)
+def test_an_unclear_verdict_fails_safe(toy: Domain, verdict: str) -> None:
+    outputs = iter([STOP_TOKEN, verdict, "Credit, please.", "**VALID**"])
+    model = ScriptedModel(lambda m, t: next(outputs))
+    user = LLMUser(setup(toy), model, strategy="verify")
+    assert reply(user).content == "Credit, please."
+    assert len(user.rejections) == 1 and user.rejections[0].startswith(UNCLEAR_VERDICT)
+
+
+@pytest.mark.parametrize("verdict", ["VALID", "**VALID**", "valid.", "`VALID` - all rules kept"])
+def test_a_plain_or_formatted_valid_is_accepted(verdict: str) -> None:
+    assert read_verdict(verdict).valid
+
+
+# --- the react user's labels -----------------------------------------------------------------
+
+
+def test_a_thought_after_the_customer_line_stays_private() -> None:
+    text = (
+        "Thought: names first.\nCustomer: Hi, the names on booking CSGT3G are wrong.\n\n"
+        "Thought: if asked, my date of birth is 1956-12-25."
+    )
+    thought, said = parse_react(text)
+    assert said == "Hi, the names on booking CSGT3G are wrong."
+    assert thought is not None and "1956-12-25" in thought
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Thought:** be brief.\n**Customer:** I'm Ana Lee.",
+        "**Thought**: be brief.\n**Customer**: I'm Ana Lee.",
+        "Thought: be brief. Customer: I'm Ana Lee.",
+        "### Thought: be brief.\n### Customer: I'm Ana Lee.",
+    ],
+)
+def test_markdown_and_inline_react_labels_parse(text: str) -> None:
+    assert parse_react(text) == ("be brief.", "I'm Ana Lee.")
+
+
+def test_a_label_word_inside_the_customer_line_is_not_a_label() -> None:
+    text = "Thought: firm.\nCustomer: As a loyal customer: I expect this fixed."
+    assert parse_react(text) == ("firm.", "As a loyal customer: I expect this fixed.")
+
+
+def test_a_bold_react_reply_is_said_without_retries(toy: Domain) -> None:
+    model = ScriptedModel(["**Thought:** keep it short.\n**Customer:** Credit, please."])
+    msg = reply(LLMUser(setup(toy), model, strategy="react"))
+    assert msg.content == "Credit, please." and msg.reasoning == "keep it short."
+    assert len(model.requests) == 1
+
+
+# --- usage of failed attempts ----------------------------------------------------------------
+
+
+def test_a_failed_turn_carries_the_usage_of_every_attempt(toy: Domain) -> None:
+    with pytest.raises(UserTurnError) as failed:
+        reply(LLMUser(setup(toy), ScriptedModel(["", "  ", "no label"]), strategy="react"))
+    assert isinstance(failed.value, ParticipantError)  # still recorded as a user error
+    assert failed.value.usage.calls == 3 and failed.value.usage.prompt_tokens > 0
+
+
+def test_a_failed_regeneration_counts_the_whole_turn(toy: Domain) -> None:
+    outputs = iter(["Credit?", "INVALID: too curt", "", "", ""])
+    model = ScriptedModel(lambda m, t: next(outputs))
+    with pytest.raises(UserTurnError) as failed:
+        reply(LLMUser(setup(toy), model, strategy="verify"))
+    # the first reply, the supervisor call and three failed regenerations
+    assert failed.value.usage.calls == len(model.requests) == 5

@@ -74,6 +74,10 @@ async def run_episode(
         try:
             reply = await user.respond(messages)
         except Exception as exc:
+            # A failed turn's calls reached the endpoint too (see `UserTurnError`).
+            failed = getattr(exc, "usage", None)
+            if isinstance(failed, Usage):
+                usage_user = usage_user + failed
             raise _failure(exc, ErrorKind.USER) from exc
         usage_user = usage_user + (reply.usage or Usage())
         messages.append(reply)

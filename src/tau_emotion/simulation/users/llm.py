@@ -10,7 +10,8 @@
   rewrites the reply instead of sampling a fresh one.
 
 Empty or unparseable output is retried; after the retries the turn fails with
-`ParticipantError`, which the episode records as a user error (never a crash).
+`UserTurnError` (a `ParticipantError` that carries the usage of the turn's calls), which the
+episode records as a user error (never a crash).
 """
 
 from __future__ import annotations
@@ -185,11 +186,19 @@ a time, no invented facts, the same goal, and your feelings showing as before. R
 the rewritten customer message only.
 """
 
+GREETING = "Hello, how can I help you today?"
+"""The agent's opening line, at the head of every user-model request (see `flip_roles`)."""
+EMPTY_AGENT_TURN = "(The agent sent an empty message.)"
+"""Stands in for an agent turn with no text, so the user model's roles still alternate."""
+
 RECITED = "recites the task text word for word instead of speaking in the customer's words"
 """The local check's objection (see `recites_task`)."""
 
-_CUSTOMER_LINE = re.compile(r"^\s*customer\s*:\s*(.+)", re.I | re.S | re.M)
-_THOUGHT_LINE = re.compile(r"^\s*thought\s*:\s*(.+?)(?=^\s*customer\s*:|\Z)", re.I | re.S | re.M)
+# A react label: "Thought:" or "Customer:", bare or in markdown ("**Customer:**",
+# "**Customer**:", "### Thought:"). Which matches count as labels is decided in `_labels`.
+_LABEL = re.compile(r"(?:[#>]+[ \t]*)?[*_]*\b(thought|customer)\b[*_]*[ \t]*[*_]*:[*_]*", re.I)
+_LINE_START = re.compile(r"(?:^|\n)[\s*_#>-]*\Z")
+_SENTENCE_GAP = re.compile(r"[.!?*_)\]][ \t]+\Z")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 RECITED_SENTENCE_WORDS = 8
@@ -371,22 +380,122 @@ def supervisor_prompt(
 
 
 def flip_roles(messages: Sequence[Message]) -> list[Message]:
-    """The user model speaks as 'assistant' and hears the agent as 'user'."""
+    """The conversation as the user model hears it, alternating user/assistant every turn.
+
+    The user model speaks as 'assistant' and hears the agent as 'user'. Chat templates that
+    enforce strict alternation (Mistral, Gemma, many llama.cpp ones) answer 400 to anything
+    else, so the shape is the same on every turn: it opens with the agent's `GREETING`
+    (the customer speaks first in an episode, and the greeting is what it answered on turn
+    one), the agent's messages of one turn (text said before and after tool calls) are
+    joined into one, and where an agent turn was empty (removed by `visible_to_user`, so
+    two customer messages meet) an `EMPTY_AGENT_TURN` stands in for it, which also tells the
+    customer that the agent said nothing.
+    """
     flipped: list[Message] = []
     for m in visible_to_user(messages):
         role = "assistant" if m.role == "user" else "user"
+        if not flipped and role == "assistant":
+            flipped.append(Message(role="user", content=GREETING))
+        if flipped and flipped[-1].role == role:
+            if role == "user":
+                joined = f"{flipped[-1].content or ''}\n\n{m.content or ''}"
+                flipped[-1] = Message(role="user", content=joined)
+                continue
+            flipped.append(Message(role="user", content=EMPTY_AGENT_TURN))
         flipped.append(Message(role=role, content=m.content))
+    if not flipped:
+        return [Message(role="user", content=GREETING)]
+    if flipped[-1].role == "assistant":
+        # The customer is asked to speak again after an empty agent reply.
+        flipped.append(Message(role="user", content=EMPTY_AGENT_TURN))
     return flipped
 
 
+def _labels(text: str) -> list[re.Match[str]]:
+    """The react labels in `text`: at the start of a line, or inline (see below).
+
+    Inline ("Thought: ask. Customer: Hi") only when capitalised and after the end of a
+    sentence or in markdown bold, so a customer who says "as a loyal Customer: ..." is not
+    cut in two.
+    """
+    found = []
+    for match in _LABEL.finditer(text):
+        before = text[: match.start()]
+        bold = match.group(0)[0] in "*_" and (not before or before[-1].isspace())
+        inline = _SENTENCE_GAP.search(before) is not None and match.group(1)[0].isupper()
+        if _LINE_START.search(before) or inline or bold:
+            found.append(match)
+    return found
+
+
 def parse_react(text: str) -> tuple[str | None, str | None]:
-    """(thought, customer line) from a react reply; None where a part is missing."""
-    customer = _CUSTOMER_LINE.search(text)
-    thought = _THOUGHT_LINE.search(text)
-    return (
-        thought.group(1).strip() if thought else None,
-        customer.group(1).strip() if customer else None,
-    )
+    """(thought, customer line) from a react reply; None where a part is missing.
+
+    Each part runs from its label to the next label, so a `Thought:` written after the
+    `Customer:` line stays private; the customer line is the first one, and the thoughts,
+    wherever they stand, are joined.
+    """
+    labels = _labels(text)
+    thoughts: list[str] = []
+    said: str | None = None
+    for i, label in enumerate(labels):
+        end = labels[i + 1].start() if i + 1 < len(labels) else len(text)
+        part = text[label.end() : end].strip()
+        if not part:
+            continue
+        if label.group(1).lower() == "thought":
+            thoughts.append(part)
+        elif said is None:
+            said = part
+    return ("\n".join(thoughts) or None), said
+
+
+class Verdict(NamedTuple):
+    """The supervisor's verdict on one reply (see `read_verdict`)."""
+
+    valid: bool
+    problem: str
+    """Why the reply is rejected; empty when it is valid."""
+
+
+_VERDICT_WORD = re.compile(r"\b(not\s+)?(valid|invalid)\b", re.I)
+_MARKDOWN = re.compile(r"[*_`#>\"]+")
+UNCLEAR_VERDICT = "the reviewer gave no clear verdict"
+"""The objection recorded for a verdict that is neither clearly VALID nor INVALID."""
+
+
+def read_verdict(text: str) -> Verdict:
+    """Read a supervisor's answer; anything but a clear VALID is a rejection (fail safe).
+
+    Markdown is stripped and the first whole word VALID or INVALID (any case) decides:
+    "**INVALID**: ...", "The message is INVALID: ..." are rejections. A reply that is
+    valid only if read generously is rejected too, at the cost of one regeneration: no
+    verdict word, "not valid", or VALID followed by a later INVALID. Letting a bad reply
+    through can end the episode wrongly (an early stop), so doubt counts as a no.
+    """
+    plain = " ".join(_MARKDOWN.sub("", text).split())
+    words = list(_VERDICT_WORD.finditer(plain))
+    if not words:
+        return Verdict(False, f"{UNCLEAR_VERDICT}: {plain}" if plain else UNCLEAR_VERDICT)
+    first = words[0]
+    if first.group(2).lower() == "invalid" and not first.group(1):
+        reason = plain[first.end() :].lstrip(" :.-\u2013\u2014").strip()
+        return Verdict(False, reason or "invalid")
+    if all(w.group(2).lower() == "valid" and not w.group(1) for w in words):
+        return Verdict(True, "")
+    return Verdict(False, f"{UNCLEAR_VERDICT}: {plain}")
+
+
+class UserTurnError(ParticipantError):
+    """A user turn that failed, with the usage of every call it made.
+
+    The endpoint received (and bills) the calls of a failed turn too, so the episode's
+    user usage has to count them: whoever records the failure adds `usage`.
+    """
+
+    def __init__(self, message: str, usage: Usage) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 class LLMUser:
@@ -441,9 +550,10 @@ class LLMUser:
                     return self._allowed(said), thought, usage
                 continue
             return self._allowed(text), reply.reasoning, usage
-        raise ParticipantError(
+        raise UserTurnError(
             f"user simulator ({self.strategy}) gave no usable reply after "
-            f"{self._retries + 1} attempts"
+            f"{self._retries + 1} attempts",
+            usage,
         )
 
     async def _check(self, history: list[Message], reply: str) -> tuple[str | None, Usage]:
@@ -456,15 +566,11 @@ class LLMUser:
             return RECITED, Usage()
         prompt = supervisor_prompt(self._task, history, reply, self._with_emotion, self._allow_exit)
         verdict = await self.model.complete([Message(role="user", content=prompt)])
-        text = (verdict.content or "").strip()
-        if text.upper().startswith("INVALID"):
-            return text.split(":", 1)[-1].strip() or "invalid", verdict.usage or Usage()
-        return None, verdict.usage or Usage()
+        valid, problem = read_verdict(verdict.content or "")
+        return (None if valid else problem), verdict.usage or Usage()
 
     async def respond(self, messages: Sequence[Message]) -> Message:
         history = flip_roles(messages)
-        if not history:
-            history = [Message(role="user", content="Hello, how can I help you today?")]
         text, thought, usage = await self._generate(history)
         if self.strategy.checks_replies:
             for _ in range(self._verify_attempts):
@@ -474,7 +580,11 @@ class LLMUser:
                     break
                 self.rejections.append(problem)
                 if self.strategy is UserKind.VERIFY:
-                    text, thought, used = await self._generate(history)
+                    try:
+                        text, thought, used = await self._generate(history)
+                    except UserTurnError as exc:
+                        # The turn's earlier calls were made too: count them with the failure.
+                        raise UserTurnError(str(exc), usage + exc.usage) from exc
                 else:
                     reflect = Message(role="user", content=REFLECT_PROMPT.format(problem=problem))
                     rewrite = await self.model.complete(
