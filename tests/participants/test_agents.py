@@ -143,3 +143,176 @@ def test_litellm_provider_strings(monkeypatch: pytest.MonkeyPatch) -> None:
     reply = asyncio.run(model.complete([Message(role="user", content="hi")]))
     assert reply.content == "from litellm" and calls[0]["model"] == "anthropic/claude-x"
     assert reply.usage is not None and reply.usage.prompt_tokens == 3
+
+
+# --- few-shot: no demonstration of the task under test ---------------------------------
+
+
+def _demo_record(
+    marker: str, task_id: str | None, domain: str | None = "toy", trial: int = 0
+) -> str:
+    record: dict[str, Any] = {
+        "messages": [
+            {"role": "user", "content": f"DEMO-{marker}"},
+            {"role": "assistant", "content": "ok"},
+        ],
+        "trial": trial,
+    }
+    if task_id is not None:
+        record["task_id"] = task_id
+    if domain is not None:
+        record["domain"] = domain
+    return json.dumps(record)
+
+
+def _few_shot_prompt(
+    toy: Domain, tmp_path: Path, lines: list[str], task_id: str = "t1", **task: Any
+) -> FewShotAgent:
+    path = tmp_path / "demos.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    s = EpisodeSetup(credit_task().model_copy(update={"id": task_id, **task}), toy, seed=0, trial=0)
+    return FewShotAgent(s, ScriptedModel(["ok"]), load_demonstrations(path), k=10)
+
+
+def test_few_shot_agent_never_shows_the_task_under_test_or_its_twin(
+    toy: Domain, tmp_path: Path
+) -> None:
+    lines = [
+        _demo_record("SAME-TRIAL0", "t1"),
+        _demo_record("SAME-TRIAL1", "t1", trial=1),
+        _demo_record("TWIN", "t1-neutral"),
+        _demo_record("SAME-NO-DOMAIN", "t1", domain=None),
+        _demo_record("OTHER-DOMAIN", "t1", domain="airline"),
+        _demo_record("OTHER-TASK", "t2"),
+        _demo_record("NO-TASK-ID", None, domain=None),
+    ]
+    agent = _few_shot_prompt(toy, tmp_path, lines, neutral_twin_id="t1-neutral")
+    prompt = agent.system_prompt()
+    for leaked in ("SAME-TRIAL0", "SAME-TRIAL1", "TWIN", "SAME-NO-DOMAIN"):
+        assert f"DEMO-{leaked}" not in prompt
+    # k=10 asked for, 3 remain: all of them are used
+    for kept in ("OTHER-DOMAIN", "OTHER-TASK", "NO-TASK-ID"):
+        assert f"Customer: DEMO-{kept}" in prompt
+    assert agent.excluded == 4 and agent.shown == 3
+
+
+def test_few_shot_agent_on_a_neutral_twin_leaves_out_its_emotional_variant(
+    toy: Domain, tmp_path: Path
+) -> None:
+    lines = [_demo_record("EMOTIONAL", "t1"), _demo_record("OTHER", "t2")]
+    prompt = _few_shot_prompt(toy, tmp_path, lines, task_id="t1-neutral").system_prompt()
+    assert "DEMO-EMOTIONAL" not in prompt and "DEMO-OTHER" in prompt
+    # a twin named without the usual suffix is matched through Task.neutral_twin_id
+    lines = [_demo_record("CALM", "t1-calm"), _demo_record("OTHER", "t2")]
+    prompt = _few_shot_prompt(toy, tmp_path, lines, neutral_twin_id="t1-calm").system_prompt()
+    assert "DEMO-CALM" not in prompt and "DEMO-OTHER" in prompt
+
+
+def test_few_shot_agent_with_only_demonstrations_of_its_task_shows_none(
+    toy: Domain, tmp_path: Path
+) -> None:
+    agent = _few_shot_prompt(toy, tmp_path, [_demo_record("SAME", "t1")])
+    assert "DEMO-SAME" not in agent.system_prompt()
+    assert "# Example conversations" not in agent.system_prompt() and agent.shown == 0
+
+
+# --- react / act: action parsing --------------------------------------------------------
+
+RESPOND_HI = '{"name": "respond", "arguments": {"content": "hi"}}'
+GET_CREDIT = '{"name": "get_credit", "arguments": {"customer_id": "c1"}}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Action:\n```json\n{RESPOND_HI}\n```",
+        f"Action: ```\n{RESPOND_HI}\n```",
+        f"Action: `{RESPOND_HI}`",
+        f"Action: {RESPOND_HI}\nObservation: the customer says thanks",
+        f"Action: {RESPOND_HI}\nI hope this helps.",
+        f"**Action:** {RESPOND_HI}",
+        f"**Action**: {RESPOND_HI}",
+    ],
+)
+def test_text_actions_in_fences_backticks_bold_or_with_trailing_text_parse(text: str) -> None:
+    assert parse_action(text, "c") == (None, "hi")
+    _, call = parse_action(text.replace(RESPOND_HI, GET_CREDIT), "c")
+    assert not isinstance(call, str) and call.parse_error is None
+    assert (call.name, call.arguments) == ("get_credit", {"customer_id": "c1"})
+
+
+def test_a_bold_thought_is_read_as_the_thought() -> None:
+    thought, said = parse_action(f"**Thought:** ask for the email.\n**Action:** {RESPOND_HI}", "c")
+    assert (thought, said) == ("ask for the email.", "hi")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Action: {"name": "get_credit", "arguments": {"customer_id": "c1"}',  # cut off
+        "Action: respond hi",
+        f"Action: I will now call {GET_CREDIT}",  # prose before the JSON
+        "Action:\n```json\n```",
+        '**Action:** ["get_credit"]',
+    ],
+)
+def test_malformed_text_actions_are_still_malformed(text: str) -> None:
+    _, call = parse_action(text, "c")
+    assert not isinstance(call, str) and call.parse_error
+
+
+def test_after_a_parse_failure_the_model_sees_its_own_reply_verbatim(toy: Domain) -> None:
+    bad = [
+        'Thought: look up\nAction: {"name": "find_customer", "arguments": {"email": "ana@example.com"',
+        "**Thought:** ask.\nI'd like your email, please.",
+        'Action: {"name": "respond", "arguments": {}}',
+    ]
+    model = ScriptedModel([*bad, f"Action: {RESPOND_HI}"])
+    agent = TextProtocolAgent(setup(toy), model, with_thought=True)
+    history = [Message(role="user", content="hello")]
+    env = Environment(toy, "main")
+    for _ in bad:
+        reply = asyncio.run(agent.respond(history))
+        assert reply.tool_calls and reply.tool_calls[0].parse_error
+        history += [reply, env.execute(reply.tool_calls[0])]
+    assert asyncio.run(agent.respond(history)).content == "hi"
+    sent, _ = model.requests[-1]
+    assert [m.content for m in sent if m.role == "assistant"] == bad
+
+
+# --- react / act: respond text in the wrong place ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        '{"name": "respond", "content": "hi"}',
+        '{"name": "respond", "arguments": {"message": "hi"}}',
+        '{"name": "respond", "message": "hi"}',
+        '{"name": "respond", "arguments": {"content": "hi", "message": "other"}}',
+    ],
+)
+def test_respond_text_under_an_obvious_alias_is_sent(action: str) -> None:
+    assert parse_action(f"Action: {action}", "c") == (None, "hi")
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        '{"name": "respond"}',
+        '{"name": "respond", "arguments": {}}',
+        '{"name": "respond", "arguments": {"content": "  "}}',
+        '{"name": "respond", "arguments": {"text": 3}}',
+    ],
+)
+def test_respond_without_text_is_a_parse_error_not_an_empty_message(
+    action: str, toy: Domain
+) -> None:
+    model = ScriptedModel([f"Action: {action}"])
+    agent = TextProtocolAgent(setup(toy), model, with_thought=False)
+    reply = asyncio.run(agent.respond([Message(role="user", content="hello")]))
+    assert not reply.content and reply.tool_calls
+    call = reply.tool_calls[0]
+    assert call.name == "respond" and call.parse_error and '"content"' in call.parse_error
+    result = Environment(toy, "main").execute(call)
+    assert result.error and "respond" in (result.content or "")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from tau_emotion.data import Action, Challenge, Message, ToolCall
+from tau_emotion.data import Action, Challenge, Message, Task, ToolCall
 from tau_emotion.domains.checks import is_affirmative
 from tau_emotion.errors import TaskFileError
 from tau_emotion.models.base import ChatModel
@@ -180,8 +180,35 @@ class OracleAgent:
         return Message(role="assistant", tool_calls=[call])
 
 
+class Demonstration(list[Message]):
+    """One demonstration conversation, with the task it comes from when its record says.
+
+    A list of messages (what the few-shot agent renders) that also remembers the record's
+    `domain` and `task_id`, so the agent can leave out demonstrations of the task under test.
+    """
+
+    def __init__(
+        self, messages: Iterable[Message], domain: str | None = None, task_id: str | None = None
+    ) -> None:
+        super().__init__(messages)
+        self.domain = domain
+        self.task_id = task_id
+
+
+NEUTRAL_SUFFIX = "-neutral"
+"""How a test task's neutral twin is named: ``<id>-neutral`` (see `Task.neutral_twin_id`)."""
+
+
+def task_family(task_id: str) -> str:
+    """The id shared by a task and its neutral twin: the task id without the twin suffix."""
+    return task_id.removesuffix(NEUTRAL_SUFFIX)
+
+
 def load_demonstrations(path: Path) -> list[list[Message]]:
-    """Conversations from a JSONL file of episode records or ``{"messages": [...]}`` lines."""
+    """Conversations from a JSONL file of episode records or ``{"messages": [...]}`` lines.
+
+    Each is a `Demonstration`, carrying the record's ``domain`` and ``task_id`` when given.
+    """
     demos: list[list[Message]] = []
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, start=1):
@@ -194,10 +221,36 @@ def load_demonstrations(path: Path) -> list[list[Message]]:
                 raise TaskFileError(
                     f"{path}:{lineno}: not a demonstration (need a 'messages' list): {exc}"
                 ) from None
-            demos.append(messages)
+            demos.append(
+                Demonstration(
+                    messages, _text_field(record, "domain"), _text_field(record, "task_id")
+                )
+            )
     if not demos:
         raise TaskFileError(f"{path} holds no demonstrations")
     return demos
+
+
+def _text_field(record: Any, key: str) -> str | None:
+    value = record.get(key) if isinstance(record, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def shows_task(demo: Sequence[Message], task: Task) -> bool:
+    """Whether `demo` is a conversation about `task` itself: the same task id in the same
+    domain (any trial), or its neutral twin / emotional variant (the same gold actions).
+
+    A demonstration whose record names no task id cannot be matched and counts as unrelated;
+    one that names no domain is matched on the id alone.
+    """
+    if not isinstance(demo, Demonstration) or demo.task_id is None:
+        return False
+    if demo.domain is not None and demo.domain != task.domain:
+        return False
+    ids = {task.id, task_family(task.id)}
+    if task.neutral_twin_id is not None:
+        ids.add(task.neutral_twin_id)
+    return demo.task_id in ids or task_family(demo.task_id) in ids
 
 
 def render_demonstration(messages: Sequence[Message]) -> str:
@@ -215,14 +268,27 @@ def render_demonstration(messages: Sequence[Message]) -> str:
 
 
 class FewShotAgent(ToolCallingAgent):
-    """A tool-calling agent whose system prompt ends with k example conversations."""
+    """A tool-calling agent whose system prompt ends with k example conversations.
+
+    Demonstrations of the task under test, in any trial, and of its neutral twin or
+    emotional variant are never among them (`shows_task`); when that leaves fewer than k,
+    the prompt holds the rest, and with none left it is the plain tool-calling prompt.
+    """
 
     def __init__(
         self, setup: EpisodeSetup, model: ChatModel, demos: Sequence[Sequence[Message]], k: int = 3
     ) -> None:
         super().__init__(setup, model)
-        chosen = random.Random(setup.seed).sample(list(demos), min(k, len(demos)))
-        examples = "\n\n".join(
-            f"## Example {i}\n{render_demonstration(d)}" for i, d in enumerate(chosen, 1)
-        )
-        self._system += f"\n# Example conversations\n\n{examples}\n"
+        # A demonstration of the task under test (or its twin) would hand the agent the gold
+        # calls, ids and arguments: never show one. Fewer than k may remain; then all do.
+        pool = [d for d in demos if not shows_task(d, setup.task)]
+        self.excluded = len(demos) - len(pool)
+        """How many demonstrations were left out as showing the task under test."""
+        chosen = random.Random(setup.seed).sample(pool, min(k, len(pool)))
+        self.shown = len(chosen)
+        """How many demonstrations the prompt holds (fewer than k when the pool ran short)."""
+        if chosen:
+            examples = "\n\n".join(
+                f"## Example {i}\n{render_demonstration(d)}" for i, d in enumerate(chosen, 1)
+            )
+            self._system += f"\n# Example conversations\n\n{examples}\n"

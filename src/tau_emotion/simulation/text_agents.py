@@ -10,13 +10,21 @@ Tool calls become real `ToolCall`s (so the environment, policy checks and reward
 like native calls) and tool results go back as ``Observation:`` lines. A malformed action
 line becomes a tool call with a parse error: the environment answers it with an error text
 and the model gets another turn, as with a malformed native call.
+
+Parsing is lenient about presentation and strict about content. The label may be bold
+(``**Action:**``); the JSON may sit in a code fence or backticks; the first complete JSON
+object after the label is the action and anything after it (a closing fence, a hallucinated
+``Observation:`` line, a sign-off) is ignored. A `respond` takes its text from
+``arguments.content``, or else from the obvious misplacements ``content`` (top level) and
+``arguments.message`` / ``message``; a `respond` with no non-empty text under any of them is
+a malformed call, never an empty message to the customer.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tau_emotion.data import Message, ToolCall
@@ -45,9 +53,30 @@ Action: {{"name": "respond", "arguments": {{"content": "<your message>"}}}}
 Tool results come back as lines starting with "Observation:".
 """
 
-_ACTION = re.compile(r"^\s*action\s*:\s*(.*)$", re.I | re.M | re.S)
-_THOUGHT = re.compile(r"^\s*thought\s*:\s*(.*?)(?=^\s*action\s*:|\Z)", re.I | re.M | re.S)
+
+def _label(word: str) -> str:
+    """A line-initial ``Word:`` label, also in markdown bold (``**Word:**``, ``**Word**:``),
+    which instruction-tuned models write unasked."""
+    return rf"^[ \t]*(?:\*\*|__)?[ \t]*{word}[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?"
+
+
+_ACTION = re.compile(_label("action") + r"\s*(.*)$", re.I | re.M | re.S)
+_THOUGHT = re.compile(
+    _label("thought") + r"\s*(.*?)(?=" + _label("action") + r"|\Z)", re.I | re.M | re.S
+)
 _NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
+# An opening code fence (with or without a language tag) or inline backticks before the JSON.
+_OPENING_QUOTE = re.compile(r"\A(?:```[A-Za-z0-9_-]*[ \t]*\n?|`+)\s*")
+NO_ACTION_LINE = "no 'Action:' line found"
+# Where a `respond` may carry its text, in order: the documented field, then the misplacements
+# that models make (seen in the audit: a top-level "content", "arguments.message"). Their
+# meaning is unambiguous, and taking them sends the customer what the model meant to say.
+_RESPOND_TEXT = (
+    ("arguments", "content"),
+    (None, "content"),
+    ("arguments", "message"),
+    (None, "message"),
+)
 
 
 def describe_tools(schemas: Sequence[dict[str, Any]]) -> str:
@@ -76,11 +105,15 @@ def parse_action_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | 
     thought = thought_match.group(1).strip() if thought_match else None
     match = _ACTION.search(text)
     if match is None:
-        return thought, malformed_call(call_id, "no 'Action:' line found", text), 0
+        return thought, malformed_call(call_id, NO_ACTION_LINE, text), 0
     raw = match.group(1).strip()
+    body = _OPENING_QUOTE.sub("", raw, count=1)
     try:
+        # The first complete JSON value; what follows it (a closing fence, a made-up
+        # observation, more prose) is not part of the action.
+        _, end = json.JSONDecoder().raw_decode(body)
         # NaN, Infinity and overflowing numbers are a malformed call, as in native calls
-        action = loads_finite(raw)
+        action = loads_finite(body[:end])
     except (ValueError, RecursionError) as exc:
         name = _NAME.search(raw)
         problem = (
@@ -99,12 +132,36 @@ def parse_action_noted(text: str, call_id: str) -> tuple[str | None, ToolCall | 
         error = '"arguments" must be a JSON object'
         return thought, malformed_call(call_id, error, raw, action["name"]), repaired
     if action["name"] == RESPOND:
-        return thought, str(arguments.get("content", "")), repaired
+        said = _respond_text(action, arguments)
+        if said is None:
+            # An empty message would reach nobody (the customer sees only non-empty text)
+            # and the model would never learn why; an error gets it to try again.
+            error = 'respond needs the message as {"arguments": {"content": "<your message>"}}'
+            return thought, malformed_call(call_id, error, raw, RESPOND), repaired
+        return thought, said, repaired
     return thought, ToolCall(id=call_id, name=action["name"], arguments=arguments), repaired
 
 
-def render_history(messages: Sequence[Message], system: str) -> list[Message]:
-    """Our conversation as plain text turns for a model without tool support."""
+def _respond_text(action: dict[str, Any], arguments: dict[str, Any]) -> str | None:
+    """The customer-facing text of a `respond`, from the first `_RESPOND_TEXT` place that
+    holds a non-blank string; None when none does."""
+    for scope, key in _RESPOND_TEXT:
+        value = (arguments if scope == "arguments" else action).get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None
+
+
+def render_history(
+    messages: Sequence[Message], system: str, raw_replies: Mapping[str, str] | None = None
+) -> list[Message]:
+    """Our conversation as plain text turns for a model without tool support.
+
+    A malformed call goes back as the model wrote it: its whole reply from `raw_replies`
+    (call id -> reply text), else the unparsed text it put after the Action label. Wrapping
+    that text in a canonical action would show the model nested actions it never produced.
+    """
+    raw_replies = raw_replies or {}
     out = [Message(role="system", content=system)]
     for m in messages:
         if m.role == "system":
@@ -112,17 +169,24 @@ def render_history(messages: Sequence[Message], system: str) -> list[Message]:
         if m.role == "tool":
             out.append(Message(role="user", content=f"Observation: {m.content}"))
         elif m.role == "assistant":
-            thought = f"Thought: {m.reasoning}\n" if m.reasoning else ""
-            if m.tool_calls:
-                c = m.tool_calls[0]
-                args = c.raw_arguments if c.raw_arguments is not None else json.dumps(c.arguments)
-                body = f'{{"name": "{c.name}", "arguments": {args}}}'
-            else:
-                body = json.dumps({"name": RESPOND, "arguments": {"content": m.content or ""}})
-            out.append(Message(role="assistant", content=f"{thought}Action: {body}"))
+            out.append(Message(role="assistant", content=_rendered_reply(m, raw_replies)))
         else:
             out.append(Message(role="user", content=m.content))
     return out
+
+
+def _rendered_reply(m: Message, raw_replies: Mapping[str, str]) -> str:
+    thought = f"Thought: {m.reasoning}\n" if m.reasoning else ""
+    if not m.tool_calls:
+        body = json.dumps({"name": RESPOND, "arguments": {"content": m.content or ""}})
+        return f"{thought}Action: {body}"
+    c = m.tool_calls[0]
+    if c.parse_error is not None:
+        if c.id in raw_replies:
+            return raw_replies[c.id]
+        raw = c.raw_arguments or ""
+        return raw if c.parse_error == NO_ACTION_LINE else f"{thought}Action: {raw}"
+    return f"{thought}Action: {json.dumps({'name': c.name, 'arguments': c.arguments})}"
 
 
 class TextProtocolAgent:
@@ -141,14 +205,20 @@ class TextProtocolAgent:
             tools=describe_tools(setup.tool_schemas), shape=shape
         )
         self._calls = 0
+        # The full text of each reply that parsed to a malformed call, by call id, so the
+        # history shows it verbatim (the recorded call keeps at most RAW_REPLY_MAX_CHARS).
+        self._raw_replies: dict[str, str] = {}
 
     def system_prompt(self) -> str:
         return self._policy_prompt
 
     async def respond(self, messages: Sequence[Message]) -> Message:
-        reply = await self.model.complete(render_history(messages, self._system))
+        reply = await self.model.complete(render_history(messages, self._system, self._raw_replies))
         self._calls += 1
-        thought, action, repaired = parse_action_noted(reply.content or "", f"call_{self._calls}")
+        text = reply.content or ""
+        thought, action, repaired = parse_action_noted(text, f"call_{self._calls}")
+        if not isinstance(action, str) and action.parse_error is not None:
+            self._raw_replies[action.id] = text
         reasoning = thought if self._with_thought else None
         if reply.reasoning:
             reasoning = f"{reply.reasoning}\n{reasoning}" if reasoning else reply.reasoning
