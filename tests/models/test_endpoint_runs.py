@@ -74,3 +74,17 @@ def test_same_seed_same_episodes_and_resume_matches(tmp_path: Path, endpoint: st
     resumed = execute_run(config(tmp_path / "b", endpoint), resume=True)
     assert outcome(resumed) == outcome(first)
     assert len(results.read_text().splitlines()) == 8
+
+
+def test_replay_of_a_recorded_run_reproduces_it_without_the_endpoint(
+    tmp_path: Path, endpoint: str
+) -> None:
+    # two trials per task in flight at once: identical requests, told apart by occurrence
+    cache = tmp_path / "cache"
+    recorded = execute_run(config(tmp_path / "a", endpoint).model_copy(update={"cache_dir": cache}))
+    replay = config(tmp_path / "b", endpoint).model_copy(
+        update={"cache_dir": cache, "cache_mode": "replay"}
+    )
+    replayed = execute_run(replay)
+    assert not any(e.errors for e in replayed)
+    assert outcome(replayed) == outcome(recorded)

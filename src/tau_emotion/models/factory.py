@@ -11,16 +11,50 @@ A cache file wraps the model in `CachedModel` (record / replay / auto).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tau_emotion.models.base import ChatModel
 from tau_emotion.models.cache import CachedModel, CacheMode
-from tau_emotion.models.openai_compat import ModelConfig, OpenAICompatibleModel
+from tau_emotion.models.openai_compat import ModelConfig, OpenAICompatibleModel, request_fields
 
 LOCAL = "local"
 
 
 def is_local(spec: str) -> bool:
     return spec == LOCAL or spec.startswith(LOCAL + ":")
+
+
+NOT_KEYED = frozenset(
+    {
+        # Authentication, not content; and the variable's value is a secret, never hashed.
+        "api_key_env",
+        # How a request is sent and retried, not what comes back.
+        "timeout_s",
+        "max_retries",
+        "backoff_s",
+        "max_concurrency",
+        # Cost is computed here from the reply's token counts: a replay shows the cost as
+        # recorded, at the prices of the recording run.
+        "price_input_per_mtok",
+        "price_output_per_mtok",
+    }
+)
+"""`ModelConfig` fields left out of the cache key; every other field is in it (a test checks)."""
+
+
+def cache_params(config: ModelConfig) -> dict[str, Any]:
+    """The request fields that can change a reply, for the cache key.
+
+    The body fields exactly as sent (`request_fields`: model, temperature, top_p, max_tokens,
+    seed, with extra_body merged over them, so an override is keyed as what it sends);
+    send_reasoning, which decides whether earlier reasoning goes back in the messages; and
+    base_url, since the same model name served at another address may be other weights.
+    """
+    return {
+        "base_url": config.base_url,
+        "fields": request_fields(config),
+        "send_reasoning": config.send_reasoning,
+    }
 
 
 def make_model(
@@ -47,7 +81,6 @@ def make_model(
     if cache_path is None:
         assert model is not None
         return model
-    params = config.model_dump(
-        include={"model", "base_url", "temperature", "top_p", "max_tokens", "extra_body"}
+    return CachedModel(
+        model, cache_path, cache_mode, params=cache_params(config), name=config.model
     )
-    return CachedModel(model, cache_path, cache_mode, params=params, name=config.model)
