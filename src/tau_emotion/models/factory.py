@@ -15,7 +15,12 @@ from typing import Any
 
 from tau_emotion.models.base import ChatModel
 from tau_emotion.models.cache import CachedModel, CacheMode
-from tau_emotion.models.openai_compat import ModelConfig, OpenAICompatibleModel, request_fields
+from tau_emotion.models.openai_compat import (
+    DELIVERY_FIELDS,
+    ModelConfig,
+    OpenAICompatibleModel,
+    request_fields,
+)
 
 LOCAL = "local"
 
@@ -24,22 +29,9 @@ def is_local(spec: str) -> bool:
     return spec == LOCAL or spec.startswith(LOCAL + ":")
 
 
-NOT_KEYED = frozenset(
-    {
-        # Authentication, not content; and the variable's value is a secret, never hashed.
-        "api_key_env",
-        # How a request is sent and retried, not what comes back.
-        "timeout_s",
-        "max_retries",
-        "backoff_s",
-        "max_concurrency",
-        # Cost is computed here from the reply's token counts: a replay shows the cost as
-        # recorded, at the prices of the recording run.
-        "price_input_per_mtok",
-        "price_output_per_mtok",
-    }
-)
-"""`ModelConfig` fields left out of the cache key; every other field is in it (a test checks)."""
+NOT_KEYED = DELIVERY_FIELDS
+"""`ModelConfig` fields left out of the cache key; every other field is in it (a test checks).
+A replay shows the cost as recorded, at the prices of the recording run."""
 
 
 def cache_params(config: ModelConfig) -> dict[str, Any]:

@@ -38,6 +38,24 @@ from tau_emotion.models.transport import Transport, make_transport
 from tau_emotion.models.wire import BodyBuilder
 from tau_emotion.models.wire import to_openai_messages as to_openai_messages
 
+DELIVERY_FIELDS = frozenset(
+    {
+        # Authentication, not content; and the variable's value is a secret.
+        "api_key_env",
+        # How a request is sent and retried, not what comes back.
+        "timeout_s",
+        "max_retries",
+        "backoff_s",
+        "max_concurrency",
+        # Cost is computed here from the reply's token counts.
+        "price_input_per_mtok",
+        "price_output_per_mtok",
+    }
+)
+"""`ModelConfig` fields that decide how a request is delivered and billed, never what the
+model answers: the request cache leaves them out of its key, and a resumed run may change
+them."""
+
 
 class ModelConfig(BaseModel):
     """How to reach one OpenAI-compatible model."""

@@ -29,7 +29,7 @@ from tau_emotion.data import Split
 from tau_emotion.errors import first_problem
 from tau_emotion.models.cache import CacheMode
 from tau_emotion.models.factory import LOCAL, is_local
-from tau_emotion.models.openai_compat import ModelConfig
+from tau_emotion.models.openai_compat import DELIVERY_FIELDS, ModelConfig
 from tau_emotion.simulation.kinds import AgentKind, UserKind
 
 Executor = Literal["local", "ray"]
@@ -287,18 +287,7 @@ RESUMABLE = frozenset(
     {"out", "concurrency", "executor", "ray_address", "cache_dir", "cache_mode", "fail_on_error"}
 )
 """`RunConfig` fields a resumed run may change: how the run is carried out, not what it plays."""
-RESUMABLE_MODEL = frozenset(
-    {
-        "base_url",
-        "api_key_env",
-        "timeout_s",
-        "max_retries",
-        "backoff_s",
-        "max_concurrency",
-        "price_input_per_mtok",
-        "price_output_per_mtok",
-    }
-)
+RESUMABLE_MODEL = DELIVERY_FIELDS | {"base_url"}
 """`ModelConfig` fields a resumed run may change: where and how the model is reached."""
 
 
