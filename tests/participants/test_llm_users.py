@@ -29,18 +29,16 @@ from tau_emotion.simulation.users.llm import (
     GREETING,
     NO_FACTS,
     RECITED,
-    UNCLEAR_VERDICT,
     LLMUser,
     UserTurnError,
     facts_section,
     flip_roles,
-    parse_react,
     plan_facts,
-    read_verdict,
     recites_task,
     supervisor_prompt,
     user_system_prompt,
 )
+from tau_emotion.simulation.users.model_replies import UNCLEAR_VERDICT, parse_react, read_verdict
 
 from toy_domain import credit_task
 
