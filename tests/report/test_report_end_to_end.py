@@ -1,206 +1,32 @@
-"""The report and view commands on small offline runs, and the report in headless Chromium.
-
-The fixture plays real episodes offline (scripted user, deterministic agents) on the airline
-and retail seed tasks: an emotional and a --no-emotion run of the oracle (so emotional and
-neutral episodes pair up), and an emotional run of a hasty agent that skips confirmations,
-sometimes passes a wrong argument, and sometimes stonewalls the customer until they leave.
-"""
+"""The report and view commands on small offline runs (see report_runs.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import cast
 
-import pytest
-import typer
+from report_runs import INVENTED, app
 from typer.testing import CliRunner
 
+from tau_emotion.analysis.hallucination import (
+    EpisodeHallucination,
+    HallucinationFlag,
+    HallucinationReport,
+)
 from tau_emotion.analysis.runs import load_run
-from tau_emotion.data import EmotionSpec, Message, RunManifest, Task, ToolCall
+from tau_emotion.analysis.stats import rate
+from tau_emotion.data import Message
 from tau_emotion.domains import load_domain
-from tau_emotion.environment import Environment
 from tau_emotion.models.scripted import ScriptedModel
-from tau_emotion.report.build import ReportData, build_report
-from tau_emotion.report.cli import register
-from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, ResultsWriter
-from tau_emotion.simulation.agents import OracleAgent
-from tau_emotion.simulation.loop import run_episode
-from tau_emotion.simulation.participants import EpisodeSetup
-from tau_emotion.simulation.users import ScriptedUser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-EMOTIONS = [
-    ("anger", "frustration", "cold", "high", "skeptical"),
-    ("fear", "anxiety", "neutral", "moderate", "cautious"),
-    ("sadness", "disappointment", "warm", "low", "trusting"),
-    ("enjoyment", "relief", "warm", "low", "trusting"),
-]
-INVENTED = "ZX4242"
-
-
-def emotion(i: int) -> EmotionSpec:
-    f, e, p, u, t = EMOTIONS[i % len(EMOTIONS)]
-    return EmotionSpec.model_validate(
-        {
-            "condition_id": f"{f}.{e}.{p}.{u}.{t}",
-            "family": f,
-            "emotion": e,
-            "politeness": p,
-            "urgency": u,
-            "trust": t,
-            "instruction": f"You feel {e}.",
-        }
-    )
-
-
-class CaringOracle(OracleAgent):
-    """The oracle, opening every text turn with an acknowledgment of feelings."""
-
-    async def respond(self, messages: Sequence[Message]) -> Message:
-        reply = await super().respond(messages)
-        if reply.content:
-            text = "I understand how stressful this is. " + reply.content
-            return reply.model_copy(update={"content": text})
-        return reply
-
-
-class HastyAgent:
-    """Runs the gold actions at once without confirming (optionally one wrong argument)."""
-
-    def __init__(self, setup: EpisodeSetup, corrupt: bool) -> None:
-        kinds = setup.domain.tool_kinds
-        self._actions = list(setup.task.gold_actions)
-        writes = [i for i, a in enumerate(self._actions) if kinds.get(a.name) == "write"]
-        if corrupt and writes:
-            action = self._actions[writes[-1]]
-            keys = [k for k, v in action.arguments.items() if isinstance(v, str) and k != "user_id"]
-            if keys:
-                args = {**action.arguments, keys[0]: action.arguments[keys[0]] + "X"}
-                self._actions[writes[-1]] = action.model_copy(update={"arguments": args})
-        self._n = 0
-
-    def system_prompt(self) -> str:
-        return "You are a hasty agent."
-
-    async def respond(self, messages: Sequence[Message]) -> Message:
-        if self._n < len(self._actions):
-            action = self._actions[self._n]
-            self._n += 1
-            call = ToolCall(id=f"c{self._n}", name=action.name, arguments=dict(action.arguments))
-            return Message(role="assistant", tool_calls=[call])
-        return Message(role="assistant", content="Done. Is there anything else?")
-
-
-class StonewallAgent:
-    """Never helps, so impatient customers walk away."""
-
-    def system_prompt(self) -> str:
-        return "You are an unhelpful agent."
-
-    async def respond(self, messages: Sequence[Message]) -> Message:
-        return Message(role="assistant", content="Please describe your request again.")
-
-
-def seed_tasks(emotional: bool) -> list[Task]:
-    tasks = []
-    for offset, name in enumerate(("airline", "retail")):
-        for i, task in enumerate(load_domain(name).tasks("test")[:3]):
-            tasks.append(
-                task.model_copy(update={"emotion": emotion(i + offset) if emotional else None})
-            )
-    return tasks
-
-
-async def play(out: Path, emotional: bool, hasty: bool, config: dict[str, Any]) -> None:
-    out.mkdir(parents=True)
-    writer = ResultsWriter(out / RESULTS_FILE, fsync=False)
-    envs: dict[str, Environment] = {}
-    for ti, task in enumerate(seed_tasks(emotional)):
-        domain = load_domain(task.domain)
-        env = envs.setdefault(task.domain, Environment(domain, domain.variant_for("test")))
-        for trial in range(2):
-            setup = EpisodeSetup(task, domain, 1000 * ti + trial, trial)
-            agent: Any
-            if not hasty:
-                agent = CaringOracle(setup) if trial else OracleAgent(setup)
-            elif (ti + trial) % 3 == 2:
-                agent = StonewallAgent()
-            else:
-                agent = HastyAgent(setup, corrupt=(ti + trial) % 3 == 1)
-            episode = await run_episode(setup, agent, ScriptedUser(setup), env, max_steps=40)
-            if hasty and ti == 0 and trial == 1:
-                # A simulated user that invents a fact, for the hallucination check.
-                first = episode.messages[1]
-                invented = first.model_copy(
-                    update={"content": f"{first.content} My member id is {INVENTED}."}
-                )
-                episode = episode.model_copy(
-                    update={"messages": [episode.messages[0], invented, *episode.messages[2:]]}
-                )
-            writer.append(episode)
-    writer.close()
-    config = {
-        "domains": ["airline", "retail"],
-        "split": "test",
-        "trials": 2,
-        "user": "scripted",
-        **config,
-    }
-    manifest = RunManifest(
-        config=config, code_version="tau-emotion test", started_at="2026-01-01T00:00:00+00:00"
-    )
-    (out / MANIFEST_FILE).write_text(manifest.model_dump_json(indent=2))
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    root = tmp_path_factory.mktemp("runs")
-    specs: list[tuple[str, bool, bool, dict[str, Any]]] = [
-        ("oracle-emotional", True, False, {"agent": "oracle", "no_emotion": False}),
-        ("oracle-neutral", False, False, {"agent": "oracle", "no_emotion": True}),
-        (
-            "hasty-emotional",
-            True,
-            True,
-            {"agent": "tool-calling", "agent_model": {"model": "hasty"}},
-        ),
-    ]
-    for name, emotional, hasty, config in specs:
-        asyncio.run(play(root / name, emotional, hasty, config))
-    return [root / name for name, *_ in specs]
-
-
-@pytest.fixture(scope="module")
-def report_html(runs: list[Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("report") / "report.html"
-    result = CliRunner().invoke(
-        app(),
-        ["report", *map(str, runs), "--out", str(out), "--json", str(out.with_suffix(".json"))],
-    )
-    assert result.exit_code == 0, result.output
-    assert "3 runs, 36 episodes" in result.output
-    return out
-
-
-def app() -> typer.Typer:
-    main = typer.Typer()
-    register(main)
-    return main
+from tau_emotion.report.build import ReportData, RunSection, build_report
+from tau_emotion.report.sections_analyses import HALLUCINATION_ROWS, hallucinations_card
+from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE
 
 
 def test_report_data_holds_every_analysis(report_html: Path) -> None:
@@ -360,91 +186,6 @@ def test_html_is_self_contained(report_html: Path) -> None:
         assert f'id="{section}"' in html
 
 
-@pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} missing (apt-get install -y chromium)"
-)
-def test_report_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    data = ReportData.model_validate_json(report_html.with_suffix(".json").read_text())
-    walked = sum(e.outcome == "walked_away" for e in data.episodes)
-    hasty = [e for e in data.episodes if e.run == "hasty-emotional"]
-    category = next(e.failure.category for e in hasty if e.failure and e.outcome == "failed")
-    with_category = sum(bool(e.failure and e.failure.category == category) for e in hasty)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(report_html.as_uri())
-        # Charts render: every inline SVG has a real size, and each kind of mark is drawn.
-        charts = page.locator("svg.chart")
-        assert charts.count() >= 15
-        for i in range(charts.count()):
-            box = charts.nth(i).bounding_box()
-            assert box is not None and box["width"] > 50 and box["height"] > 20
-        assert page.locator("#leaderboard tbody tr").count() == 3
-        assert page.locator("#heatmap rect.cell").count() > 0
-        assert page.locator("#paired circle.dot").count() == 1 + 4 + 2  # all, families, domains
-        assert page.locator("#failures rect.bar").count() > 0
-        assert page.locator("#tooluse circle.pt").count() == 36
-        # The episode list: all rows, then filtered by outcome, then by text.
-        assert page.inner_text("#episode-count") == "36 of 36 episodes"
-        page.select_option("#f-outcome", "walked_away")
-        assert page.inner_text("#episode-count") == f"{walked} of 36 episodes"
-        badges = page.locator("#episode-rows .badge.walked_away")
-        assert badges.count() == walked
-        page.select_option("#f-outcome", "")
-        page.select_option("#f-run", "hasty-emotional")
-        page.fill("#f-search", category)
-        rows = page.locator("#episode-rows tr")
-        assert rows.count() == with_category
-        assert page.inner_text("#episode-count") == f"{with_category} of 36 episodes"
-        # Open a conversation: messages, tool calls, results, termination and reward breakdown.
-        rows.first.click()
-        drawer = page.locator("#drawer.open")
-        drawer.wait_for()
-        assert page.locator("#drawer-body .msg.user").count() > 0
-        assert page.locator("#drawer-body .call").count() > 0
-        assert page.locator("#drawer-body .result").count() > 0
-        body = page.inner_text("#drawer-body")
-        assert "REWARD BREAKDOWN" in body.upper() and category.replace("_", " ") in body
-        assert "TERMINATION" in body.upper()
-        screenshot = tmp_path / "report.png"
-        page.screenshot(path=str(screenshot), full_page=False)
-        page.keyboard.press("Escape")
-        assert page.locator("#drawer.open").count() == 0
-        browser.close()
-    assert screenshot.stat().st_size > 10_000
-    assert errors == []
-
-
-@pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} missing (apt-get install -y chromium)"
-)
-@pytest.mark.parametrize("width", [900, 1100, 1400, 1600])
-def test_no_table_is_clipped_from_900_px_up(report_html: Path, width: int) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": width, "height": 900})
-        page.goto(report_html.as_uri())
-        clipped = page.evaluate(
-            """() => [...document.querySelectorAll('.card')]
-                .filter(c => c.querySelector('table') && c.scrollWidth > c.clientWidth + 1)
-                .map(c => (c.closest('section') || {}).id + ': ' + c.scrollWidth + ' > '
-                          + c.clientWidth)"""
-        )
-        last = page.locator("#leaderboard thead th").last
-        box, card = last.bounding_box(), page.locator("#leaderboard .card").bounding_box()
-        browser.close()
-    assert clipped == []
-    assert (
-        box is not None
-        and card is not None
-        and box["x"] + box["width"] <= card["x"] + card["width"]
-    )
-
-
 def test_charts_have_axis_titles_values_and_n(report_html: Path) -> None:
     html = report_html.read_text(encoding="utf-8")
     domains = html[
@@ -491,3 +232,31 @@ def test_report_shows_clean_success_beside_the_plain_figures(report_html: Path) 
     html = report_html.read_text(encoding="utf-8")
     assert '<section id="clean">' in html and 'href="#clean"' in html
     assert "clean Pass^k" in html and "family: anger" in html and "domain: retail" in html
+
+
+def test_a_long_hallucination_list_lists_failures_first_and_says_it_is_cut() -> None:
+    flagged = [
+        EpisodeHallucination(
+            domain="airline",
+            task_id=f"t{i:02d}",
+            trial=0,
+            family="anger",
+            success=i % 5 != 0,
+            flags=[HallucinationFlag(message_index=1, value=f"Z{i}", kind="id", source="rule")],
+        )
+        for i in range(25)
+    ]
+    report = HallucinationReport(
+        method="rule",
+        checked=30,
+        unchecked=0,
+        flagged=rate(25, 30),
+        flagged_failures=rate(5, 6),
+        episodes=flagged,
+    )
+    html = hallucinations_card(cast(RunSection, SimpleNamespace(hallucinations=report)))
+    rows = html.split("<tbody>")[1].split("</tbody>")[0].count("<tr>")
+    assert rows == HALLUCINATION_ROWS == 20
+    assert "The first 20 of 25 flagged episodes, failures first" in html
+    # the five failures (t00, t05 ... t20) come before any success
+    assert html.index("airline/t20#0") < html.index("airline/t01#0")

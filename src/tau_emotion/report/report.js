@@ -14,45 +14,52 @@
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
     });
   }
-  function label(outcome) { return outcome.replace("_", " "); }
+  // Outcomes and failure categories are snake_case ids; run, domain and family names are shown as written.
+  function label(id) { return id.replace(/_/g, " "); }
 
   // One lower-case haystack per episode, built once, so typing in the search box stays fast.
   episodes.forEach(function (e) {
     var parts = [e.run, e.domain, e.task_id, e.family, e.condition || "", e.termination, e.outcome];
     e.messages.forEach(function (m) {
       if (m.content) parts.push(m.content);
+      if (m.reasoning) parts.push(m.reasoning);
       (m.tool_calls || []).forEach(function (c) { parts.push(c.name); });
     });
     if (e.failure) parts.push(e.failure.category);
     e._hay = parts.join("\n").toLowerCase();
   });
 
-  function fill(select, values) {
+  function fill(select, values, show) {
     values.forEach(function (v) {
       var o = document.createElement("option");
-      o.value = v; o.textContent = v.replace("_", " ");
+      o.value = v; o.textContent = show(v);
       select.appendChild(o);
     });
   }
-  function unique(key) {
+  function unique(value) {
     var seen = {};
-    episodes.forEach(function (e) { seen[e[key]] = true; });
+    episodes.forEach(function (e) { var v = value(e); if (v) seen[v] = true; });
     return Object.keys(seen).sort();
   }
-  fill($("f-run"), unique("run"));
-  fill($("f-domain"), unique("domain"));
-  fill($("f-outcome"), unique("outcome"));
-  fill($("f-family"), unique("family"));
+  function category(e) { return e.failure ? e.failure.category : ""; }
+  function asWritten(v) { return v; }
+  fill($("f-run"), unique(function (e) { return e.run; }), asWritten);
+  fill($("f-domain"), unique(function (e) { return e.domain; }), asWritten);
+  fill($("f-outcome"), unique(function (e) { return e.outcome; }), label);
+  fill($("f-family"), unique(function (e) { return e.family; }), asWritten);
+  fill($("f-category"), unique(category), label);
+  var FILTERS = ["f-run", "f-domain", "f-outcome", "f-family", "f-category", "f-notes", "f-search"];
 
   function applyFilters() {
     var run = $("f-run").value, domain = $("f-domain").value, out = $("f-outcome").value;
-    var family = $("f-family").value, notes = $("f-notes").value;
+    var family = $("f-family").value, notes = $("f-notes").value, cat = $("f-category").value;
     var terms = $("f-search").value.toLowerCase().split(/\s+/).filter(Boolean);
     filtered = episodes.filter(function (e) {
       if (run && e.run !== run) return false;
       if (domain && e.domain !== domain) return false;
       if (out && e.outcome !== out) return false;
       if (family && e.family !== family) return false;
+      if (cat && category(e) !== cat) return false;
       if (notes === "violations" && !e.violations.length) return false;
       if (notes === "hallucinations" && !e.hallucinations.length) return false;
       if (notes === "empathy" && !e.empathy_turns.length) return false;
@@ -73,7 +80,7 @@
         '<td><span class="badge fam">' + esc(e.family) + "</span></td>" +
         '<td><span class="badge ' + e.outcome + '">' + label(e.outcome) + "</span></td>" +
         "<td class=num>" + e.reward.toFixed(0) + "</td><td class=num>" + turns + "</td>" +
-        "<td class=num>" + e.tool_calls + '</td><td class="wrap">' + esc(e.failure ? e.failure.category.replace(/_/g, " ") : "") + "</td></tr>";
+        "<td class=num>" + e.tool_calls + '</td><td class="wrap">' + esc(label(category(e))) + "</td></tr>";
     });
     $("episode-rows").innerHTML = rows.join("");
     $("episode-count").textContent = filtered.length + " of " + episodes.length + " episodes";
@@ -109,7 +116,7 @@
     }
     if (e.failure) {
       var f = e.failure;
-      h += '<div class="panel"><h4>Failure</h4><b>' + esc(f.category.replace(/_/g, " ")) + "</b> · fault: " +
+      h += '<div class="panel"><h4>Failure</h4><b>' + esc(label(f.category)) + "</b> · fault: " +
         esc(f.fault || "unresolved") + " · by " + esc(f.source) + (f.explanation ? "<br>" + esc(f.explanation) : "") +
         (f.evidence.length ? "<ul>" + f.evidence.map(function (x) { return "<li>" + esc(x) + "</li>"; }).join("") + "</ul>" : "") + "</div>";
     }
@@ -132,6 +139,9 @@
           (text.length > 400 ? "<details><summary>result (" + text.length + " chars)</summary><pre>" + esc(text) + "</pre></details>" : "<pre>" + esc(text) + "</pre>") + "</div>";
         return;
       }
+      if (m.reasoning) {
+        h += '<details class="panel reasoning"><summary><span class="idx">#' + i + "</span> agent reasoning</summary><pre>" + esc(m.reasoning) + "</pre></details>";
+      }
       if (m.content) {
         var flagged = m.role === "user" && e.hallucinations.some(function (x) { return x.message_index === i; });
         h += '<div class="msg ' + m.role + (flagged ? " flagged" : "") + '"><div class="who"><span class="idx">#' + i + "</span>" +
@@ -149,32 +159,47 @@
   }
   function fact(name, html) { return '<div class="fact"><span>' + name + "</span>" + html + "</div>"; }
 
-  function open(id) {
+  // Opening from the list adds a history entry, so Back closes the conversation; stepping
+  // through the list replaces it, so Back does not replay every step.
+  function open(id, how) {
     var e = episodes[id];
     if (!e) return;
+    var was = current;
     current = id;
     $("drawer-title").textContent = e.domain + "/" + e.task_id + " · trial " + e.trial + " · " + e.run;
     $("drawer-body").innerHTML = renderEpisode(e);
     $("drawer").classList.add("open");
     $("drawer-bg").classList.add("open");
     $("drawer").scrollTop = 0;
-    if (location.hash !== "#episode-" + id) history.replaceState(null, "", "#episode-" + id);
+    if (location.hash === "#episode-" + id) return;
+    if (was === null && how !== "replace") history.pushState(null, "", "#episode-" + id);
+    else history.replaceState(null, "", "#episode-" + id);
   }
   function close() {
     current = null;
     $("drawer").classList.remove("open");
     $("drawer-bg").classList.remove("open");
-    history.replaceState(null, "", "#episodes");
+    // Leave a section link the reader followed (#failures ...) as it is.
+    if (/^#episode-\d+$/.test(location.hash)) history.replaceState(null, "", "#episodes");
   }
+  // The filtered list is in id order, so the neighbours of the open episode are the nearest
+  // ids on either side, whether or not the open one still passes the filters.
   function step(delta) {
     if (current === null) return;
-    var pos = filtered.findIndex(function (e) { return e.id === current; });
-    var next = filtered[pos + delta];
-    if (next) open(next.id);
+    var next = null;
+    filtered.forEach(function (e) {
+      if (delta > 0 && e.id > current && next === null) next = e;
+      if (delta < 0 && e.id < current) next = e;
+    });
+    if (next) open(next.id, "replace");
+  }
+  function followHash() {
+    var m = /^#episode-(\d+)$/.exec(location.hash);
+    if (m && episodes[Number(m[1])]) open(Number(m[1]), "replace");
+    else if (current !== null) close();
   }
 
-  ["f-run", "f-domain", "f-outcome", "f-family", "f-notes"].forEach(function (id) { $(id).addEventListener("change", applyFilters); });
-  $("f-search").addEventListener("input", applyFilters);
+  FILTERS.forEach(function (id) { $(id).addEventListener(id === "f-search" ? "input" : "change", applyFilters); });
   $("show-more").addEventListener("click", function () { shown += PAGE; renderList(); });
   $("episode-rows").addEventListener("click", function (ev) {
     var row = ev.target.closest("tr[data-id]");
@@ -190,17 +215,19 @@
     else if (ev.key === "ArrowRight" || ev.key === "j") step(1);
     else if (ev.key === "ArrowLeft" || ev.key === "k") step(-1);
   });
-  // Failure-taxonomy bars and the like link to a pre-filtered list via data-filter attributes.
+  // Failure-taxonomy chips and the like link to a pre-filtered list via data-filter attributes:
+  // the list then shows exactly what the spec names, whatever filters were set before.
   document.querySelectorAll("[data-filter]").forEach(function (el) {
     el.addEventListener("click", function () {
       var spec = JSON.parse(el.getAttribute("data-filter"));
+      FILTERS.forEach(function (id) { $(id).value = ""; });
       Object.keys(spec).forEach(function (k) { var f = $("f-" + k); if (f) f.value = spec[k]; });
       applyFilters();
       $("episodes").scrollIntoView();
     });
   });
 
+  window.addEventListener("hashchange", followHash);
   applyFilters();
-  var m = /^#episode-(\d+)$/.exec(location.hash);
-  if (m) open(Number(m[1]));
+  followHash();
 })();

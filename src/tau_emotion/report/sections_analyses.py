@@ -106,7 +106,7 @@ def failures_card(r: RunSection) -> str:
         items.append((category.replace("_", " "), share.value, note, fill))
     chips = " ".join(
         '<button class="badge" type="button" data-filter=\''
-        + escape(json.dumps({"run": r.label, "outcome": "", "search": c}))
+        + escape(json.dumps({"run": r.label, "category": c}))
         + f"'>{escape(c.replace('_', ' '))}</button>"
         for c in f.by_category
     )
@@ -161,20 +161,32 @@ def tool_use_card(r: RunSection) -> str:
     return key + chart + f'<div class="stats">{"".join(stats)}</div>'
 
 
+HALLUCINATION_ROWS = 20
+"""Flagged episodes listed per run; the episode browser's notes filter finds every one."""
+
+
 def hallucinations_card(r: RunSection) -> str:
     h = r.hallucinations
+    # Failures first: a flagged failure is a candidate false failure, the row that matters.
+    flagged = sorted(h.episodes, key=lambda e: e.success)
     rows = [
         [
             escape(f"{e.domain}/{e.task_id}#{e.trial}"),
             "success" if e.success else "failure",
             escape(", ".join(f"#{f.message_index} {f.kind}: {f.value}" for f in e.flags)),
         ]
-        for e in h.episodes[:20]
+        for e in flagged[:HALLUCINATION_ROWS]
     ]
     body = '<div class="stats">' + stat(frac(h.flagged), "episodes with invented facts")
     body += stat(frac(h.flagged_failures), "failures with invented facts") + "</div>"
     if rows:
         body += table(["episode", "outcome", "flags (message, kind: value)"], rows)
+    if len(flagged) > len(rows):
+        body += (
+            f'<p class="note">The first {len(rows)} of {len(flagged)} flagged episodes, '
+            "failures first; filter the episodes below by <i>with user hallucinations</i> "
+            "for all of them.</p>"
+        )
     body += f'<p class="note">Checked by {escape(h.method)}'
     body += (
         f"; {h.unchecked} episodes of unknown tasks not checked.</p>" if h.unchecked else ".</p>"
