@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from training_helpers import episode, oracle_config, refused
+from training_helpers import episode, oracle_config, refused, scored
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
@@ -25,8 +25,9 @@ from tau_emotion.training.mixes import (
 runner = CliRunner()
 
 
-def collection(folder: Path) -> Path:
-    """A collection folder as `collect` leaves it: a manifest and six successful rollouts."""
+def collection(folder: Path, rollouts: list[Episode] | None = None) -> Path:
+    """A collection folder as `collect` leaves it: a manifest and `rollouts` (by default six
+    successful ones)."""
     folder.mkdir(parents=True)
     manifest = RunManifest(
         config=oracle_config(folder).model_dump(mode="json"),
@@ -34,7 +35,8 @@ def collection(folder: Path) -> Path:
         started_at="2025-01-01T00:00:00Z",
     )
     (folder / "manifest.json").write_text(manifest.model_dump_json())
-    rollouts = [episode(d, f"t{i}") for d in ("movie", "school") for i in range(3)]
+    if rollouts is None:
+        rollouts = [episode(d, f"t{i}") for d in ("movie", "school") for i in range(3)]
     (folder / "results.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in rollouts))
     return folder
 
@@ -150,6 +152,51 @@ def test_write_mix_replaces_files_whole(tmp_path: Path, monkeypatch: pytest.Monk
     assert snapshot(folder) == before  # no half-written episodes, no temp files left
 
 
+def test_remix_removes_the_previous_mix_exports(tmp_path: Path) -> None:
+    # D5: an old trl.jsonl left beside a new mix is what `train sft --mix` would train on.
+    from tau_emotion.training.cli import _training_data
+
+    folder = mix_folder(tmp_path)
+    info = {"other": {"file_name": "other.json"}}
+    (folder / DATASET_INFO_FILE).write_text(json.dumps(info))
+    assert invoke("export", folder).exit_code == 0
+    assert len((folder / TRL_FILE).read_text().splitlines()) == 6
+    source = tmp_path / "c"
+    result = invoke("mix", "high", "--from", source, "--out", tmp_path / "m", "--size", "2")
+    assert result.exit_code == 0, result.output
+    assert "removed the previous mix's exports" in result.output
+    assert "tau_emotion_high" in result.output  # the dataset_info entry is named
+    assert not (folder / TRL_FILE).exists() and not (folder / SHAREGPT_FILE).exists()
+    assert json.loads((folder / DATASET_INFO_FILE).read_text()) == info  # others stay
+    rows = _training_data("high", tmp_path / "m", reasoning=True)  # exports the new mix
+    assert len(rows.read_text().splitlines()) == 2
+    # A dataset_info.json holding only this mix's entry goes with it.
+    assert invoke("export", folder, "--name", "mine").exit_code == 0
+    (folder / DATASET_INFO_FILE).write_text(json.dumps({"mine": {"file_name": SHAREGPT_FILE}}))
+    assert invoke("mix", "high", "--from", source, "--out", tmp_path / "m").exit_code == 0
+    assert {p.name for p in folder.iterdir()} == {EPISODES_FILE, COMPOSITION_FILE}
+
+
+def test_remix_over_a_damaged_dataset_info_changes_nothing(tmp_path: Path) -> None:
+    folder = mix_folder(tmp_path)
+    (folder / DATASET_INFO_FILE).write_text("{")
+    before = snapshot(folder)
+    args = ("mix", "high", "--from", tmp_path / "c", "--out", tmp_path / "m", "--size", "2")
+    refused(invoke(*args), str(folder / DATASET_INFO_FILE), "not valid JSON")
+    assert snapshot(folder) == before
+
+
+def test_export_of_dot_names_the_dataset_after_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D7: `cd runs/mixes/high && tau-emotion export .`
+    folder = mix_folder(tmp_path)
+    monkeypatch.chdir(folder)
+    result = invoke("export", ".")
+    assert result.exit_code == 0, result.output
+    assert set(json.loads((folder / DATASET_INFO_FILE).read_text())) == {"tau_emotion_high"}
+
+
 # --- 4. every mix name is resolved before any mix is written --------------------------------
 
 
@@ -177,6 +224,23 @@ def test_collection_with_no_rollouts_is_refused(tmp_path: Path) -> None:
     result = invoke("mix", "high", "--from", source, "--out", tmp_path / "m")
     refused(result, "--from", str(source / "results.jsonl"), "no rollouts")
     assert not (tmp_path / "m").exists()
+
+
+def test_mix_with_nothing_to_select_is_refused(tmp_path: Path) -> None:
+    # D6: no success in any --from: refused, and the previous mix of that name stays.
+    old = mix_folder(tmp_path)
+    before = snapshot(old)
+    lost = [episode("movie", "f", reward=0.0), scored(episode("movie", "v"), "movie.confirm")]
+    empty = collection(tmp_path / "empty", lost)
+    also = collection(tmp_path / "also", [episode("school", "g", reward=0.0)])
+    args = ("mix", "high", "--from", empty, "--from", also, "--out", tmp_path / "m")
+    line = refused(invoke(*args), f"--from {empty}", f"--from {also}", "mix high")
+    assert "1 reached the goal but broke a policy rule" in line
+    assert snapshot(old) == before
+    # Several mixes: one with nothing to select stops them all before any is written.
+    args = ("mix", "high", "low", "--from", tmp_path / "c", "--out", tmp_path / "new")
+    refused(invoke(*args), "mix low")
+    assert not (tmp_path / "new").exists()
 
 
 def test_missing_collection_folder_is_named(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from training_helpers import episode, oracle_config
+from training_helpers import episode, oracle_config, scored
 
 from tau_emotion.data import Message, TerminationReason
 from tau_emotion.runner.participants import Participants
@@ -41,6 +41,59 @@ def test_outcome_classes_on_constructed_episodes() -> None:
     cut = episode(reward=1.0, termination=TerminationReason.INFRA_ERROR, errors=1)
     assert classify(cut) == Outcome.FAILED
     assert tool_call_count(episode(calls=3)) == 3
+
+
+def test_rollouts_that_broke_a_policy_rule_are_violated_not_success() -> None:
+    # D1: the reward leaves policy out, training data may not.
+    broke = scored(episode(), "movie.confirm_before_write")
+    assert classify(broke) == Outcome.VIOLATED
+    assert classify(scored(episode())) == Outcome.SUCCESS  # audited and clean
+    assert classify(episode()) == Outcome.SUCCESS  # not scored: nothing known against it
+    # A failure or a walk-away that also broke a rule keeps its own class.
+    assert classify(scored(episode(reward=0.0), "movie.x")) == Outcome.FAILED
+    walked = episode(reward=-1.0, termination=TerminationReason.USER_UNSATISFIED)
+    assert classify(scored(walked, "movie.x")) == Outcome.DISSATISFIED
+    record = rollout_record(broke, None)
+    assert record.outcome == "violated" and record.policy_violations == [
+        "movie.confirm_before_write"
+    ]
+    s = summarize(
+        [record, rollout_record(episode("movie", "b"), None)],
+        {},
+        run_dir="x",
+        user_exit=True,
+        agent="no-confirm",
+        agent_model=None,
+        user="scripted",
+        user_model=None,
+        max_steps=50,
+        trials=1,
+    )
+    assert (s.overall.success, s.overall.violated, s.overall.total) == (1, 1, 2)
+    assert s.by_domain["movie"].violated == 1 and s.by_family["anger"].violated == 1
+    assert s.mean_tool_calls_success == 2.0  # the violated rollout is not a success
+
+
+def test_no_confirm_collection_counts_violations(tmp_path: Path) -> None:
+    # D1 end to end: the oracle without its confirmations reaches every goal, breaking a rule.
+    out = tmp_path / "nc"
+    config = oracle_config(out, no_emotion=True).model_copy(update={"agent": "no-confirm"})
+    summary = collect(config)
+    assert summary.overall.total > 0
+    assert summary.overall.violated == summary.overall.total and summary.overall.success == 0
+    saved = json.loads((out / SUMMARY_FILE).read_text())
+    assert saved["overall"]["violated"] == summary.overall.total
+    records = [json.loads(line) for line in (out / OUTCOMES_FILE).read_text().splitlines()]
+    assert {r["outcome"] for r in records} == {"violated"}
+    assert all(r["policy_violations"] for r in records)
+
+
+def test_a_rollout_stopped_by_the_step_budget_is_failed_even_at_reward_one() -> None:
+    # D2: the reward judges the final state only; the conversation itself was cut off.
+    cut = scored(episode(termination=TerminationReason.MAX_STEPS))
+    assert cut.reward == 1.0 and classify(cut) == Outcome.FAILED
+    # A transfer is judged by the reward alone: one in the gold actions can succeed.
+    assert classify(scored(episode(termination=TerminationReason.TRANSFER))) == Outcome.SUCCESS
 
 
 def test_summary_counts_by_class_domain_and_family() -> None:

@@ -3,23 +3,26 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from training_helpers import episode, oracle_config
+from training_helpers import episode, oracle_config, scored
 
 from tau_emotion.domains import load_domain
 from tau_emotion.runner.run import execute_run
 from tau_emotion.training.export import (
     DATASET_INFO_FILE,
     SHAREGPT_FILE,
+    TRL_FILE,
+    export_all,
     export_sharegpt,
     export_trl,
-    load_source,
     sharegpt_row,
     sharegpt_valid,
     trl_row,
 )
+from tau_emotion.training.sources import load_source
 
 
 def test_trl_row_is_openai_shaped_and_ends_with_the_assistant() -> None:
@@ -90,6 +93,47 @@ def test_exports_skip_malformed_calls_and_write_dataset_info(tmp_path: Path) -> 
         "tau_emotion_test",
         "another",
     }
+
+
+def test_row_ids_are_unique_and_duplicate_rows_are_skipped(tmp_path: Path) -> None:
+    # D4: two collections hold movie/t1/0 with different conversations, and one twice.
+    first = episode("movie", "t1")
+    second = episode("movie", "t1", reasoning="Another take.")
+    again = first.model_copy(update={"duration_s": 4.0, "seed": 9})  # same conversation
+    reports = export_all([first, second, again], tmp_path, ("trl", "sharegpt"), "d")
+    assert [(r.rows, r.skipped_duplicate) for r in reports] == [(2, 1), (2, 1)]
+    trl_ids = [json.loads(line)["id"] for line in (tmp_path / TRL_FILE).read_text().splitlines()]
+    share_ids = [row["id"] for row in json.loads((tmp_path / SHAREGPT_FILE).read_text())]
+    assert len(set(trl_ids)) == 2 and trl_ids == share_ids
+    assert all(re.fullmatch(r"movie/t1/0/[0-9a-f]{10}", i) for i in trl_ids)
+    assert trl_row(first)["id"] == trl_row(again)["id"]  # the id names the content
+    # Without reasoning the two takes are the same row: exported once.
+    plain = export_trl([first, second], tmp_path / "plain.jsonl", keep_reasoning=False)
+    assert plain.rows == 1 and plain.skipped_duplicate == 1
+
+
+def test_export_leaves_out_rollouts_that_broke_a_policy_rule(tmp_path: Path) -> None:
+    # D1: a violated rollout is not a success, whatever the source.
+    source = tmp_path / "rows.jsonl"
+    rows = [scored(episode("movie", "ok")), scored(episode("movie", "bad"), "movie.confirm")]
+    source.write_text("".join(e.model_dump_json() + "\n" for e in rows))
+    episodes, _ = load_source(source)
+    assert [e.task_id for e in episodes] == ["ok"]
+
+
+def test_export_of_dot_is_named_after_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D7: `export .` from inside a mix folder.
+    folder = tmp_path / "high"
+    folder.mkdir()
+    (folder / "episodes.jsonl").write_text(episode().model_dump_json() + "\n")
+    monkeypatch.chdir(folder)
+    assert load_source(Path("."))[1] == "high"
+    assert load_source(Path("episodes.jsonl"))[1] == "episodes"
+    (folder / "sub").mkdir()
+    monkeypatch.chdir(folder / "sub")
+    assert load_source(Path(".."))[1] == "high"
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,12 @@ import random
 from pathlib import Path
 
 import pytest
-from training_helpers import episode
+from training_helpers import episode, scored
 
 from tau_emotion.data import Episode, TerminationReason
 from tau_emotion.domains import domain_names
+from tau_emotion.storage import model_json
+from tau_emotion.training.export import training_digest
 from tau_emotion.training.mixes import (
     BUILTIN_MIXES,
     COMPOSITION_FILE,
@@ -105,6 +107,75 @@ def test_mix_is_deterministic_whatever_the_input_order() -> None:
     assert keys(other) != keys(first)  # the seed matters
 
 
+def records(episodes: list[Episode]) -> list[str]:
+    return [model_json(e) for e in episodes]
+
+
+def rerun(episodes: list[Episode], **update: object) -> list[Episode]:
+    """The same rollouts as another collection holds them (its own timings, say)."""
+    return [e.model_copy(update=update) for e in episodes]
+
+
+def with_reasoning(episodes: list[Episode], text: str) -> list[Episode]:
+    return [
+        e.model_copy(
+            update={
+                "messages": [
+                    m.model_copy(update={"reasoning": text}) if m.role == "assistant" else m
+                    for m in e.messages
+                ]
+            }
+        )
+        for e in episodes
+    ]
+
+
+def test_mix_does_not_depend_on_the_order_of_the_collections() -> None:
+    # D3: two collections of the same tasks and trials; the records differ beyond role, text
+    # and calls (reasoning, timings), so only a digest of the whole record orders them.
+    a = pool()
+    b = rerun(with_reasoning(pool(), "B thinks first."), duration_s=2.5)
+    spec = MixSpec(name="m", size=30, seed=1)
+    ab, comp_ab = build_mix(spec, a + b)
+    ba, comp_ba = build_mix(spec, b + a)
+    assert records(ab) == records(ba) and comp_ab == comp_ba
+    # Exact duplicates (same conversation, other timings): the same copy stays either way.
+    c = rerun(pool(), duration_s=9.0)
+    ac, _ = build_mix(spec, a + c)
+    ca, _ = build_mix(spec, c + a)
+    assert records(ac) == records(ca)
+
+
+def test_duplicate_conversations_are_dropped_and_counted() -> None:
+    # D4: the same rollout in two collections (exit / no-exit of the same seeds) is one row.
+    spec = MixSpec(name="m")
+    single, alone = build_mix(spec, pool())
+    both, comp = build_mix(spec, pool() + rerun(pool(), duration_s=3.0))
+    assert alone.duplicates_dropped == 0
+    assert comp.successes == 2 * alone.successes
+    assert comp.duplicates_dropped == alone.successes
+    assert comp.selected == len(both) == len(single)
+    assert comp.by_domain["airline"].duplicates == COUNTS["airline"]
+    assert comp.by_domain["airline"].after_caps == COUNTS["airline"]
+    assert len({training_digest(e) for e in both}) == len(both)
+    # Different reasoning is different training content: both stay.
+    kept, other = build_mix(spec, pool() + with_reasoning(pool(), "Think."))
+    assert other.duplicates_dropped == 0 and len(kept) == 2 * len(single)
+    # A composition written before the field existed still loads.
+    old = comp.model_dump(mode="json")
+    del old["duplicates_dropped"], old["violated"]
+    assert MixComposition.model_validate(old).duplicates_dropped == 0
+
+
+def test_rollouts_that_broke_a_policy_rule_never_enter_a_mix() -> None:
+    # D1: reward 1.0 but a hard rule broken is "violated", not training data.
+    clean = [scored(episode("movie", f"c{i}")) for i in range(3)]
+    broke = [scored(episode("movie", f"v{i}"), "movie.confirm_before_write") for i in range(4)]
+    selected, comp = build_mix(MixSpec(name="m"), clean + broke)
+    assert keys(selected) == keys(clean)
+    assert comp.successes == 3 and comp.violated == 4 and comp.rollouts_seen == 7
+
+
 def test_caps_families_and_per_task_limits() -> None:
     spec = MixSpec(
         name="capped",
@@ -118,7 +189,8 @@ def test_caps_families_and_per_task_limits() -> None:
     assert comp.by_domain["movie"].selected == 4
     assert comp.by_domain["retail"].selected == 4  # 12 successes, a third of them angry
     assert {e.emotion.family for e in selected if e.emotion} == {"anger"}
-    trials = [episode("movie", "same", trial=t) for t in range(5)]
+    # Distinct conversations (reasoning): identical ones would be dropped as duplicates.
+    trials = [episode("movie", "same", trial=t, reasoning=f"try {t}") for t in range(5)]
     one_each, _ = build_mix(MixSpec(name="one", max_per_task=2), trials)
     assert len(one_each) == 2
 

@@ -10,8 +10,9 @@ import pytest
 from training_helpers import oracle_config
 
 from tau_emotion.runner.run import execute_run
-from tau_emotion.training.export import export_trl, load_source
+from tau_emotion.training.export import export_trl
 from tau_emotion.training.sft import ADAPTER_DIR, SUMMARY_FILE, SFTOptions, SFTSummary
+from tau_emotion.training.sources import load_source
 
 pytest.importorskip("torch")
 pytest.importorskip("trl")

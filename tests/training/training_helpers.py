@@ -12,6 +12,7 @@ from tau_emotion.data import (
     Episode,
     EpisodeError,
     Message,
+    RewardBreakdown,
     TerminationReason,
     ToolCall,
 )
@@ -116,3 +117,16 @@ def refused(result: Any, *named: str) -> str:
         assert text in lines[0], lines[0]
     assert "errors.pydantic.dev" not in lines[0]
     return str(lines[0])
+
+
+def scored(rollout: Episode, *violations: str) -> Episode:
+    """`rollout` with a reward breakdown whose policy audit found `violations`."""
+    breakdown = RewardBreakdown(
+        db_match=rollout.reward == 1.0,
+        final_hash="h",
+        gold_hash="h" if rollout.reward == 1.0 else "g",
+        dissatisfied=rollout.termination == TerminationReason.USER_UNSATISFIED,
+        reason="constructed",
+        policy_violations=list(violations),
+    )
+    return rollout.model_copy(update={"breakdown": breakdown})

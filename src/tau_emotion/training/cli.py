@@ -46,8 +46,9 @@ def _collect(request: RunRequest) -> None:
 collect = run_like_command(
     CollectConfig,
     _collect,
-    "Run the train tasks (once by default) and classify each rollout: success, failed, "
-    "dissatisfied. Writes the run files plus outcomes.jsonl and collect_summary.json.",
+    "Run the train tasks (once by default) and classify each rollout: success, violated "
+    "(a hard policy rule broken), failed, dissatisfied. Writes the run files plus "
+    "outcomes.jsonl and collect_summary.json.",
 )
 """`collect` has exactly `run`'s options (both are generated from the run config)."""
 
@@ -76,7 +77,13 @@ def mix(
     from tau_emotion.inputs import writable_folder
     from tau_emotion.runner.results import RESULTS_FILE
     from tau_emotion.training.collect import load_run
-    from tau_emotion.training.mixes import MixSpec, build_mix, resolve_specs, write_mix
+    from tau_emotion.training.mixes import (
+        MixSpec,
+        build_mix,
+        resolve_specs,
+        stale_exports,
+        write_mix,
+    )
     from tau_emotion.training.report import print_composition
 
     overrides = {"size": size, "per_domain_cap": per_domain_cap, "seed": seed}
@@ -98,13 +105,28 @@ def mix(
                 raise fail(f"--from {s}: no rollouts in {s / RESULTS_FILE}")
             episodes += runs
         built = [build_mix(r, episodes, [str(s) for s in source]) for r in specs]
+        for _, composition in built:
+            if not composition.selected:
+                # Refused, not written: an empty mix would replace a good one of that name and
+                # fail only later, in export or training.
+                froms = ", ".join(f"--from {s}" for s in source)
+                why = f"{composition.rollouts_seen} rollouts read"
+                if composition.violated:
+                    why += f"; {composition.violated} reached the goal but broke a policy rule"
+                raise fail(
+                    f"mix {composition.spec.name}: no successful rollout of its domains "
+                    f"in {froms} ({why})"
+                )
         for r in specs:
             folder = out / r.name
             if folder.exists() and not folder.is_dir():
                 raise fail(f"mix folder {folder} is a file, not a folder")
+            stale_exports(folder)  # a damaged dataset_info.json there fails before any write
         writable_folder(out, "--out")
         for selected, composition in built:
-            folder = write_mix(out, selected, composition)
+            folder = write_mix(
+                out, selected, composition, note=lambda line: console.print(line, markup=False)
+            )
             print_composition(composition, console)
             console.print(f"mix: {folder}")
     except ValidationError as exc:
@@ -135,8 +157,9 @@ def export(
     from tau_emotion.cli.tables import make_console
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.inputs import writable_folder
-    from tau_emotion.training.export import FORMATS, export_all, load_source
+    from tau_emotion.training.export import FORMATS, export_all
     from tau_emotion.training.report import print_export
+    from tau_emotion.training.sources import load_source
 
     if fmt not in ("trl", "sharegpt", "all"):
         raise fail(f"--format must be trl, sharegpt or all, not {fmt!r}")
@@ -163,8 +186,9 @@ def _training_data(mix_ref: str, mixes_dir: Path, reasoning: bool) -> Path:
     A mix folder without ``trl.jsonl`` is exported first, so ``mix`` then ``train sft`` work
     without a separate ``export``.
     """
-    from tau_emotion.training.export import TRL_FILE, export_trl, load_source
+    from tau_emotion.training.export import TRL_FILE, export_trl
     from tau_emotion.training.mixes import EPISODES_FILE, MixError
+    from tau_emotion.training.sources import load_source
 
     path = Path(mix_ref)
     if path.is_file():

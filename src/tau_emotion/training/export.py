@@ -20,7 +20,10 @@ place in that format and is dropped there (TRL rows keep it).
 
 Both: the conversation ends at the last assistant turn (later turns carry no loss), and a
 rollout with a malformed tool call is skipped: it succeeded despite the call, and a model
-should not learn to emit it.
+should not learn to emit it. A row's ``id`` is ``<domain>/<task>/<trial>/<digest>``, the digest
+being the first 10 hex digits of `training_digest`: two collections can hold the same
+(domain, task, trial), and the digest keeps their rows apart. A rollout whose training content
+equals an earlier one's (same digest) is skipped, so no row, and no id, appears twice in a file.
 
 `export_all` builds every output in memory (reading an existing ``dataset_info.json`` first) and
 only then replaces the files, each atomically: a bad input leaves the folder as it was.
@@ -28,6 +31,7 @@ only then replaces the files, each atomically: a bad input leaves the folder as 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from functools import cache
@@ -62,6 +66,9 @@ class ExportReport(BaseModel):
     rows: int = Field(description="Rows written.")
     skipped_malformed: int = Field(default=0, description="Rollouts with a malformed call.")
     skipped_shape: int = Field(default=0, description="Rollouts the format cannot represent.")
+    skipped_duplicate: int = Field(
+        default=0, description="Rollouts whose training content an earlier row already holds."
+    )
     dropped_texts: int = Field(
         default=0, description="Assistant texts sent alongside tool calls (sharegpt only)."
     )
@@ -91,8 +98,50 @@ def functions_json(domain: str) -> str:
     return json.dumps([s.get("function", s) for s in schemas], ensure_ascii=False)
 
 
-def rollout_id(episode: Episode) -> str:
-    return f"{episode.domain}/{episode.task_id}/{episode.trial}"
+DIGEST_CHARS = 10
+"""Hex digits of the training digest in a row id (40 bits: no collision in any real file)."""
+
+
+def training_digest(episode: Episode, keep_reasoning: bool = True) -> str:
+    """SHA-1 of what a training row holds: the domain (its tools) and every trainable
+    message's role, text, reasoning (when kept), tool calls (name and arguments) and tool
+    results. Call ids, seeds, timings and usage are left out: rollouts that differ only
+    there give the same row, so they are duplicates for training."""
+    content = [episode.domain] + [
+        [
+            m.role,
+            m.content or "",
+            (m.reasoning or "") if keep_reasoning else "",
+            [[c.name, c.arguments] for c in m.tool_calls or []],
+            m.name or "",
+        ]
+        for m in trainable_messages(episode)
+    ]
+    # ASCII and sorted keys: one text per content, whatever the key order or stray surrogates.
+    text = json.dumps(content, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+def rollout_id(episode: Episode, keep_reasoning: bool = True) -> str:
+    """A row's id: ``<domain>/<task>/<trial>/<digest>``, unique within an export."""
+    digest = training_digest(episode, keep_reasoning)[:DIGEST_CHARS]
+    return f"{episode.domain}/{episode.task_id}/{episode.trial}/{digest}"
+
+
+def distinct_rows(episodes: Iterable[Episode], keep_reasoning: bool) -> tuple[list[Episode], int]:
+    """The episodes whose training content no earlier one has (first kept), and how many were
+    dropped: a duplicate would double a rollout's weight and repeat its row id."""
+    seen: set[str] = set()
+    kept: list[Episode] = []
+    dropped = 0
+    for e in episodes:
+        digest = training_digest(e, keep_reasoning)
+        if digest in seen:
+            dropped += 1
+        else:
+            seen.add(digest)
+            kept.append(e)
+    return kept, dropped
 
 
 # --- TRL ---------------------------------------------------------------------------------
@@ -127,7 +176,7 @@ def trl_message(message: Message, keep_reasoning: bool) -> dict[str, Any]:
 def trl_row(episode: Episode, keep_reasoning: bool = True) -> dict[str, Any]:
     """One TRL conversational row: ``messages`` and ``tools`` (a JSON string)."""
     return {
-        "id": rollout_id(episode),
+        "id": rollout_id(episode, keep_reasoning),
         "messages": [trl_message(m, keep_reasoning) for m in trainable_messages(episode)],
         "tools": tools_json(episode.domain),
     }
@@ -139,6 +188,7 @@ def trl_export(
     """The text of ``trl.jsonl`` at `path` and its report; nothing is written."""
     lines: list[str] = []
     malformed = 0
+    episodes, duplicates = distinct_rows(episodes, keep_reasoning)
     for e in episodes:
         if has_malformed_call(e):
             malformed += 1
@@ -149,6 +199,7 @@ def trl_export(
         path=str(path),
         rows=len(lines),
         skipped_malformed=malformed,
+        skipped_duplicate=duplicates,
         reasoning=keep_reasoning,
     )
     return "".join(lines), report
@@ -194,7 +245,7 @@ def sharegpt_row(episode: Episode, keep_reasoning: bool = True) -> tuple[dict[st
         elif m.role == "assistant":
             turns.append({"from": "gpt", "value": _think(m, keep_reasoning) + (m.content or "")})
     row = {
-        "id": rollout_id(episode),
+        "id": rollout_id(episode, keep_reasoning),
         "conversations": turns,
         "system": system,
         "tools": functions_json(episode.domain),
@@ -261,6 +312,7 @@ def sharegpt_export(
     info = read_dataset_info(folder)
     rows: list[dict[str, Any]] = []
     malformed = shape = dropped = 0
+    episodes, duplicates = distinct_rows(episodes, keep_reasoning)
     for e in episodes:
         if has_malformed_call(e):
             malformed += 1
@@ -283,6 +335,7 @@ def sharegpt_export(
         rows=len(rows),
         skipped_malformed=malformed,
         skipped_shape=shape,
+        skipped_duplicate=duplicates,
         dropped_texts=dropped,
         reasoning=keep_reasoning,
     )
@@ -330,38 +383,3 @@ def export_all(
     for path, text in files.items():
         write_atomic(path, text)
     return reports
-
-
-def load_source(source: Path) -> tuple[list[Episode], str]:
-    """Successful rollouts and a name from a mix folder, a run directory or a JSONL file.
-
-    A source with no successful rollout is an `ExportError` naming its file: exporting it
-    would write empty training files that only fail later, in training.
-    """
-    from tau_emotion.runner.results import RESULTS_FILE, load_episodes
-    from tau_emotion.training.mixes import EPISODES_FILE, read_episodes
-    from tau_emotion.training.outcomes import Outcome, classify
-
-    if source.is_file():
-        path = source
-        episodes, name = read_episodes(path), source.stem
-    elif (source / EPISODES_FILE).exists():
-        path = source / EPISODES_FILE
-        episodes, name = read_episodes(path), source.name
-    elif (source / RESULTS_FILE).exists():
-        path = source / RESULTS_FILE
-        episodes, name = list(load_episodes(path).values()), source.name
-    elif not source.exists():
-        raise ExportError(f"{source}: no such file or folder")
-    else:
-        raise ExportError(
-            f"{source}: expected a mix folder ({EPISODES_FILE}), a run directory "
-            f"({RESULTS_FILE}) or a JSONL file of episodes"
-        )
-    if not episodes:
-        raise ExportError(f"no rollouts in {path}")
-    # Only successes are training data, whatever the source holds.
-    successes = [e for e in episodes if classify(e) == Outcome.SUCCESS]
-    if not successes:
-        raise ExportError(f"no successful rollouts in {path} ({len(episodes)} rollouts)")
-    return successes, name

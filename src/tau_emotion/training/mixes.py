@@ -1,10 +1,13 @@
 """Named training mixes: which successful rollouts go into a fine-tuning set.
 
 A mix is declared by a `MixSpec` (built in, or read from a YAML / JSON file) and drawn from
-one or more collections. Only successes are eligible. Selection is deterministic for a given
-spec and input, whatever order the rollouts arrive in:
+one or more collections. Only successes are eligible (never a rollout that broke a hard policy
+rule: `Outcome.VIOLATED`). Selection is deterministic for a given spec and input, whatever
+order the rollouts arrive in:
 
-1. keep successes of the spec's domains (and families, when given);
+1. keep successes of the spec's domains (and families, when given), and drop exact duplicate
+   conversations (the same rollout in two collections; `export.training_digest`), keeping
+   the one whose whole record sorts first;
 2. optionally keep at most ``max_per_task`` rollouts of any one task (seeded choice);
 3. cap each domain (``per_domain_cap``, ``domain_caps``);
 4. if ``size`` is set and more remains, down-sample by *water-filling*: every domain keeps
@@ -24,7 +27,7 @@ import importlib
 import json
 import random
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,6 +42,13 @@ from tau_emotion.errors import TauEmotionError, describe
 from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.inputs import InputError, read_text
 from tau_emotion.storage import model_json, parse_jsonl, write_atomic
+from tau_emotion.training.export import (
+    DATASET_INFO_FILE,
+    SHAREGPT_FILE,
+    TRL_FILE,
+    read_dataset_info,
+    training_digest,
+)
 from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
 
 EPISODES_FILE = "episodes.jsonl"
@@ -183,6 +193,9 @@ class DomainShare(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     successes: int = Field(description="Eligible successes available.")
+    duplicates: int = Field(
+        default=0, description="Of those, exact duplicates of another's conversation (dropped)."
+    )
     after_caps: int = Field(description="Left after per-task and per-domain caps.")
     selected: int = Field(description="In the mix.")
 
@@ -196,6 +209,15 @@ class MixComposition(BaseModel):
     sources: list[str] = Field(description="Collection directories the mix was drawn from.")
     rollouts_seen: int = Field(description="Rollouts in the sources, all classes.")
     successes: int = Field(description="Eligible successes (spec domains and families).")
+    violated: int = Field(
+        default=0,
+        description="Rollouts of the spec's domains and families that reached the goal but "
+        "broke a hard policy rule (never eligible).",
+    )
+    duplicates_dropped: int = Field(
+        default=0,
+        description="Eligible successes dropped as exact duplicates of another's conversation.",
+    )
     selected: int = Field(description="Rollouts in the mix.")
     shortfall: int = Field(description="How many fewer than the requested size.")
     tasks: int = Field(description="Distinct tasks in the mix.")
@@ -205,14 +227,23 @@ class MixComposition(BaseModel):
 
 
 def _sort_key(episode: Episode) -> tuple[str, str, int, str]:
-    # Two collections can hold the same (domain, task, trial); a digest of the conversation
-    # breaks the tie by content, so the order never depends on which source came first.
-    digest = hashlib.sha1(usedforsecurity=False)
-    for m in episode.messages:
-        digest.update(f"{m.role}\x00{m.content or ''}\x00".encode())
-        for call in m.tool_calls or []:
-            digest.update(f"{call.name}{call.arguments}".encode())
-    return (episode.domain, episode.task_id, episode.trial, digest.hexdigest())
+    # Two collections can hold the same (domain, task, trial); a digest of the whole record
+    # breaks the tie, so only byte-identical records tie and the order (hence every seeded
+    # draw by position) never depends on which source came first.
+    digest = hashlib.sha1(model_json(episode).encode(), usedforsecurity=False).hexdigest()
+    return (episode.domain, episode.task_id, episode.trial, digest)
+
+
+def _distinct(items: list[Episode]) -> list[Episode]:
+    """`items` (sorted) without exact duplicate conversations, the first of each kept."""
+    seen: set[str] = set()
+    kept: list[Episode] = []
+    for e in items:
+        digest = training_digest(e)
+        if digest not in seen:
+            seen.add(digest)
+            kept.append(e)
+    return kept
 
 
 def build_mix(
@@ -224,20 +255,26 @@ def build_mix(
     unknown = sorted(set(wanted) - set(known)) + sorted(set(spec.domain_caps) - set(known))
     if unknown:
         raise MixError(f"mix {spec.name}: unknown domains {', '.join(unknown)}")
-    seen = 0
+    seen = violated = 0
     pool: dict[str, list[Episode]] = defaultdict(list)
     for e in episodes:
         seen += 1
-        if classify(e) != Outcome.SUCCESS or e.domain not in wanted:
+        if e.domain not in wanted:
             continue
         if spec.families is not None and family_of(e) not in spec.families:
             continue
-        pool[e.domain].append(e)
+        outcome = classify(e)
+        violated += outcome == Outcome.VIOLATED
+        if outcome == Outcome.SUCCESS:
+            pool[e.domain].append(e)
 
     capped: dict[str, list[Episode]] = {}
+    distinct: dict[str, int] = {}
     for domain in sorted(pool):
-        # Sorting first makes every seeded choice independent of the input order.
-        items = sorted(pool[domain], key=_sort_key)
+        # Sorting first makes every seeded choice, and which copy of a duplicate stays,
+        # independent of the input order.
+        items = _distinct(sorted(pool[domain], key=_sort_key))
+        distinct[domain] = len(items)
         rng = random.Random(f"{spec.seed}:{domain}")
         if spec.max_per_task is not None:
             by_task = group_by(items, lambda e: e.task_id)
@@ -272,12 +309,15 @@ def build_mix(
         sources=sources or [],
         rollouts_seen=seen,
         successes=sum(len(v) for v in pool.values()),
+        violated=violated,
+        duplicates_dropped=sum(len(pool[d]) - n for d, n in distinct.items()),
         selected=len(selected),
         shortfall=max(0, (spec.size or 0) - len(selected)),
         tasks=len({(e.domain, e.task_id) for e in selected}),
         by_domain={
             d: DomainShare(
                 successes=len(pool.get(d, [])),
+                duplicates=len(pool.get(d, [])) - distinct.get(d, 0),
                 after_caps=available.get(d, 0),
                 selected=shares.get(d, 0),
             )
@@ -289,12 +329,77 @@ def build_mix(
     return selected, composition
 
 
-def write_mix(out: Path, episodes: list[Episode], composition: MixComposition) -> Path:
+class StaleExports(BaseModel):
+    """What an earlier export left in a mix folder that a rewrite of the mix would make stale."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    files: list[Path] = Field(default_factory=list, description="trl.jsonl, sharegpt.json.")
+    entries: list[str] = Field(
+        default_factory=list, description="dataset_info.json entries naming sharegpt.json."
+    )
+    dataset_info: dict[str, Any] = Field(
+        default_factory=dict, description="The dataset_info.json entries that stay."
+    )
+
+    def describe(self) -> str:
+        """One line naming what goes ('' when nothing does)."""
+        parts = [p.name for p in self.files]
+        if self.entries:
+            names = ", ".join(self.entries)
+            parts.append(f"{DATASET_INFO_FILE} entry {names}")
+        return ", ".join(parts)
+
+
+def stale_exports(folder: Path) -> StaleExports:
+    """The exports of an earlier mix in `folder`; `ExportError` naming a damaged
+    ``dataset_info.json`` (read here, before anything is written)."""
+    files = [folder / f for f in (TRL_FILE, SHAREGPT_FILE) if (folder / f).is_file()]
+    info = read_dataset_info(folder)
+    # Only the entries that point at sharegpt.json: others there declare other datasets.
+    stale = [
+        name
+        for name, entry in info.items()
+        if isinstance(entry, dict) and entry.get("file_name") == SHAREGPT_FILE
+    ]
+    rest = {name: entry for name, entry in info.items() if name not in stale}
+    return StaleExports(files=files, entries=stale, dataset_info=rest)
+
+
+def remove_exports(folder: Path, stale: StaleExports) -> None:
+    """Delete the stale export files and dataset_info.json entries `stale` lists."""
+    for path in stale.files:
+        path.unlink(missing_ok=True)
+    if stale.entries:
+        info = folder / DATASET_INFO_FILE
+        if stale.dataset_info:
+            write_atomic(info, json.dumps(stale.dataset_info, indent=2) + "\n")
+        else:  # it declared only this mix's dataset
+            info.unlink(missing_ok=True)
+
+
+def write_mix(
+    out: Path,
+    episodes: list[Episode],
+    composition: MixComposition,
+    note: Callable[[str], None] | None = None,
+) -> Path:
     """Write ``OUT/<name>/episodes.jsonl`` and ``composition.json``; returns the mix folder.
 
-    The episodes file holds ordinary episode records, so it also works as a few-shot file.
+    The exports of an earlier mix there (``trl.jsonl``, ``sharegpt.json`` and their
+    ``dataset_info.json`` entries) are removed first, and `note` is told what went: left
+    behind, they would hold the old mix, and ``train sft --mix`` uses an existing
+    ``trl.jsonl`` as it is. The episodes file holds ordinary episode records, so it also works
+    as a few-shot file.
     """
     folder = out / composition.spec.name
+    stale = stale_exports(folder)
+    # Removed before the new files are written: a write that fails half-way then leaves the
+    # old episodes without exports (re-exported from them on demand), never new episodes
+    # beside old exports.
+    remove_exports(folder, stale)
+    if note is not None and stale.describe():
+        note(f"removed the previous mix's exports from {folder}: {stale.describe()}")
     # Each file replaced whole: a failed or killed write leaves the previous mix's file, not
     # half of a new one that a later export or `train sft` would read as a smaller mix.
     write_atomic(folder / EPISODES_FILE, "".join(model_json(e) + "\n" for e in episodes))

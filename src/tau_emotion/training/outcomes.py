@@ -3,13 +3,21 @@
 A rollout is exactly one of:
 
 - **success**: the benchmark's reward is 1.0 (final DB equals the gold replay and every
-  required output was communicated), the user did not walk away, and the episode recorded no
-  error. An episode cut short by an endpoint failure can still match the gold state, but its
-  conversation ends mid-way, so it is not training data and counts as failed.
+  required output was communicated), the user did not walk away, the episode recorded no
+  error, it ended before the step budget, and it broke no hard policy rule. An episode cut
+  short by an endpoint failure or by ``max_steps`` can still match the gold state, but its
+  conversation ends mid-way (often on a tool call whose result never came), so it is not
+  training data and counts as failed.
+- **violated**: everything a success needs, but the episode broke a hard policy rule
+  (``breakdown.policy_violations``: no authentication, no confirmation before a write, ...).
+  The job got done, not done correctly (`Episode.clean_success` is false); a model trained on
+  it would learn to break the policy its own system prompt states, so it never enters a mix
+  or an export.
 - **dissatisfied**: the simulated user walked away (``###UNSATISFIED###``).
-- **failed**: everything else (wrong final state, outputs not given, max steps, transfer,
-  errors).
-"""
+- **failed**: everything else (wrong final state, outputs not given, max steps, a transfer
+  the task did not call for, errors). A transfer needs no rule of its own here: the hand-off
+  tool writes a record, so a transfer outside the gold actions leaves a final state that
+  differs from the gold replay (reward 0.0), while one the gold actions contain can succeed."""
 
 from __future__ import annotations
 
@@ -29,6 +37,7 @@ class Outcome(StrEnum):
     """The class of one rollout."""
 
     SUCCESS = "success"
+    VIOLATED = "violated"
     FAILED = "failed"
     DISSATISFIED = "dissatisfied"
 
@@ -37,9 +46,23 @@ def classify(episode: Episode) -> Outcome:
     """The outcome class of a rollout (see the module docstring)."""
     if episode.termination == TerminationReason.USER_UNSATISFIED:
         return Outcome.DISSATISFIED
-    if episode.reward == 1.0 and not episode.errors:
-        return Outcome.SUCCESS
-    return Outcome.FAILED
+    # The reward judges only the final state, so a conversation the step budget cut off can
+    # still score 1.0; its last turn is often a tool call that never got its result.
+    if (
+        episode.reward != 1.0
+        or episode.errors
+        or episode.termination == TerminationReason.MAX_STEPS
+    ):
+        return Outcome.FAILED
+    # The reward leaves policy out on purpose (comparable with the paper); training data may not.
+    if violations(episode):
+        return Outcome.VIOLATED
+    return Outcome.SUCCESS
+
+
+def violations(episode: Episode) -> list[str]:
+    """The hard policy rules the episode broke ([] when none, or when it was not scored)."""
+    return list(episode.breakdown.policy_violations) if episode.breakdown is not None else []
 
 
 def tool_call_count(episode: Episode) -> int:
@@ -53,7 +76,7 @@ class RolloutRecord(Frozen):
     domain: str = Field(description="Domain name.")
     task_id: str = Field(description="Task id within its domain.")
     trial: int = Field(description="Trial number, 0-based.")
-    outcome: Outcome = Field(description="success, failed or dissatisfied.")
+    outcome: Outcome = Field(description="success, violated, failed or dissatisfied.")
     reward: float = Field(description="The benchmark reward of the episode.")
     termination: TerminationReason = Field(description="Why the episode ended.")
     family: str = Field(description=f"Emotion family of the user, or {NEUTRAL!r}.")
@@ -64,6 +87,9 @@ class RolloutRecord(Frozen):
     )
     has_reasoning: bool = Field(description="Some assistant turn carries reasoning content.")
     errors: int = Field(default=0, description="Errors recorded on the episode.")
+    policy_violations: list[str] = Field(
+        default_factory=list, description="Hard policy rules the episode broke, if any."
+    )
 
 
 def rollout_record(episode: Episode, task: Task | None) -> RolloutRecord:
@@ -80,6 +106,7 @@ def rollout_record(episode: Episode, task: Task | None) -> RolloutRecord:
         gold_actions=len(task.gold_actions) if task is not None else None,
         has_reasoning=any(m.reasoning for m in episode.messages if m.role == "assistant"),
         errors=len(episode.errors),
+        policy_violations=violations(episode),
     )
 
 
@@ -89,6 +116,7 @@ class ClassCounts(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     success: int = 0
+    violated: int = 0
     failed: int = 0
     dissatisfied: int = 0
     total: int = 0

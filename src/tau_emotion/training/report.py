@@ -20,6 +20,7 @@ def _counts_row(name: str, c: ClassCounts) -> tuple[str, ...]:
         name,
         str(c.total),
         str(c.success),
+        str(c.violated),
         str(c.failed),
         str(c.dissatisfied),
         f"{c.success_rate:.3f}",
@@ -29,7 +30,7 @@ def _counts_row(name: str, c: ClassCounts) -> tuple[str, ...]:
 def _counts_table(title: str, first: str, groups: dict[str, ClassCounts]) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column(first, style="bold")
-    for col in ("rollouts", "success", "failed", "dissatisfied", "success rate"):
+    for col in ("rollouts", "success", "violated", "failed", "dissatisfied", "success rate"):
         table.add_column(col, justify="right")
     for name, c in groups.items():
         table.add_row(*_counts_row(name, c))
@@ -54,6 +55,11 @@ def print_collect_summary(summary: CollectSummary, console: Console) -> None:
         f"reference (gold actions) of the same tasks: {_fmt(summary.mean_gold_actions_success)}"
         f"   of all tasks: {_fmt(summary.mean_gold_actions_all)}"
     )
+    if summary.overall.violated:
+        console.print(
+            f"[yellow]{summary.overall.violated} rollouts reached the goal but broke a hard "
+            "policy rule (violated: kept out of mixes and exports)"
+        )
     if summary.with_errors:
         console.print(f"[yellow]{summary.with_errors} rollouts recorded errors (counted failed)")
 
@@ -78,6 +84,11 @@ def print_composition(composition: MixComposition, console: Console) -> None:
     families = ", ".join(f"{f} {n}" for f, n in composition.by_family.items()) or "-"
     console.print(f"by family: {families}")
     console.print(f"mean tool calls per rollout: {_fmt(composition.mean_tool_calls)}")
+    # Always printed: a silent 0 and a forgotten check look the same.
+    console.print(
+        f"duplicate conversations dropped: {composition.duplicates_dropped}   "
+        f"policy violations kept out: {composition.violated}"
+    )
     if composition.shortfall:
         console.print(
             f"[yellow]{composition.shortfall} short of the requested size: "
@@ -86,12 +97,12 @@ def print_composition(composition: MixComposition, console: Console) -> None:
 
 
 def print_export(report: ExportReport, console: Console) -> None:
-    skipped = report.skipped_malformed + report.skipped_shape
+    skipped = report.skipped_malformed + report.skipped_shape + report.skipped_duplicate
     notes = [f"{report.rows} rows", "reasoning kept" if report.reasoning else "reasoning dropped"]
     if skipped:
         notes.append(
             f"skipped {skipped} ({report.skipped_malformed} malformed call, "
-            f"{report.skipped_shape} shape)"
+            f"{report.skipped_shape} shape, {report.skipped_duplicate} duplicate)"
         )
     if report.dropped_texts:
         notes.append(f"{report.dropped_texts} texts beside tool calls dropped")
