@@ -183,7 +183,10 @@ class RunRequest:
             # start a second run without a word.
             warning_printer()(f"--resume: {out} holds no run yet; starting a new one there")
         try:
-            with progress_display(console) as hook:
+            # A live bar redraws its line many times a second and would erase what a human
+            # participant types at the prompt: plain lines then, between episodes.
+            live = False if self.config.has_human else None
+            with progress_display(console, interactive=live) as hook:
                 return run(
                     self.config,
                     resume=self.resume,
@@ -193,12 +196,15 @@ class RunRequest:
                 )
         except TauEmotionError as exc:
             raise fail(str(exc)) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             # The episodes played so far are in the results file and the manifest says how
-            # many: say how to go on rather than leave a bare "Aborted!".
+            # many: say how to go on rather than leave a bare "Aborted!". The end of a human
+            # participant's input (Ctrl-D) stops the run the same way.
             from tau_emotion.cli.errors import print_error
+            from tau_emotion.simulation.human import InputEnded
 
-            print_error(f"interrupted; the episodes finished so far are in {out}: --resume goes on")
+            why = "input ended" if isinstance(exc, InputEnded) else "interrupted"
+            print_error(f"{why}; the episodes finished so far are in {out}: --resume goes on")
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 

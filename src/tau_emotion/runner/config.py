@@ -241,6 +241,11 @@ class RunConfig(BaseModel):
             if old.get(key) != new.get(key)
         ]
 
+    @property
+    def has_human(self) -> bool:
+        """A person plays the agent or the user at the terminal's prompt."""
+        return self.agent is AgentKind.HUMAN or self.user is UserKind.HUMAN
+
     def updated(self, **fields: Any) -> RunConfig:
         """The config built from the fields this one was given and `fields`: the values that
         depend on other fields (the user kind, concurrency, max steps, the agent's model) are
@@ -260,8 +265,7 @@ class RunConfig(BaseModel):
             raise ValueError(f"user {self.user.value!r} needs a user model (--user-model)")
         if self.agent is AgentKind.FEW_SHOT and self.few_shot_file is None:
             raise ValueError("agent 'few-shot' needs --few-shot-file")
-        human = self.agent is AgentKind.HUMAN or self.user is UserKind.HUMAN
-        if human and self.concurrency != 1:
+        if self.has_human and self.concurrency != 1:
             raise ValueError("a human participant plays one episode at a time: use --concurrency 1")
         limit = self.fail_on_error
         if limit is not None and limit >= 1 and limit != int(limit):
@@ -303,6 +307,8 @@ def _episode_settings(config: RunConfig) -> dict[str, Any]:
                     flat[f"{key}.{sub}"] = v
         else:
             flat[key] = value
+    # No task file reads the file named after the split: naming that file is the same run.
+    flat["task_file"] = config.task_file or config.split
     return flat
 
 

@@ -126,7 +126,11 @@ def _stderr_line(line: str) -> None:
 
 @contextmanager
 def progress_display(console: Console, interactive: bool | None = None) -> Iterator[ProgressHook]:
-    """The bar on a terminal, plain lines on stderr otherwise (batch jobs, pipes, CI)."""
+    """The bar on a terminal, plain lines on stderr otherwise (batch jobs, pipes, CI).
+
+    `interactive` overrides the terminal check: False while a human participant types at a
+    prompt, which a live bar's redrawing would erase.
+    """
     if console.is_terminal if interactive is None else interactive:
         with progress_bar(console) as hook:
             yield hook

@@ -20,14 +20,11 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from tau_emotion.data import Episode, EpisodeError, ErrorKind, Task, TerminationReason
-from tau_emotion.domains import load_domain
-from tau_emotion.environment import Environment
+from tau_emotion.data import Episode, ErrorKind, Task
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
-from tau_emotion.runner.episodes import episode_seed, play_pair
+from tau_emotion.runner.episodes import EnvironmentPool, error_episode, play_pair
 from tau_emotion.runner.participants import Participants
-from tau_emotion.simulation.kinds import AgentKind, UserKind
 
 ACTOR_RESTARTS = 2
 """A crashed actor (e.g. OOM-killed) is restarted this often; its in-flight episodes are
@@ -42,37 +39,22 @@ class EpisodeWorker:
         # models (HTTP clients, caches) itself instead of receiving unpicklable ones.
         self._config = RunConfig.model_validate_json(config_json)
         self._participants = participants or Participants(self._config)
-        # Environments are not safe to share between concurrent episodes, so each in-flight
-        # episode borrows one from a per-database pool and returns it when done.
-        self._pools: dict[tuple[str, str], list[Environment]] = {}
+        self._environments = EnvironmentPool()
 
     async def play(self, task_json: str, trial: int) -> str:
         """Play one (task, trial); returns the episode as JSON (cheap to ship, version-safe)."""
         task = Task.model_validate_json(task_json)
-        domain = load_domain(task.domain)
-        variant = domain.variant_for(task.split)
-        pool = self._pools.setdefault((task.domain, variant), [])
-        env = pool.pop() if pool else Environment(domain, variant)
-        try:
-            episode = await play_pair(self._config, self._participants, task, trial, env)
-        finally:
-            pool.append(env)
+        episode = await play_pair(self._config, self._participants, task, trial, self._environments)
         return episode.model_dump_json()
 
 
-def lost_episode(config: RunConfig, task: Task, trial: int, reason: str) -> Episode:
-    """The record of an episode whose Ray worker died: an infra error, never a dropped pair."""
-    return Episode(
-        task_id=task.id,
-        domain=task.domain,
-        trial=trial,
-        seed=episode_seed(config.seed, task, trial),
-        emotion=task.emotion,
-        messages=[],
-        termination=TerminationReason.INFRA_ERROR,
-        reward=0.0,
-        errors=[EpisodeError(kind=ErrorKind.INFRA, message=f"ray worker failed: {reason}")],
-    )
+def lost_episode(
+    config: RunConfig, task: Task, trial: int, reason: str, kind: ErrorKind = ErrorKind.INFRA
+) -> Episode:
+    """The record of an episode whose Ray task failed: never a dropped pair. A dead worker
+    (OOM, a lost node) is an infra error; an exception the task itself raised is a bug,
+    which retrying on another worker would only repeat."""
+    return error_episode(config, task, trial, kind, f"ray worker failed: {reason}")
 
 
 def plan_actors(concurrency: int, pairs: int, cluster_cpus: float) -> tuple[int, int]:
@@ -97,7 +79,7 @@ def run_pairs_ray(
     """
     if not pairs:
         return
-    if config.agent is AgentKind.HUMAN or config.user is UserKind.HUMAN:
+    if config.has_human:
         raise TauEmotionError(
             "a human participant cannot play on Ray workers; use --executor local"
         )
@@ -144,7 +126,9 @@ def run_pairs_ray(
                 try:
                     episode = Episode.model_validate_json(ray.get(ref))
                 except ray.exceptions.RayError as exc:
-                    episode = lost_episode(config, task, trial, str(exc)[:2000])
+                    raised = isinstance(exc, ray.exceptions.RayTaskError)
+                    kind = ErrorKind.BUG if raised else ErrorKind.INFRA
+                    episode = lost_episode(config, task, trial, str(exc)[:2000], kind)
                 if on_episode(episode) is False:
                     queue.clear()  # the episodes in flight still land
             submit()

@@ -2,7 +2,9 @@
 
 Each episode is written as one complete line with a single write and flushed to disk, so a
 killed run leaves at most one partial last line. Loading drops that partial line (and
-truncates it away before appending again); later lines for the same (domain, task, trial)
+truncates it away before appending again); a last line that is a whole record without its
+newline (a writer stopped between the two, a copied file) is kept by both, and the newline
+added before appending. Later lines for the same (domain, task, trial)
 supersede earlier ones, so re-running failed episodes never needs a rewrite of the file.
 Lines go through `storage.model_json`: text UTF-8 cannot encode (a lone surrogate from an
 endpoint) is replaced and secrets are redacted, so no episode can crash the writer.
@@ -57,8 +59,19 @@ def load_episodes(path: Path) -> dict[EpisodeKey, Episode]:
     return episodes
 
 
+def _is_episode(line: bytes) -> bool:
+    try:
+        Episode.model_validate_json(line)
+    except ValidationError:
+        return False
+    return True
+
+
 def repair_tail(path: Path) -> None:
-    """Cut a partial last line (no trailing newline) left by a killed writer."""
+    """Make the file end with a newline before appending: a last line without one is kept
+    (newline added) when it is a whole episode, as `load_episodes` keeps it, and cut when it
+    is the partial line of a killed writer, as `load_episodes` drops it. (Cutting a whole
+    record that resume counted as done would lose that episode for good.)"""
     if not path.exists():
         return
     with path.open("rb+") as fh:
@@ -70,7 +83,12 @@ def repair_tail(path: Path) -> None:
         if fh.read(1) == b"\n":
             return
         data = path.read_bytes()
-        fh.truncate(data.rfind(b"\n") + 1)
+        start = data.rfind(b"\n") + 1
+        if data[start:].strip() and _is_episode(data[start:]):
+            fh.seek(size)
+            fh.write(b"\n")
+        else:
+            fh.truncate(start)
 
 
 class ResultsWriter:
@@ -79,14 +97,32 @@ class ResultsWriter:
     def __init__(self, path: Path, fsync: bool = True) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         repair_tail(path)
+        self._path = path
         self._fh = path.open("ab")
         self._fsync = fsync
+        # (lines appended, file size after them), as of the last append seen to finish. One
+        # attribute, so that a Ctrl-C cannot land between updating the two.
+        self._mark = (0, self._fh.tell())
 
     def append(self, episode: Episode) -> None:
-        self._fh.write(model_json(episode).encode() + b"\n")
+        line = model_json(episode).encode() + b"\n"
+        self._fh.write(line)
         self._fh.flush()
         if self._fsync:
             os.fsync(self._fh.fileno())
+        lines, end = self._mark
+        self._mark = (lines + 1, end + len(line))
+
+    def lines_written(self) -> int:
+        """Complete lines this writer appended, as the file holds them: the bytes past the
+        last finished append are read back, so an append that a Ctrl-C cut short after its
+        write (in the fsync, where a signal most often lands) still counts."""
+        if not self._fh.closed:
+            self._fh.flush()
+        lines, end = self._mark
+        with self._path.open("rb") as fh:
+            fh.seek(end)
+            return lines + fh.read().count(b"\n")
 
     def close(self) -> None:
         self._fh.close()

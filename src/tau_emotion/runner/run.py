@@ -11,11 +11,9 @@ from pathlib import Path
 
 from tau_emotion import __version__
 from tau_emotion.data import Episode, RunManifest, Task
-from tau_emotion.domains import load_domain
-from tau_emotion.environment import Environment
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.runner.config import RunConfig
-from tau_emotion.runner.episodes import play_pair
+from tau_emotion.runner.episodes import EnvironmentPool, play_pair
 from tau_emotion.runner.loop_thread import run_in_loop
 from tau_emotion.runner.outcome import ErrorBudget
 from tau_emotion.runner.participants import Participants
@@ -71,19 +69,15 @@ async def run_pairs(
     for pair in pairs:
         queue.put_nowait(pair)
 
+    environments = EnvironmentPool()
+
     async def worker() -> None:
-        envs: dict[tuple[str, str], Environment] = {}  # one state per worker per database
         while True:
             try:
                 task, trial = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
-            domain = load_domain(task.domain)
-            variant = domain.variant_for(task.split)
-            env = envs.get((task.domain, variant))
-            if env is None:
-                env = envs[(task.domain, variant)] = Environment(domain, variant)
-            episode = await play_pair(config, participants, task, trial, env)
+            episode = await play_pair(config, participants, task, trial, environments)
             if on_episode(episode) is False:
                 return
             # Episodes of rule-based participants never await: without this one worker would
@@ -207,9 +201,12 @@ def _execute_run(
             run_in_loop(run_pairs(config, pairs, played, record))
     finally:
         # Also when interrupted (Ctrl-C): the manifest says how far the run got.
+        # Counted from the file, not `count`: a Ctrl-C can land inside `record` after the
+        # line is written and before `count` grows (the Ray driver is plain synchronous code).
+        written = manifest.episodes_done + writer.lines_written()
         writer.close()
-        manifest.episodes_done = count
-        manifest.finished_at = now() if count == len(all_pairs) else None
+        manifest.episodes_done = written
+        manifest.finished_at = now() if written == len(all_pairs) else None
         write_atomic(manifest_path, model_json(manifest, indent=2))
     keys = {(t.domain, t.id, trial) for t, trial in all_pairs}
     return [e for k, e in done.items() if k in keys]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import threading
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
@@ -19,6 +21,49 @@ AGENT_HELP = (
     '/tool NAME {"arg": "value"}.  /tools lists the tools.'
 )
 USER_HELP = f"Type what the customer says.  /stop ends satisfied ({STOP_TOKEN}), /quit walks away."
+TOOL_USAGE = 'usage: /tool NAME {"arg": "value"}  (/tools lists the tools)'
+
+
+class InputEnded(KeyboardInterrupt):
+    """The person at the prompt ended the input (Ctrl-D, or the end of piped input): they are
+    done, so the run stops as after Ctrl-C. A `KeyboardInterrupt`, so that the episode loop
+    does not record it as an episode's error and every layer that handles Ctrl-C (the
+    manifest, the command's hint and exit status) handles it alike."""
+
+
+async def _ask_line(ask: Prompt, prompt: str) -> str:
+    """`ask(prompt)` without blocking the event loop, and without holding up shutdown.
+
+    The read runs in a daemon thread of its own: a blocked read in the default executor
+    (`asyncio.to_thread`) would make `asyncio.run` wait for Enter after Ctrl-C cancelled
+    the run. A read still blocked when the run ends is abandoned with the process.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: BaseException | None) -> None:
+        if answer.done():  # cancelled by Ctrl-C while the person was typing
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(line or "")
+
+    def read() -> None:
+        line: str | None = None
+        error: BaseException | None = None
+        try:
+            line = ask(prompt)
+        except EOFError:
+            error = InputEnded()
+        except BaseException as exc:  # handed to the awaiting task, which re-raises it
+            error = exc
+        # RuntimeError: the loop closed while the read was blocked; no one is waiting.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, line, error)
+
+    threading.Thread(target=read, name="tau-emotion-prompt", daemon=True).start()
+    return await answer
 
 
 def _show_new(console: Console, messages: Sequence[Message], seen: int, who: str) -> int:
@@ -50,25 +95,35 @@ class HumanAgent:
     async def respond(self, messages: Sequence[Message]) -> Message:
         self._seen = _show_new(self._console, messages, self._seen, "agent")
         while True:
-            line = (await asyncio.to_thread(self._ask, "agent> ")).strip()
+            line = (await _ask_line(self._ask, "agent> ")).strip()
             if line == "/tools":
                 for name, spec in self._setup.domain.toolset.specs.items():
                     params = json.dumps(spec.schema["parameters"].get("properties", {}))
                     self._console.print(f"{name} [{spec.kind}] {spec.description} {params}")
                 continue
+            if line == "/tool":  # no tool named: a slip, not a message for the customer
+                self._console.print(TOOL_USAGE)
+                continue
             if line.startswith("/tool "):
-                name, _, raw = line[6:].strip().partition(" ")
-                self._calls += 1
-                call_id = f"human_{self._calls}"
-                try:
-                    args = json.loads(raw or "{}")
-                except json.JSONDecodeError as exc:
-                    call = ToolCall(id=call_id, name=name, parse_error=str(exc), raw_arguments=raw)
-                else:
-                    call = ToolCall(id=call_id, name=name, arguments=args)
-                return Message(role="assistant", tool_calls=[call])
+                return Message(role="assistant", tool_calls=[self._tool_call(line[6:])])
             if line:
                 return Message(role="assistant", content=line)
+
+    def _tool_call(self, text: str) -> ToolCall:
+        """The call `/tool NAME ARGS` asks for. Arguments that are not a JSON object still
+        make a call, with a parse error the tool answers, so the person sees what went wrong
+        and can try again (as a model's malformed call does)."""
+        name, _, raw = text.strip().partition(" ")
+        self._calls += 1
+        call_id = f"human_{self._calls}"
+        try:
+            args = json.loads(raw or "{}")
+        except json.JSONDecodeError as exc:
+            return ToolCall(id=call_id, name=name, parse_error=str(exc), raw_arguments=raw)
+        if not isinstance(args, dict):
+            problem = "arguments must be a JSON object"
+            return ToolCall(id=call_id, name=name, parse_error=problem, raw_arguments=raw)
+        return ToolCall(id=call_id, name=name, arguments=args)
 
 
 class HumanUser:
@@ -89,7 +144,7 @@ class HumanUser:
     async def respond(self, messages: Sequence[Message]) -> Message:
         self._seen = _show_new(self._console, messages, self._seen, "user")
         while True:
-            line = (await asyncio.to_thread(self._ask, "customer> ")).strip()
+            line = (await _ask_line(self._ask, "customer> ")).strip()
             if line == "/stop":
                 return Message(role="user", content=STOP_TOKEN)
             if line == "/quit":
