@@ -269,3 +269,118 @@ def test_the_emotions_commands_load_without_numpy_or_openai() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- empty TEXT and texts without a known token (audit defect 4) --------------------------
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_map_refuses_an_empty_text_argument_as_input_does(text: str) -> None:
+    result = runner.invoke(app, ["map", text])
+    assert result.exit_code == 2
+    assert "error: TEXT must be a non-empty string" in result.stderr
+    assert result.stdout == ""
+
+
+def test_map_warns_once_about_texts_without_a_known_token(tmp_path: Path) -> None:
+    source = tmp_path / "feelings.jsonl"
+    texts = ["Fix it now, please.", "🙏😊", "これは本当にひどいサービスです", "😡", "🙂"]
+    source.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts), encoding="utf-8")
+    result = runner.invoke(app, ["map", "--input", str(source)])
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.splitlines()) == 5  # still mapped
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1
+    assert "4 text(s)" in warnings[0] and "no signal" in warnings[0]
+    assert "'🙏😊'" in warnings[0] and "'🙂'" not in warnings[0]  # the first few only
+    plain = runner.invoke(app, ["map", "I've been waiting for weeks and nobody calls me back"])
+    assert plain.exit_code == 0 and plain.stderr == ""
+
+
+# --- NaN and Infinity in an input line (audit defect 9) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("NaN", "NaN is not a JSON number"),
+        ("-Infinity", "-Infinity is not a JSON number"),
+        ("1e999", "1e999 overflows a JSON number"),
+    ],
+)
+def test_batch_map_refuses_numbers_json_cannot_hold(
+    tmp_path: Path, value: str, problem: str
+) -> None:
+    source = tmp_path / "feelings.jsonl"
+    source.write_text('{"text": "fine"}\n{"text": "nan", "x": ' + value + "}\n", encoding="utf-8")
+    out = tmp_path / "conditions.jsonl"
+    result = runner.invoke(app, ["map", "--input", str(source), "--output", str(out)])
+    assert result.exit_code == 2
+    assert f"{source}, line 2: {problem}" in result.stderr
+    assert not out.exists()
+
+
+# --- plot on a file that is not a classifier (audit defect 8) -----------------------------
+
+
+def test_plot_names_a_classifier_it_cannot_use(tmp_path: Path) -> None:
+    not_a_classifier = tmp_path / "msgs.jsonl"
+    not_a_classifier.write_text('{"text": "hi"}\n', encoding="utf-8")
+    out = tmp_path / "p.png"
+    args = ["plot", "--out", str(out), "--classifier", str(not_a_classifier)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert f"error: cannot use classifier {not_a_classifier}: " in result.stderr
+    assert not out.exists()
+
+
+# --- the LLM path: the minimum, the temperature, the endpoint in errors (defects 7, 11) ---
+
+
+def test_anchors_model_refuses_sets_under_the_minimum_unless_partial(
+    fake_openai: _FakeOpenAI, tmp_path: Path
+) -> None:
+    out = tmp_path / "llm2.json.gz"
+    args = ["anchors", "--model", "fake", "--base-url", fake_openai.url, "--out", str(out)]
+    args += ["--per-condition", "2", "--only", "anger.annoyance.warm"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "--per-condition 2: an anchor set needs 10" in result.stderr
+    assert not out.exists() and not fake_openai.requests  # said before any request
+    kept = runner.invoke(app, [*args, "--partial"])
+    assert kept.exit_code == 0, kept.output
+    assert {len(v) for v in read_anchor_set(out).anchors.values()} == {2}
+
+
+@pytest.mark.parametrize("temperature", ["-3", "2.5", "nan"])
+def test_anchors_model_checks_the_temperature_up_front(
+    fake_openai: _FakeOpenAI, tmp_path: Path, temperature: str
+) -> None:
+    out = tmp_path / "llm.json.gz"
+    args = ["anchors", "--model", "fake", "--base-url", fake_openai.url, "--out", str(out)]
+    args += ["--only", "anger.annoyance.warm.low", "--temperature", temperature]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "is outside [0, 2]" in result.stderr
+    assert not fake_openai.requests and not out.exists()
+
+
+def test_a_generation_error_names_the_endpoint_and_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tau_emotion.emotions import llm_anchors
+
+    def failing(*args: object, **kwargs: object) -> Any:
+        def complete(system: str, user: str) -> str:
+            raise ConnectionError("Connection error.")
+
+        return complete
+
+    monkeypatch.setattr(llm_anchors, "openai_complete", failing)
+    url = "http://127.0.0.1:9/v1"
+    out = tmp_path / "x.json.gz"
+    args = ["anchors", "--model", "m", "--out", str(out), "--base-url", url]
+    result = runner.invoke(app, [*args, "--only", "anger.annoyance.warm.low.trusting"])
+    assert result.exit_code == 1
+    assert f"generation failed at {url} (model 'm'): ConnectionError" in result.stderr
+    assert not out.exists()

@@ -14,28 +14,32 @@ from typing import Any
 
 import numpy as np
 import pytest
+from emotions_helpers import covering_anchor_set, write_covering_anchors
 from typer.testing import CliRunner
 
 from loopback import bypass_proxies, loopback, serving
 from tau_emotion.emotions.anchors import AnchorSet, default_anchor_set, write_anchor_set
 from tau_emotion.emotions.cli import app
-from tau_emotion.emotions.embedders import EmbedderError, OpenAIEmbedder
+from tau_emotion.emotions.embedders import PACKAGED_MINILM_NAME, EmbedderError, OpenAIEmbedder
 from tau_emotion.emotions.space import all_conditions
 
 runner = CliRunner()
 DIM = 48
 
 
-def _vector(text: str) -> list[float]:
+def _vector(text: str, dim: int = DIM, salt: int = 0) -> list[float]:
     """A deterministic bag-of-words vector: texts sharing words get similar vectors."""
-    v = np.zeros(DIM, dtype=np.float32)
+    v = np.zeros(dim, dtype=np.float32)
     for word in re.findall(r"[a-z']+", text.lower()):
-        v[zlib.crc32(word.encode()) % DIM] += 1.0
+        v[(zlib.crc32(word.encode()) + salt) % dim] += 1.0
     return [float(x) for x in v]
 
 
 class _EmbeddingServer:
-    def __init__(self) -> None:
+    """A `/v1/embeddings` server; `dim` and `salt` make another vector space under the same
+    model name, as two deployments of one model name may serve."""
+
+    def __init__(self, dim: int = DIM, salt: int = 0) -> None:
         self.batches: list[int] = []
         server = self
 
@@ -49,7 +53,7 @@ class _EmbeddingServer:
                 server.batches.append(len(texts))
                 data: list[dict[str, Any]] = []
                 for i, text in enumerate(texts):
-                    vector: Any = _vector(text)
+                    vector: Any = _vector(text, dim, salt)
                     if body.get("encoding_format") == "base64":
                         raw = np.asarray(vector, dtype="<f4").tobytes()
                         vector = base64.b64encode(raw).decode()
@@ -84,6 +88,7 @@ def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[_EmbeddingServer]:
 
 
 def _small_anchor_file(tmp_path: Path) -> Path:
+    """Dread and relief only: for training directly, which needs no full set."""
     full = default_anchor_set().anchors
     keep = [c.id for c in all_conditions() if c.emotion in ("dread", "relief")]
     path = tmp_path / "small.json.gz"
@@ -120,7 +125,7 @@ def test_unreachable_endpoint_is_a_clear_error(tmp_path: Path) -> None:
             "--embed-base-url",
             "http://127.0.0.1:9/v1",
             "--anchors",
-            str(_small_anchor_file(tmp_path)),
+            str(write_covering_anchors(tmp_path)),
             "--out",
             str(tmp_path / "c.npz"),
         ],
@@ -131,9 +136,9 @@ def test_unreachable_endpoint_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_train_and_map_through_an_embeddings_endpoint(
-    endpoint: _EmbeddingServer, tmp_path: Path
+    endpoint: _EmbeddingServer, tmp_path: Path, quick_training: list[str]
 ) -> None:
-    anchors = _small_anchor_file(tmp_path)
+    anchors = write_covering_anchors(tmp_path)
     common = ["--embedder", "openai", "--embed-model", "fake-embed"]
     common += ["--embed-base-url", endpoint.url]
     out = tmp_path / "clf.npz"
@@ -153,7 +158,7 @@ def test_train_and_map_through_an_embeddings_endpoint(
     )
     assert mapped.exit_code == 0, mapped.output
     record = json.loads(mapped.output)
-    assert record["emotion"] in ("dread", "relief")
+    assert record["instruction"] in covering_anchor_set().anchors[record["condition_id"]]
     # The shipped static classifier cannot be applied to these vectors.
     from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER
 
@@ -175,7 +180,7 @@ def test_minilm_embedder_runs_offline_from_the_packaged_weights(tmp_path: Path) 
     vectors = embedder.embed(["You dread the answer.", "You are thrilled and can't wait."])
     assert vectors.shape == (2, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    assert embedder.name.startswith("st:")
+    assert embedder.name == PACKAGED_MINILM_NAME
     anchors = read_anchor_set(_small_anchor_file(tmp_path))
     artifact = train_artifact(embedder, anchors, TrainConfig(epochs=40, hidden=16))
     assert artifact.classifier.token_deltas is None  # frozen: only static vectors are tuned
@@ -185,3 +190,71 @@ def test_minilm_embedder_runs_offline_from_the_packaged_weights(tmp_path: Path) 
         p.condition.emotion == cid.split(".")[1] for p, cid in zip(predictions, ids, strict=True)
     ]
     assert np.mean(hits) > 0.9
+
+
+# --- the classifier cache tells endpoints and widths apart (audit defect 2) ----------------
+
+
+def test_each_endpoint_and_width_gets_its_own_cached_classifier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quick_training: list[str]
+) -> None:
+    """Three servers serve "emb": 48-dim, 16-dim, and 48-dim with other vectors. Each gets a
+    classifier of its own; none is handed another's (which once ran server A's classifier on
+    server C's vectors silently, and crashed in a matrix product on server B's)."""
+    from tau_emotion.emotions.settings import MapperSettings, MapperSetupError, build_mapper
+
+    bypass_proxies(monkeypatch)
+    anchors = write_covering_anchors(tmp_path)
+    cache = tmp_path / "cache"
+    servers = [_EmbeddingServer(), _EmbeddingServer(dim=16), _EmbeddingServer(salt=7)]
+    with serving(servers[0].http), serving(servers[1].http), serving(servers[2].http):
+        mappers = []
+        for server in servers:
+            settings = MapperSettings(
+                embedder="openai", embed_model="emb", embed_base_url=server.url, anchors=anchors
+            )
+            heard: list[str] = []
+            mappers.append(build_mapper(settings, cache_dir=cache, on_training=heard.append))
+            assert len(heard) == 1 and server.url in heard[0]
+            assert mappers[-1].map_one("You brace for the worst.").condition_id
+        assert len(quick_training) == 3
+        names = sorted(p.name for p in cache.iterdir())
+        assert len(names) == 3
+        assert sum("-16d-" in n for n in names) == 1 and sum("-48d-" in n for n in names) == 2
+
+        # A classifier for 48-dim vectors given 16-dim ones: an error naming both widths.
+        a_classifier = next(cache.glob("*-48d-*"))
+        wrong = MapperSettings(
+            embedder="openai",
+            embed_model="emb",
+            embed_base_url=servers[1].url,
+            anchors=anchors,
+            classifier=a_classifier,
+        )
+        with pytest.raises(MapperSetupError, match=r"reads 48-dimensional.*gives 16-dimensional"):
+            build_mapper(wrong).map_one("You brace for the worst.")
+        args = ["map", "--embedder", "openai", "--embed-model", "emb"]
+        args += ["--embed-base-url", servers[1].url, "--anchors", str(anchors)]
+        args += ["--classifier", str(a_classifier), "You brace for the worst."]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+        assert "reads 48-dimensional vectors" in result.stderr
+
+
+def test_a_static_width_mismatch_is_refused_when_the_mapper_is_built(tmp_path: Path) -> None:
+    from tau_emotion.emotions.classifier import TrainConfig
+    from tau_emotion.emotions.embedders import StaticEmbedder, default_embedder
+    from tau_emotion.emotions.mapper import Mapper
+    from tau_emotion.emotions.settings import MapperSetupError
+    from tau_emotion.emotions.training import train_artifact
+
+    base = default_embedder()
+    narrow = StaticEmbedder(base.vectors[:, :32].copy(), base.tokenizer.vocab, base.name)
+    config = TrainConfig(epochs=5, hidden=8, augment=0, lexical=False, tune_tokens=False)
+    artifact = train_artifact(narrow, covering_anchor_set(), config)
+    with pytest.raises(MapperSetupError, match=r"reads 32-dimensional.*gives 128-dimensional"):
+        Mapper(base, artifact)
+
+
+def test_the_packaged_minilm_cannot_share_a_name_with_a_users_model() -> None:
+    assert not PACKAGED_MINILM_NAME.startswith("st:")  # a user's model is "st:<model>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -149,3 +150,81 @@ def test_train_command_reproduces_the_shipped_artifact(tmp_path: Path) -> None:
     shipped = Mapper.default().predict(texts)
     retrained = Mapper(default_embedder(), Artifact.load(out)).predict(texts)
     assert [p.condition for p in shipped] == [p.condition for p in retrained]
+
+
+# --- the shipped classifier is tied to the shipped anchors (audit defect 3) ----------------
+
+
+def test_a_default_classifier_of_other_anchors_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A classifier rewritten from other anchors once made `map_feeling` map every text
+    wrongly without a word; now `Mapper.default` and `map_feeling` refuse it."""
+    from emotions_helpers import covering_anchor_set
+
+    from tau_emotion.emotions import mapper as mapper_module
+    from tau_emotion.emotions.settings import MapperSetupError
+
+    other = tmp_path / "classifier.npz"
+    config = TrainConfig(epochs=5, hidden=8, augment=0, lexical=False)
+    train_artifact(default_embedder(), covering_anchor_set(), config).save(other)
+    monkeypatch.setattr(mapper_module, "DEFAULT_CLASSIFIER", other)
+    mapper_module.load_default_artifact.cache_clear()
+    mapper_module._default_mapper.cache_clear()
+    try:
+        with pytest.raises(MapperSetupError, match="trained on other anchors"):
+            Mapper.default()
+        with pytest.raises(MapperSetupError, match=re.escape(str(other))):
+            map_feeling("I am so happy")
+    finally:
+        mapper_module.load_default_artifact.cache_clear()
+        mapper_module._default_mapper.cache_clear()
+
+
+def test_train_with_other_anchors_never_rewrites_the_shipped_classifier(tmp_path: Path) -> None:
+    from emotions_helpers import write_covering_anchors
+    from typer.testing import CliRunner
+
+    from tau_emotion.emotions.cli import app
+
+    before = DEFAULT_CLASSIFIER.read_bytes()
+    anchors = write_covering_anchors(tmp_path)
+    result = CliRunner().invoke(app, ["train", "--anchors", str(anchors)])
+    assert result.exit_code == 2
+    assert "--out is required with --anchors" in result.stderr
+    assert DEFAULT_CLASSIFIER.read_bytes() == before
+
+
+# --- empty texts and texts the vocabulary cannot read (audit defect 4) --------------------
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_empty_or_blank_text_is_refused_by_the_python_api(text: str) -> None:
+    mapper = Mapper.default()
+    with pytest.raises(ValueError, match="text 1 is empty or blank"):
+        mapper.map(["I need this fixed now.", text])
+    with pytest.raises(ValueError, match="empty or blank"):
+        mapper.map_one(text)
+    with pytest.raises(ValueError, match="empty or blank"):
+        map_feeling(text)
+
+
+def test_texts_without_a_known_token_are_listed_and_still_mapped() -> None:
+    mapper = Mapper.default()
+    texts = ["I need this fixed now.", "🙏😊", "これは本当にひどいサービスです"]
+    assert mapper.unread(texts) == [1, 2]
+    mapped = mapper.map(texts)
+    assert mapped[1].condition_id == mapped[2].condition_id  # the classifier's prior
+
+
+# --- a measured limitation: label words in a message (audit defect 5) --------------------
+
+
+def test_the_documented_label_word_reversal_is_what_the_mapper_does() -> None:
+    """docs/emotions.md gives "I trust you." as a message read backwards (its anchors may not
+    say "trust"); the note must keep matching what the shipped mapper does."""
+    docs = (Path(__file__).parents[2] / "docs" / "emotions.md").read_text(encoding="utf-8")
+    result = Mapper.default().map_one("I trust you.")
+    assert result.trust == "skeptical"
+    assert f'"I trust you." -> `{result.condition_id}`' in docs
+    assert f"trust confidence {result.confidence['trust']:.2f}" in docs

@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import inspect
+import re
 from pathlib import Path
 
 import pytest
+from emotions_helpers import covering_anchor_set, write_covering_anchors
+from typer.testing import CliRunner
 
-from tau_emotion.emotions import cli
+from tau_emotion.emotions import cli, training
 from tau_emotion.emotions.anchors import AnchorSet, default_anchor_set, write_anchor_set
 from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER, Mapper
 from tau_emotion.emotions.settings import (
@@ -26,16 +29,6 @@ TEXTS = [
 ]
 
 
-def _two_emotion_anchors(folder: Path, per_condition: int = 3) -> Path:
-    """A small anchor file (dread and relief only): a classifier trains on it in seconds."""
-    full = default_anchor_set().anchors
-    keep = [c.id for c in all_conditions() if c.emotion in ("dread", "relief")]
-    path = folder / f"small-{per_condition}.json.gz"
-    anchors = {c: full[c][:per_condition] for c in keep}
-    write_anchor_set(AnchorSet(source="test", anchors=anchors), path)
-    return path
-
-
 def test_the_default_settings_build_the_shipped_mapper(tmp_path: Path) -> None:
     built = build_mapper(MapperSettings(), cache_dir=tmp_path)
     assert built.map(TEXTS) == Mapper.default().map(TEXTS)
@@ -50,8 +43,10 @@ def test_the_settings_default_to_the_mappers_defaults() -> None:
     assert settings.seed == mapper["seed"].default
 
 
-def test_other_anchors_train_a_classifier_once_and_reuse_it(tmp_path: Path) -> None:
-    anchors = _two_emotion_anchors(tmp_path)
+def test_other_anchors_train_a_classifier_once_and_reuse_it(
+    tmp_path: Path, quick_training: list[str]
+) -> None:
+    anchors = write_covering_anchors(tmp_path)
     settings = MapperSettings(anchors=anchors)
     heard: list[str] = []
     first = build_mapper(settings, cache_dir=tmp_path / "cache", on_training=heard.append)
@@ -60,13 +55,14 @@ def test_other_anchors_train_a_classifier_once_and_reuse_it(tmp_path: Path) -> N
     assert len(cached) == 1 and cached[0].suffix == ".npz"
 
     again = build_mapper(settings, cache_dir=tmp_path / "cache", on_training=heard.append)
-    assert len(heard) == 1  # the cached classifier, not a second training
+    assert len(heard) == 1 and len(quick_training) == 1  # the cached one, not a second training
     assert again.map(TEXTS) == first.map(TEXTS)
-    assert {m.emotion for m in first.map(TEXTS)} <= {"dread", "relief"}
+    covering = covering_anchor_set().anchors
+    assert all(m.instruction in covering[m.condition_id] for m in first.map(TEXTS))
 
 
 def test_a_classifier_of_other_anchors_is_refused(tmp_path: Path) -> None:
-    anchors = _two_emotion_anchors(tmp_path)
+    anchors = write_covering_anchors(tmp_path)
     settings = MapperSettings(anchors=anchors, classifier=DEFAULT_CLASSIFIER)
     with pytest.raises(MapperSetupError, match="trained on other anchors"):
         build_mapper(settings, cache_dir=tmp_path)
@@ -116,3 +112,64 @@ def test_the_commands_options_are_the_settings_fields() -> None:
     train_options = _options(cli.train_command)
     assert embedder_fields.items() <= train_options.items()
     assert set(train_options) - set(embedder_fields) == {"anchors", "out"}
+
+
+# --- a custom anchor set is checked when it is read (audit defect 1) ----------------------
+
+
+def _anchor_file(folder: Path, anchors: dict[str, list[str]]) -> Path:
+    path = folder / "custom.json"
+    write_anchor_set(AnchorSet(source="test", anchors=anchors), path)
+    return path
+
+
+def _short_sets() -> list[tuple[dict[str, list[str]], str]]:
+    full = default_anchor_set().anchors
+    first = all_conditions()[0].id
+    three = {cid: full[cid] for cid in list(full)[:3]}
+    with_empty = {**full, first: []}
+    unknown = {**full, "bogus.id.x.y.z": ["You wait."]}
+    return [
+        ({}, f"594 of the 594 conditions have no anchors (e.g. {first})"),
+        (three, "591 of the 594 conditions have no anchors (e.g. "),
+        (with_empty, f"1 of the 594 conditions have no anchors (e.g. {first})"),
+        (unknown, "1 unknown condition id(s) (e.g. 'bogus.id.x.y.z')"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_anchor_sets_that_do_not_cover_every_condition_are_refused(
+    tmp_path: Path, case: int
+) -> None:
+    anchors, needle = _short_sets()[case]
+    path = _anchor_file(tmp_path, anchors)
+    with pytest.raises(MapperSetupError, match=re.escape(f"cannot use anchors {path}: {needle}")):
+        build_mapper(MapperSettings(anchors=path), cache_dir=tmp_path / "cache")
+    assert not (tmp_path / "cache").exists()  # refused before any training
+    out = tmp_path / "c.npz"
+    runner = CliRunner()
+    for args in (
+        ["map", "--anchors", str(path), "Now. Don't waste my time."],
+        ["train", "--anchors", str(path), "--out", str(out)],
+    ):
+        result = runner.invoke(cli.app, args)
+        assert result.exit_code == 2, result.output
+        assert isinstance(result.exception, SystemExit)  # a clean exit, no traceback
+        assert f"error: cannot use anchors {path}: {needle}" in result.stderr
+    assert not out.exists()
+
+
+def test_a_set_training_cannot_use_is_a_setup_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise ValueError("the anchor set is empty")
+
+    monkeypatch.setattr(training, "train_artifact", refuse)
+    path = write_covering_anchors(tmp_path)
+    with pytest.raises(MapperSetupError, match=f"cannot train on anchors {re.escape(str(path))}"):
+        build_mapper(MapperSettings(anchors=path), cache_dir=tmp_path / "cache")
+    out = tmp_path / "c.npz"
+    result = CliRunner().invoke(cli.app, ["train", "--anchors", str(path), "--out", str(out)])
+    assert result.exit_code == 2 and "the anchor set is empty" in result.stderr
+    assert not out.exists()

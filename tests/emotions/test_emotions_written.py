@@ -199,3 +199,55 @@ def test_eval_command_reports_every_part(tmp_path: Path) -> None:
     for part in ("descriptions", "messages", "negation and contrast"):
         assert part in result.output
     assert "family" in (tmp_path / "r.json").read_text()
+
+
+# --- a malformed header is an error, not an anchor text (audit defect 6) ------------------
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["[anger.annoyance.warm.low.Cautious]", "[anger-annoyance]", "[anger.annoyance.warm.low.2]"],
+)
+def test_a_malformed_header_names_its_line_everywhere(tmp_path: Path, header: str) -> None:
+    folder = tmp_path / "written"
+    folder.mkdir()
+    lines = (WRITTEN_DIR / "annoyance.txt").read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, start=1) if line.startswith("["))
+    number = next(
+        i for i, line in enumerate(lines, start=1) if line.startswith("[") and i > number
+    )  # the second header: the first condition's texts lie above it
+    lines[number - 1] = header
+    path = folder / "annoyance.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    needle = f"{path}:{number}: malformed header {header!r}"
+    with pytest.raises(WrittenFormatError, match=re.escape(needle)):
+        parse_written(path)
+    checked = runner.invoke(app, ["check-written", str(folder), "--minimum", "10"])
+    assert checked.exit_code == 2 and needle in checked.stderr
+    out = tmp_path / "a.json.gz"
+    for extra in ([], ["--partial"]):
+        built = runner.invoke(app, ["anchors", "--written", str(folder), "--out", str(out), *extra])
+        assert built.exit_code == 2 and needle in built.stderr
+        assert not out.exists()
+
+
+# --- check-written --minimum counts every condition (audit defect 10) ---------------------
+
+
+def test_check_written_minimum_reports_conditions_with_no_texts(tmp_path: Path) -> None:
+    folder = tmp_path / "written"
+    folder.mkdir()
+    (folder / "annoyance.txt").write_bytes((WRITTEN_DIR / "annoyance.txt").read_bytes())
+    result = runner.invoke(app, ["check-written", str(folder), "--minimum", "10"])
+    assert result.exit_code == 1
+    missing = [c.id for c in all_conditions() if c.emotion != "annoyance"]
+    assert f"{missing[0]}: 0 texts (< 10)" in result.stdout
+    assert "567 problem(s)" in result.stdout  # as many as `anchors` refuses the folder for
+    refused = runner.invoke(
+        app, ["anchors", "--written", str(folder), "--out", str(tmp_path / "x")]
+    )
+    assert refused.exit_code == 1 and "567 problem(s)" in refused.stderr
+    only = runner.invoke(
+        app, ["check-written", str(folder), "--minimum", "10", "--emotion", "annoyance"]
+    )
+    assert only.exit_code == 0, only.output

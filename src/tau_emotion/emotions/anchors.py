@@ -223,6 +223,27 @@ def default_anchor_set() -> AnchorSet:
     return read_anchor_set(DEFAULT_ANCHORS)
 
 
+def usable_set_problem(anchor_set: AnchorSet) -> str | None:
+    """Why a mapper cannot be trained on or sample from `anchor_set`, or None.
+
+    The five heads are decided separately, so a mapper can choose any of the 594 conditions
+    and must then hand out one of its anchors: a set has to cover every condition. An unknown
+    id is refused rather than dropped, since it is a typo or a set for another space.
+    """
+    conditions = all_conditions()
+    known = {c.id for c in conditions}
+    unknown = [cid for cid in anchor_set.anchors if cid not in known]
+    if unknown:
+        return f"{len(unknown)} unknown condition id(s) (e.g. {unknown[0]!r})"
+    empty = [c.id for c in conditions if not anchor_set.anchors.get(c.id)]
+    if empty:
+        return (
+            f"{len(empty)} of the {len(conditions)} conditions have no anchors "
+            f"(e.g. {empty[0]}); a mapper needs anchors for every condition"
+        )
+    return None
+
+
 def coverage_problems(anchor_set: AnchorSet, minimum: int = MINIMUM_ANCHORS) -> list[str]:
     """Conditions with fewer than `minimum` distinct anchors, and unknown condition ids."""
     known = {c.id for c in all_conditions()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -121,11 +122,14 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float)
         except json.JSONDecodeError as exc:
             problems.append(
                 f"{path}, line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
             )
+            continue
+        except ValueError as exc:  # NaN, Infinity, 1e999: carried through, no parser reads them
+            problems.append(f"{path}, line {number}: {exc}")
             continue
         if not isinstance(record, dict):
             problems.append(
@@ -144,12 +148,43 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
     return records
 
 
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number (the output would not be JSON either)")
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise ValueError(f"{literal} overflows a JSON number (the output would not be JSON)")
+    return value
+
+
+def _warn_unread(mapper: Mapper, texts: list[str]) -> None:
+    """Say once on stderr which texts carried no token the static embedder knows: they all
+    get the same prior guess, which looks like any other mapping."""
+    from tau_emotion.emotions.embedders import StaticEmbedder
+
+    if not isinstance(mapper.embedder, StaticEmbedder):
+        return  # another embedder may read scripts and emoji the static vocabulary lacks
+    unread = mapper.unread(texts)
+    if unread:
+        shown = ", ".join(repr(texts[i][:40]) for i in unread[:3])
+        more = ", ..." if len(unread) > 3 else ""
+        typer.echo(
+            f"warning: {len(unread)} text(s) have no word the static embedder knows, so they "
+            f"carry no signal the mapper can read and all get its default guess: {shown}{more}",
+            err=True,
+        )
+
+
 def _map(given: dict[str, Any], values: dict[str, Any]) -> None:
     text: str | None = values["text"]
     input_path: Path | None = values["input_path"]
     output: Path | None = values["output"]
     if (text is None) == (input_path is None):
         raise fail("give either a TEXT argument or --input FILE")
+    if text is not None and not text.strip():  # the rule `--input` applies to its lines
+        raise fail("TEXT must be a non-empty string")
     settings = _settings(MapperSettings, given, MAPPER_OPTIONS)
     if output is not None:
         from tau_emotion.inputs import writable_file
@@ -163,9 +198,11 @@ def _map(given: dict[str, Any], values: dict[str, Any]) -> None:
         [{"text": text}] if input_path is None else _read_feelings(input_path)
     )
     mapper = _mapper(settings)
-    mapped = _building(lambda: mapper.map([str(r["text"]) for r in records]))
+    texts = [str(r["text"]) for r in records]
+    mapped = _building(lambda: mapper.map(texts))
+    _warn_unread(mapper, texts)
     lines = [
-        json.dumps({**record, **m.model_dump()}, ensure_ascii=False)
+        json.dumps({**record, **m.model_dump()}, ensure_ascii=False, allow_nan=False)
         for record, m in zip(records, mapped, strict=True)
     ]
     if output is None:
@@ -191,14 +228,20 @@ map_command = config_command(
 def _train(given: dict[str, Any], values: dict[str, Any]) -> None:
     from tau_emotion.emotions.classifier import artifact_diff
     from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER
-    from tau_emotion.emotions.settings import read_anchors
-    from tau_emotion.emotions.training import train_artifact
+    from tau_emotion.emotions.settings import read_anchors, train_for
 
     settings = _settings(EmbedderSettings, given, EMBEDDER_OPTIONS)
     out: Path | None = values["out"]
     if out is None:
-        if settings.embedder != "static":  # the shipped artifact is the static embedder's
+        # The shipped artifact is the static embedder's, trained on the shipped anchors; any
+        # other would break `map` and make `map_feeling` refuse to run.
+        if settings.embedder != "static":
             raise fail("--out is required for embedders other than static")
+        if values["anchors"] is not None:
+            raise fail(
+                "--out is required with --anchors (the shipped classifier is trained "
+                "on the shipped anchors)"
+            )
         out = DEFAULT_CLASSIFIER
     emb = _building(settings.build)
     anchor_set = _building(lambda: read_anchors(values["anchors"]))
@@ -206,7 +249,7 @@ def _train(given: dict[str, Any], values: dict[str, Any]) -> None:
     previous = out.with_suffix(".previous.npz")
     if before is not None:
         previous.write_bytes(before)
-    _building(lambda: train_artifact(emb, anchor_set)).save(out)
+    _building(lambda: train_for(emb, anchor_set, values["anchors"])).save(out)
     after = out.read_bytes()
     digest = hashlib.sha256(after).hexdigest()[:16]
     if before is None:
@@ -290,7 +333,11 @@ def plot_command(
     from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER
     from tau_emotion.emotions.space import FAMILIES, all_conditions
 
-    artifact = Artifact.load(classifier or DEFAULT_CLASSIFIER)
+    path = classifier or DEFAULT_CLASSIFIER
+    try:
+        artifact = Artifact.load(path)
+    except (OSError, ValueError, KeyError) as exc:  # not an npz, or an npz of something else
+        raise fail(f"cannot use classifier {path}: {exc}") from exc
     vectors = artifact.anchor_vectors.astype(np.float64)
     centred = vectors - vectors.mean(axis=0)
     _, _, vt = np.linalg.svd(centred, full_matrices=False)

@@ -49,7 +49,7 @@ ConcurrencyOpt = Annotated[int, typer.Option(min=1, help="Parallel requests (--m
 RoundsOpt = Annotated[
     int, typer.Option(min=1, help="Retry rounds for conditions left short (--model).")
 ]
-TemperatureOpt = Annotated[float, typer.Option(help="Sampling temperature (--model).")]
+TemperatureOpt = Annotated[float, typer.Option(help="Sampling temperature, 0 to 2 (--model).")]
 
 
 def anchors_command(
@@ -118,6 +118,14 @@ def anchors_command(
 
     if out is None:
         raise fail("--out is required with --model (the shipped file is hand-written)")
+    # Said before any request: an endpoint refuses these only after the run has begun.
+    if not 0.0 <= temperature <= 2.0:
+        raise fail(f"--temperature {temperature} is outside [0, 2]")
+    if per_condition < MINIMUM_ANCHORS and not partial:
+        raise fail(
+            f"--per-condition {per_condition}: an anchor set needs {MINIMUM_ANCHORS} "
+            "distinct anchors a condition (use --partial to write a smaller one)"
+        )
     if base_url is not None:
         from tau_emotion.inputs import InputError, check_base_url
 
@@ -127,6 +135,8 @@ def anchors_command(
             raise fail(str(exc)) from None
     api_key = os.environ.get(api_key_env) or "EMPTY"
     complete = openai_complete(model, base_url, api_key, temperature=temperature)
+    # What the client resolves when no --base-url is given, so the error names the endpoint.
+    endpoint = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
 
     def progress(done: int, total: int) -> None:
         print(f"\r  {done}/{total} conditions", end="", file=sys.stderr, flush=True)
@@ -142,7 +152,10 @@ def anchors_command(
             progress=progress,
         )
     except Exception as exc:  # the endpoint's errors are many; report them as one line
-        raise fail(f"generation failed: {type(exc).__name__}: {exc}", code=1) from exc
+        raise fail(
+            f"generation failed at {endpoint} (model {model!r}): {type(exc).__name__}: {exc}",
+            code=1,
+        ) from exc
     print(file=sys.stderr)
     rejected = ", ".join(f"{n} {why}" for why, n in sorted(report.rejected.items())) or "none"
     typer.echo(f"{report.requests} requests, {report.accepted} accepted; rejected: {rejected}")
@@ -185,7 +198,12 @@ def check_written_command(
         typer.Option(help="Texts are first-person customer messages (shape checks only)."),
     ] = False,
     minimum: Annotated[
-        int, typer.Option(min=0, help="Texts each listed condition needs (0: no count check).")
+        int,
+        typer.Option(
+            min=0,
+            help="Texts each condition needs (0: no count check); without --emotion, every "
+            "one of the 594 conditions, as `anchors` requires.",
+        ),
     ] = 0,
     emotion: Annotated[
         list[str] | None,
@@ -208,7 +226,9 @@ def check_written_command(
         raise fail(str(exc)) from exc
     if not texts:
         raise fail(f"no written texts in {', '.join(map(str, paths))} (a folder's *.txt files)")
-    wanted = [c.id for c in all_conditions() if emotion and c.emotion in emotion] or None
+    # Without a filter the count covers all 594 conditions, not only those in the files: a
+    # condition with no text at all is what `anchors` refuses first.
+    wanted = [c.id for c in all_conditions() if not emotion or c.emotion in emotion]
     problems = check_written(
         texts, second_person=not first_person, minimum_per_condition=minimum, conditions=wanted
     )

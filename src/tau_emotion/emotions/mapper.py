@@ -35,6 +35,7 @@ from tau_emotion.emotions.defaults import (
 )
 from tau_emotion.emotions.embedders import Embedder, StaticEmbedder, default_embedder
 from tau_emotion.emotions.lexical import shipped_tokenizer
+from tau_emotion.emotions.setup_error import MapperSetupError
 from tau_emotion.emotions.space import (
     FAMILIES,
     HEAD_LABELS,
@@ -119,6 +120,19 @@ class Mapper:
             raise ValueError("k must be at least 1")
         if not 0.0 <= alpha <= 1.0 or not 0.0 <= lexical_weight <= 1.0:
             raise ValueError("alpha and lexical_weight are blend weights between 0 and 1")
+        # Two embedders may share a name and still differ in width (one model name served by
+        # two endpoints); a classifier applied to vectors of another width fails deep in a
+        # matrix product. Checked here where the embedder knows its width, else on the first
+        # vectors (`_check_width`), so building a mapper sends no request.
+        clf = artifact.classifier
+        # With a per-token layer the classifier reads the layer's output; the embedder's own
+        # vectors are what the layer reads.
+        self._input_dim = int(
+            clf.token_layer[0].shape[0] if clf.token_layer is not None else clf.w.shape[0]
+        )
+        dim = getattr(embedder, "dim", None)
+        if isinstance(dim, int):
+            self._check_width(embedder.name, dim)
         # A classifier trained with adjusted token vectors must embed with the same ones.
         embedder = artifact.classifier.adapt(embedder)
         self.embedder: Embedder = embedder
@@ -168,6 +182,13 @@ class Mapper:
             lexical_weight=lexical_weight,
         )
 
+    def _check_width(self, name: str, dim: int) -> None:
+        if dim != self._input_dim:
+            raise MapperSetupError(
+                f"the classifier reads {self._input_dim}-dimensional vectors, but the embedder "
+                f"{name!r} gives {dim}-dimensional ones; train one for this embedder first"
+            )
+
     @property
     def anchors(self) -> AnchorSet:
         # Loaded lazily: predicting needs only the arrays, sampling needs the texts.
@@ -216,6 +237,7 @@ class Mapper:
             vectors = self.embedder.embed_ids(token_ids)
         else:
             vectors = self.embedder.embed(texts)
+            self._check_width(self.embedder.name, int(vectors.shape[1]))
         scores = self.scores(vectors)
         if self.lexical_weight > 0 and self.artifact.lexical is not None:
             lexical = self.artifact.lexical.probabilities(token_ids)
@@ -287,8 +309,16 @@ class Mapper:
         rng = random.Random(int.from_bytes(digest[:8], "big"))
         return rng.choice(options)
 
+    def unread(self, texts: Sequence[str]) -> list[int]:
+        """Indices of the texts in which the shipped vocabulary recognises no token (empty,
+        emoji, non-Latin script). With the static embedder such a text embeds as zeros and
+        the n-gram half sees nothing, so it gets the classifier's prior: one fixed condition,
+        with ordinary-looking confidences. `map` still maps them; a caller can warn."""
+        return [i for i, text in enumerate(texts) if not self._tokenizer.ids(text)]
+
     def map(self, texts: Sequence[str]) -> list[MappedCondition]:
-        """The condition of each text (`map_one` for a single one)."""
+        """The condition of each text (`map_one` for a single one); ValueError for an empty or
+        blank text, TypeError for anything but a list of strings."""
         _check_texts(texts)
         return [
             MappedCondition(
@@ -310,12 +340,25 @@ def _check_texts(texts: Sequence[str]) -> None:
     for i, text in enumerate(texts):
         if not isinstance(text, str):
             raise TypeError(f"text {i} is a {type(text).__name__}, not a string: {text!r:.60}")
+        if not text.strip():  # as `map --input` refuses it: there is nothing to read
+            raise ValueError(f"text {i} is empty or blank: there is no feeling to map")
 
 
 @cache
 def load_default_artifact() -> Artifact:
-    """The shipped classifier (loaded once per process)."""
-    return Artifact.load(DEFAULT_CLASSIFIER)
+    """The shipped classifier (loaded once per process), checked against the shipped anchors:
+    one trained on other anchors would vote with rows that are not the anchors the mapper
+    hands out, and map every text wrongly without a word. MapperSetupError if it differs."""
+    artifact = Artifact.load(DEFAULT_CLASSIFIER)
+    trained_on = artifact.meta.get("anchors_digest")
+    shipped = default_anchor_set().digest()
+    if trained_on != shipped:
+        raise MapperSetupError(
+            f"cannot use classifier {DEFAULT_CLASSIFIER}: it was trained on other anchors "
+            f"(digest {trained_on}, the shipped anchors' is {shipped}); rebuild it with "
+            "`tau-emotion emotions train`"
+        )
+    return artifact
 
 
 @cache

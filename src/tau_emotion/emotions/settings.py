@@ -10,6 +10,7 @@ mapper is built, so the commands' ``--help`` stays fast.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Callable
@@ -25,18 +26,15 @@ from tau_emotion.emotions.defaults import (
     DEFAULT_LEXICAL_WEIGHT,
     DEFAULT_SEED,
 )
-from tau_emotion.errors import TauEmotionError, describe
+from tau_emotion.emotions.setup_error import MapperSetupError as MapperSetupError  # re-exported
+from tau_emotion.errors import describe
 from tau_emotion.inputs import InputError, check_base_url
 
 if TYPE_CHECKING:
     from tau_emotion.emotions.anchors import AnchorSet
+    from tau_emotion.emotions.classifier import Artifact
     from tau_emotion.emotions.embedders import Embedder
     from tau_emotion.emotions.mapper import Mapper
-
-
-class MapperSetupError(TauEmotionError):
-    """The settings name an embedder, anchors or classifier that cannot be used; the message
-    names the setting and the file."""
 
 
 class EmbedderSettings(BaseModel):
@@ -119,35 +117,43 @@ def build_mapper(
 
     Without a classifier, the static embedder with the shipped anchors uses the shipped
     artifact; any other embedder or anchor file gets a classifier trained on first use and
-    kept in `cache_dir` (default `default_cache_dir()`), keyed by embedder and anchors, since
-    embedding ~10k anchors through MiniLM or an API is slow or costs money. `on_training`
-    hears a line before that training starts. A classifier must have been trained on the
-    same anchors: the instruction is sampled from the anchors it voted with.
+    kept in `cache_dir` (default `default_cache_dir()`), keyed by embedder, endpoint, vector
+    dimension and anchors, since embedding ~10k anchors through MiniLM or an API is slow or
+    costs money. `on_training` hears a line before that training starts. A classifier must
+    have been trained on the same anchors: the instruction is sampled from the anchors it
+    voted with.
 
     Raises MapperSetupError for anything the settings name that cannot be used, and the
     embedder's `EmbedderError` when an endpoint fails while the classifier is trained.
     """
     from tau_emotion.emotions.classifier import Artifact
+    from tau_emotion.emotions.embedders import endpoint_of
     from tau_emotion.emotions.mapper import DEFAULT_CLASSIFIER, Mapper
-    from tau_emotion.emotions.training import train_artifact
 
     embedder = settings.build()
     anchors = read_anchors(settings.anchors)
     classifier = settings.classifier
-    if classifier is None and settings.anchors is None and _is_shipped(embedder):
+    shipped = classifier is None and settings.anchors is None and _is_shipped(embedder)
+    if shipped:
         classifier = DEFAULT_CLASSIFIER
     if classifier is None:
-        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", embedder.name)
-        folder = cache_dir or default_cache_dir()
-        classifier = folder / f"classifier-{slug}-{anchors.digest()}.npz"
+        classifier = (cache_dir or default_cache_dir()) / _cache_name(embedder, anchors.digest())
         if not classifier.exists():
             if on_training is not None:
-                on_training(f"training a classifier for {embedder.name} (cached at {classifier})")
-            train_artifact(embedder, anchors).save(classifier)
+                endpoint = endpoint_of(embedder)
+                at = f" at {endpoint}" if endpoint else ""
+                on_training(
+                    f"training a classifier for {embedder.name}{at} (cached at {classifier})"
+                )
+            train_for(embedder, anchors, settings.anchors).save(classifier)
     try:
         artifact = Artifact.load(classifier)
         if artifact.meta.get("anchors_digest") != anchors.digest():
-            raise ValueError("it was trained on other anchors; pass the same file with --anchors")
+            raise ValueError(
+                "it was trained on other anchors; rebuild it with `tau-emotion emotions train`"
+                if shipped
+                else "it was trained on other anchors; pass the same file with --anchors"
+            )
         return Mapper(
             embedder,
             artifact,
@@ -156,18 +162,52 @@ def build_mapper(
             seed=settings.seed,
             lexical_weight=settings.lexical_weight,
         )
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, MapperSetupError) as exc:
         raise MapperSetupError(f"cannot use classifier {classifier}: {exc}") from exc
 
 
-def read_anchors(path: Path | None) -> AnchorSet:
-    """The anchors at `path`, or the shipped ones; MapperSetupError names a bad file."""
-    from tau_emotion.emotions.anchors import default_anchor_set, read_anchor_set
+def _cache_name(embedder: Embedder, anchors_digest: str) -> str:
+    """The cached classifier's file name. The embedder's name alone does not identify its
+    vector space: two endpoints may serve different vectors under one model name, so the
+    endpoint (hashed: a URL is no file name) and the vector width are part of the key."""
+    from tau_emotion.emotions.embedders import embedding_dim, endpoint_of
+
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", embedder.name)
+    parts = [slug, f"{embedding_dim(embedder)}d"]
+    endpoint = endpoint_of(embedder)
+    if endpoint is not None:
+        parts.append(hashlib.sha256(endpoint.encode()).hexdigest()[:12])
+    return f"classifier-{'-'.join(parts)}-{anchors_digest}.npz"
+
+
+def train_for(embedder: Embedder, anchors: AnchorSet, source: Path | None) -> Artifact:
+    """A classifier trained on `anchors`; a set training cannot use raises MapperSetupError
+    naming the file (`source`), as reading it would."""
+    from tau_emotion.emotions.training import train_artifact
 
     try:
-        return default_anchor_set() if path is None else read_anchor_set(path)
+        return train_artifact(embedder, anchors)
+    except ValueError as exc:
+        raise MapperSetupError(f"cannot train on anchors {source or 'shipped'}: {exc}") from exc
+
+
+def read_anchors(path: Path | None) -> AnchorSet:
+    """The anchors at `path`, or the shipped ones; MapperSetupError names a bad file, and a
+    set that does not cover every condition (`anchors.usable_set_problem`)."""
+    from tau_emotion.emotions.anchors import (
+        default_anchor_set,
+        read_anchor_set,
+        usable_set_problem,
+    )
+
+    try:
+        anchor_set = default_anchor_set() if path is None else read_anchor_set(path)
     except (OSError, ValueError) as exc:  # ValueError: a pydantic error, bad gzip or JSON
         raise MapperSetupError(f"cannot use anchors {path}: {describe(exc) or exc}") from exc
+    problem = usable_set_problem(anchor_set)
+    if problem is not None:
+        raise MapperSetupError(f"cannot use anchors {path or 'shipped'}: {problem}")
+    return anchor_set
 
 
 def _is_shipped(embedder: Embedder) -> bool:

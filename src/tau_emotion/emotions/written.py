@@ -32,7 +32,6 @@ WRITTEN_SOURCE: Final[str] = "written"
 MAX_SENTENCES: Final[int] = 5
 NEGATION_MARK: Final[str] = "~ "
 
-_HEADER_RE: Final[re.Pattern[str]] = re.compile(r"^\[([a-z.]+)\]$")
 # A sentence ends at . ! or ? (optionally followed by a closing quote) before whitespace.
 _SENTENCE_END_RE: Final[re.Pattern[str]] = re.compile(r"(?:(?<=[.!?][\"'”’)])|(?<=[.!?]))\s+")
 
@@ -95,13 +94,15 @@ def parse_written(path: Path) -> list[WrittenText]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        header = _HEADER_RE.match(line)
-        if header:
-            if header.group(1) not in known:
+        # Any bracketed line is a header: one that is misspelt must fail here, not become an
+        # anchor text of the condition above it (with the texts under it).
+        if line.startswith("[") and line.endswith("]"):
+            cid = line[1:-1].strip()
+            if cid not in known:
                 raise WrittenFormatError(
-                    f"{path}:{number}: unknown condition id {header.group(1)!r}"
+                    f"{path}:{number}: malformed header {line!r}: unknown condition id {cid!r}"
                 )
-            condition = header.group(1)
+            condition = cid
             continue
         if condition is None:
             raise WrittenFormatError(f"{path}:{number}: text before any [condition] header")
