@@ -16,7 +16,8 @@ from tau_emotion.data import (
     ToolCall,
 )
 from tau_emotion.domains import Domain
-from tau_emotion.domains.checks import is_affirmative, run_checks
+from tau_emotion.domains.checks import run_checks
+from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ModelError
 from tau_emotion.models.scripted import ScriptedModel, tool_call

@@ -13,12 +13,12 @@ from tau_emotion.domains.checks import (
     authentication_before,
     confirmation_before_writes,
     hard_violations,
-    is_affirmative,
     nothing_after_transfer,
     one_customer,
     read_before_change,
     run_checks,
 )
+from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.environment import Environment
 from tau_emotion.models.scripted import ScriptedModel, tool_call
 from tau_emotion.simulation.agents import OracleAgent, ToolCallingAgent

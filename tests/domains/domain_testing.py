@@ -160,6 +160,7 @@ class Conversation:
         self.env = env
         self.domain = env.domain
         self.messages: list[Message] = [Message(role="system", content="policy")]
+        self._yes: str | None = None  # a confirmation asked for the next call
 
     def user(self, text: str) -> Conversation:
         self.messages.append(Message(role="user", content=text))
@@ -170,8 +171,11 @@ class Conversation:
         return self
 
     def confirm(self, yes: str = "Yes, please.") -> Conversation:
-        """The agent asks and the user agrees: the explicit yes a write needs."""
-        return self.agent("Shall I go ahead?").user(yes)
+        """The agent says what it will do and asks, and the user agrees: the explicit yes the
+        next call needs. A yes confirms only a write the agent described, so the question is
+        written when that call is, and names its tool ("I will cancel reservation. ...")."""
+        self._yes = yes
+        return self
 
     def run(self, name: str, /, **arguments: Any) -> Conversation:
         """Call a tool on the environment; a refusal becomes an error result."""
@@ -201,6 +205,9 @@ class Conversation:
         return [v.detail for v in check.run(self.trajectory())]
 
     def _ask(self, name: str, arguments: dict[str, Any]) -> ToolCall:
+        if self._yes is not None:
+            self.agent(f"I will {name.replace('_', ' ')}. Shall I go ahead?").user(self._yes)
+            self._yes = None
         call = ToolCall(id=f"c{len(self.messages)}", name=name, arguments=arguments)
         self.messages.append(Message(role="assistant", tool_calls=[call]))
         return call

@@ -693,6 +693,10 @@ VIOLATIONS: list[tuple[str, Conversation]] = [
         signed_in().confirm().call("cancel_reservation", user_id=B, reservation_code="B"),
     ),
     (
+        "single_identity",
+        signed_in().call("find_user_by_email", {"user_id": B}, email="b@x.com"),
+    ),
+    (
         "own_reservations_only",
         signed_in().call("get_reservation_details", {"user_id": B}, reservation_code="B"),
     ),

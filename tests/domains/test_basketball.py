@@ -835,7 +835,8 @@ def test_checks_catch_violations() -> None:
         ("call", "find_customer_by_email", {"email": other.email}),
         ("call", "get_customer_details", {"customer_id": other.id}),
     )
-    assert two.rules() == {"basketball.one_customer"}
+    # the second lookup, and then acting on that customer
+    assert two.rules() == {"basketball.single_identity", "basketball.one_customer"}
     impersonating = conversation(
         ENV,
         ("call", "find_customer_by_email", {"email": email}),

@@ -962,7 +962,8 @@ def test_checks_catch_unconfirmed_unauthenticated_and_impersonating_calls() -> N
         ("call", "find_caller_by_email", {"email": other.email}),
         ("call", "get_caller_details", {"caller_id": other_gid}),
     )
-    assert two_callers.rules() == {"school.one_caller"}
+    # the second lookup, and then acting on that caller
+    assert two_callers.rules() == {"school.single_identity", "school.one_caller"}
     impersonating = conversation(
         ENV,
         ("call", "find_caller_by_email", {"email": guardian.email}),

@@ -624,9 +624,10 @@ def test_check_quote_departure_first() -> None:
         {"email": ENV.state.table("customers")["C50013"].email},
     )
     book = ("call", "book_trip", {**TRIP, "departure_id": "D5058", "travellers": PAIR})
-    assert violated(auth, ASK, YES, book) == {"travel.quote_departure_first"}
+    ask = ("agent", "I will book departure D5058 for the two of you. Shall I go ahead?")
+    assert violated(auth, ask, YES, book) == {"travel.quote_departure_first"}
     quote = ("call", "get_departures", {"package_id": "P503"})
-    assert violated(auth, quote, ASK, YES, book) == set()
+    assert violated(auth, quote, ask, YES, book) == set()
 
 
 def test_check_transfer_ends_conversation() -> None:

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from tau_emotion.domains.checks import _AFFIRMATIVE, _NEGATIVE
+from tau_emotion.domains.consent import _AFFIRMATIVE, _NEGATIVE
 from tau_emotion.domains.telehealth.checks import EMERGENCY
 from tau_emotion.emotions.space import FAMILY_OF, TRUST, URGENCY, Emotion
 from tau_emotion.simulation.users import phrases as P

@@ -7,7 +7,7 @@ import asyncio
 from emotion_specs import condition_spec
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, EmotionSpec, Message, Task
 from tau_emotion.domains import Domain
-from tau_emotion.domains.checks import is_affirmative
+from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users.scripted import ScriptedUser, acknowledges_feelings, temperament
 

@@ -3,9 +3,9 @@
 A domain lists its checks as `PolicyCheck` objects. Each check is a function from a
 `Trajectory` to violation details (empty when the rule held). The generic checks below cover
 rules that many domains share (authentication and confirmation before writes, one customer per
-conversation, acting only for the authenticated customer, reading a record before changing
-it, nothing after a transfer), parametrised by tool, argument and result-field names; domains
-add their own.
+conversation and per identity lookup, acting only for the authenticated customer, reading a
+record before changing it, nothing after a transfer), parametrised by tool, argument and
+result-field names; domains add their own.
 
 A check marked `hard` is one of the rules policy-clean success counts (see `hard_violations`
 and docs/policy.md): authentication before disclosure or writes, serving and acting only for
@@ -17,7 +17,6 @@ soft.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,24 +24,45 @@ from typing import Any, TypeVar
 from pydantic import Field
 
 from tau_emotion.data import Frozen, Message, ToolCall
+from tau_emotion.domains.consent import asks_confirmation, describes, is_affirmative
 from tau_emotion.domains.tools import ToolKind, ToolSet
 from tau_emotion.errors import ToolError
 
 V = TypeVar("V")
 
-_AFFIRMATIVE = re.compile(
-    r"\b(yes|yeah|yep|yup|sure|confirm(?:ed)?|go ahead|proceed|please do|do it|do that|"
-    r"ok(?:ay)?|correct|that'?s right|sounds good|fine|absolutely|definitely|approved?)\b",
-    re.I,
-)
-_NEGATIVE = re.compile(r"\b(no|nope|don'?t|do not|wait|stop|cancel that|hold on|not yet)\b", re.I)
 
+def _pair_results(messages: Sequence[Message]) -> dict[tuple[int, int], Message]:
+    """Each call's result, keyed by (message index, position of the call in it).
 
-def is_affirmative(text: str | None) -> bool:
-    """Whether a user message explicitly agrees (and does not also say no)."""
-    if not text:
-        return False
-    return bool(_AFFIRMATIVE.search(text)) and not _NEGATIVE.search(text)
+    The results of an assistant turn's calls are the tool messages right after it, as the
+    episode loop appends them. Ids are matched only within that block: a backend that gives
+    id-less calls per-response ids ("call_0" in every turn) repeats them across turns, and a
+    map over the whole conversation would hand every call the last result. Where the ids do
+    not tell the calls apart, the block's order does.
+    """
+    paired: dict[tuple[int, int], Message] = {}
+    for index, message in enumerate(messages):
+        calls = message.tool_calls or [] if message.role == "assistant" else []
+        if not calls:
+            continue
+        block: list[Message] = []
+        for following in messages[index + 1 :]:
+            if following.role != "tool":
+                break
+            block.append(following)
+        call_ids = [c.id for c in calls]
+        by_id = {m.tool_call_id: m for m in block if m.tool_call_id}
+        if (
+            len(set(call_ids)) == len(call_ids)
+            and len(by_id) == len(block)
+            and all(i in by_id for i in call_ids)
+        ):
+            for position, c in enumerate(calls):
+                paired[(index, position)] = by_id[c.id]
+        else:
+            for position, result in enumerate(block[: len(calls)]):
+                paired[(index, position)] = result
+    return paired
 
 
 @dataclass(frozen=True)
@@ -55,7 +75,8 @@ class CallRecord:
     ok: bool
     result: str
     confirmed: bool
-    """An agent question followed by an affirmative user reply came after the previous write."""
+    """An agent question followed by an affirmative user reply came after the previous write,
+    and the agent's text from that write up to the question named this call (`describes`)."""
 
 
 FreshTools = Callable[[], ToolSet]
@@ -79,31 +100,43 @@ class Trajectory:
         self.messages = list(messages)
         self._fresh_tools = fresh_tools
         self._before: list[tuple[CallRecord, ToolSet]] | None = None
-        results: dict[str, Message] = {
-            m.tool_call_id: m for m in self.messages if m.role == "tool" and m.tool_call_id
-        }
+        results = _pair_results(self.messages)
         self.calls: list[CallRecord] = []
         # Consent is a yes to a question: an agent turn that only states what it could do
         # ("What I can do instead is ...") and a customer who answers "Fine, then do that" have
-        # not yet agreed on the details, so only a turn that asks opens a confirmation.
+        # not yet agreed on the details, so only a turn that asks opens a confirmation. And it
+        # is consent to what the agent said: the yes confirms a write only if the agent's text
+        # since the previous write, up to the question answered, named that write; a yes to
+        # "Is there anything else?" confirms nothing.
         asked = False  # the agent asked something since the last write
         confirmed = False
+        said: list[str] = []  # agent text since the last successful write
+        consented_to = ""  # the agent text the yes answered
         for index, message in enumerate(self.messages):
-            if message.role == "assistant" and message.content and not message.tool_calls:
-                asked, confirmed = "?" in message.content, False
+            if message.role == "assistant" and message.content:
+                said.append(message.content)
+                if not message.tool_calls:
+                    asked, confirmed = asks_confirmation(message.content), False
             elif message.role == "user" and asked:
                 confirmed = is_affirmative(message.content)
-            for call in message.tool_calls or []:
-                result = results.get(call.id)
+                consented_to = "\n".join(said)
+            for position, call in enumerate(message.tool_calls or []):
+                result = results.get((index, position))
                 kind = kinds.get(call.name)
                 ok = result is not None and not result.error
                 self.calls.append(
                     CallRecord(
-                        index, call, kind, ok, result.content or "" if result else "", confirmed
+                        index,
+                        call,
+                        kind,
+                        ok,
+                        result.content or "" if result else "",
+                        confirmed and describes(consented_to, call),
                     )
                 )
                 if kind == "write" and ok:
                     asked = confirmed = False
+                    said = []
 
     def successful(self, kind: ToolKind | None = None) -> list[CallRecord]:
         return [c for c in self.calls if c.ok and (kind is None or c.kind == kind)]
@@ -289,15 +322,51 @@ def other_than_first(
             yield call, value, first
 
 
+def id_key(value: Any) -> Any:
+    """How customer ids compare: as the tools read them, without surrounding whitespace (the
+    airline tools accept 'u123 ' for 'u123', so the call acts for the same customer)."""
+    return value.strip() if isinstance(value, str) else value
+
+
 def one_customer(rule_id: str, argument: str = "user_id", *, hard: bool = True) -> PolicyCheck:
     """All successful calls that name a customer name the same one."""
 
     def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
-        named = ((c, c.call.arguments.get(argument)) for c in t.successful())
+        named = ((c, id_key(c.call.arguments.get(argument))) for c in t.successful())
         for c, value, seen in other_than_first(named):
             yield f"{c.call.name} acted on {argument}={value} after {seen}", c.message_index
 
     return PolicyCheck(rule_id, "Serve one customer per conversation.", fn, hard)
+
+
+def single_identity(
+    rule_id: str,
+    auth_tools: Sequence[str],
+    field: str = "customer_id",
+    *,
+    person: str = "customer",
+    hard: bool = True,
+) -> PolicyCheck:
+    """After an identity lookup found a customer, no later lookup finds a different one.
+
+    `one_customer` sees only the ids calls name, and the ownership checks only accept the ids
+    some lookup returned: an agent that looks up a second person ("I'm calling for my mother")
+    and serves them passes both. A later lookup that finds the same customer again is fine; a
+    first lookup that found someone is not undone by looking for someone else: the policy
+    serves one person per conversation, and whoever was found first was shown to the caller.
+    """
+    auth = set(auth_tools)
+
+    def fn(t: Trajectory) -> Iterable[tuple[str, int | None]]:
+        found = ((c, id_key(result_field(c, field))) for c in t.successful() if c.call.name in auth)
+        for c, other, first in other_than_first(found):
+            yield (
+                f"identity lookup reached a second {person} {other} after {first}",
+                c.message_index,
+            )
+
+    description = f"Look up one {person} per conversation; never a relative or a second account."
+    return PolicyCheck(rule_id, description, fn, hard)
 
 
 def session_checks(
@@ -307,16 +376,26 @@ def session_checks(
     *,
     argument: str = "customer_id",
     one: str = "one_customer",
+    person: str = "customer",
+    lookups_checked: bool = False,
 ) -> list[PolicyCheck]:
     """The checks an account domain opens with: an explicit yes before every write, an
-    identity lookup before every guarded call, and one customer (named by `argument`) per
-    conversation; rule ids are '<domain>.confirm_before_write', '<domain>.authenticate_first'
-    and '<domain>.<one>'."""
-    return [
+    identity lookup before every guarded call, one customer (named by `argument`) per
+    conversation, and no identity lookup that finds a second one (the lookup result's field
+    of the same name); rule ids are '<domain>.confirm_before_write',
+    '<domain>.authenticate_first', '<domain>.<one>' and '<domain>.single_identity'.
+    `lookups_checked` leaves out the last, for a domain whose own check already reports a
+    lookup of a second customer (it would be one breach reported twice)."""
+    checks = [
         confirmation_before_writes(f"{domain}.confirm_before_write"),
         authentication_before(f"{domain}.authenticate_first", auth_tools, guarded),
         one_customer(f"{domain}.{one}", argument),
     ]
+    if not lookups_checked:
+        checks.append(
+            single_identity(f"{domain}.single_identity", auth_tools, argument, person=person)
+        )
+    return checks
 
 
 def result_json(call: CallRecord) -> Any:
@@ -359,11 +438,11 @@ def act_as_authenticated(
         verified: set[str] = set()
         for c in t.successful():
             if c.call.name in auth:
-                found = result_field(c, argument)
+                found = id_key(result_field(c, argument))
                 if found:
                     verified.add(found)
                 continue
-            named = c.call.arguments.get(argument)
+            named = id_key(c.call.arguments.get(argument))
             if named is not None and named not in verified:
                 yield (
                     f"{c.call.name} used {argument}={named}, which no authentication lookup "

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tau_emotion.data import Action, Challenge, Message, Task, ToolCall
-from tau_emotion.domains.checks import is_affirmative
+from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.errors import TaskFileError
 from tau_emotion.models.base import ChatModel
 from tau_emotion.simulation.participants import EpisodeSetup

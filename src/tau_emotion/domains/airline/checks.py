@@ -22,10 +22,12 @@ from tau_emotion.domains.checks import (
     Trajectory,
     authentication_before,
     confirmation_before_writes,
+    id_key,
     judged,
     nothing_after_transfer,
     one_customer,
     result_field,
+    single_identity,
     writes_and,
 )
 
@@ -34,17 +36,21 @@ ACCOUNT_READS = ("get_user_details", "get_reservation_details")
 
 
 def _authenticated_users(t: Trajectory) -> Iterable[tuple[CallRecord, str | None]]:
-    """Each call with the user id the latest successful authentication lookup returned."""
+    """Each call with the user id the latest successful authentication lookup returned.
+
+    A second lookup that finds someone else is `airline.single_identity`'s to report; here
+    each call is held to whoever was authenticated when it ran."""
     current: str | None = None
     for call in t.calls:
         if call.ok and call.call.name in AUTH_TOOLS:
-            current = result_field(call, "user_id")
+            current = id_key(result_field(call, "user_id"))
         yield call, current
 
 
 def _acts_for_authenticated(t: Trajectory) -> Iterable[tuple[str, int | None]]:
     for call, user in _authenticated_users(t):
-        named = call.call.arguments.get("user_id")
+        # The tools strip the id they are given, so 'u123 ' acts for u123.
+        named = id_key(call.call.arguments.get("user_id"))
         if call.ok and named is not None and user is not None and named != user:
             yield (
                 f"{call.call.name} acted on {named}, not the authenticated {user}",
@@ -172,6 +178,7 @@ CHECKS: list[PolicyCheck] = [
     ),
     confirmation_before_writes("airline.confirm_before_write"),
     one_customer("airline.one_customer"),
+    single_identity("airline.single_identity", AUTH_TOOLS, "user_id"),
     PolicyCheck(
         "airline.act_for_authenticated_user",
         "Act only on the account of the customer who authenticated.",

@@ -175,7 +175,12 @@ JUDGED: list[PolicyCheck] = [
 
 CHECKS: list[PolicyCheck] = [
     *session_checks(
-        "school", AUTH_TOOLS, all_but(PUBLIC_TOOLS), argument="caller_id", one="one_caller"
+        "school",
+        AUTH_TOOLS,
+        all_but(PUBLIC_TOOLS),
+        argument="caller_id",
+        one="one_caller",
+        person="caller",
     ),
     act_as_authenticated(
         "school.act_as_authenticated_caller",
