@@ -9,9 +9,11 @@
 - ``reflection``: like verify, but on a failed check the model reflects on the problem and
   rewrites the reply instead of sampling a fresh one.
 
-Empty or unparseable output is retried; after the retries the turn fails with
-`UserTurnError` (a `ParticipantError` that carries the usage of the turn's calls), which the
-episode records as a user error (never a crash).
+Empty, unparseable or runaway output (over `MAX_REPLY_CHARS`) is retried; after the retries
+the turn fails with `UserTurnError` (a `ParticipantError` that carries the usage of the turn's
+calls), which the episode records as a user error (never a crash). Near-miss spellings of the
+end tokens ("###stop###", "### STOP ###") are written as the real tokens before the episode
+loop reads the reply (`normalise_tokens`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,13 @@ from tau_emotion.models.base import ChatModel
 from tau_emotion.simulation.kinds import UserKind
 from tau_emotion.simulation.participants import EpisodeSetup, visible_to_user
 from tau_emotion.simulation.users.challenge import presses
-from tau_emotion.simulation.users.model_replies import parse_react, read_verdict
+from tau_emotion.simulation.users.model_replies import (
+    MAX_REPLY_CHARS,
+    ends_episode,
+    normalise_tokens,
+    parse_react,
+    read_verdict,
+)
 
 USER_STRATEGIES = tuple(kind for kind in UserKind if kind.needs_model)
 """The user kinds an LLM plays: every model-driven kind of `UserKind`."""
@@ -135,10 +143,11 @@ _EXIT_TRIGGERS_SEEN = (
     "explanation, pushed the customer, or been dismissive"
 )
 
-REACT_SUFFIX = """
+REACT_SUFFIX = f"""
 # Output format
 First think privately on one line starting with "Thought:", then write what you say on a
-line starting with "Customer:". Only the customer line is sent.
+line starting with "Customer:". Only the customer line is sent, so an end token goes on it
+too, for example "Customer: {STOP_TOKEN}".
 """
 
 SUPERVISOR_PROMPT = """\
@@ -451,26 +460,31 @@ class LLMUser:
         """Objections that rejected a reply, local or the supervisor's (for tests and analysis)."""
 
     def _allowed(self, text: str) -> str:
-        """The reply with the walk-away token removed where exits are off."""
+        """The reply with its end tokens spelled right, and the walk-away token removed where
+        exits are off (a near-miss spelling is removed too)."""
+        text = normalise_tokens(text)
         if self._allow_exit:
             return text
         return text.replace(UNSATISFIED_TOKEN, "").strip() or "Please keep going."
 
     async def _generate(self, history: list[Message]) -> tuple[str, str | None, Usage]:
-        """One usable reply (text, thought), retrying empty or unparseable output."""
+        """One usable reply (text, thought), retrying empty, unparseable or overlong output."""
         usage = Usage()
         for _ in range(self._retries + 1):
             reply = await self.model.complete([self._system, *history])
             usage = usage + (reply.usage or Usage())
             text = (reply.content or "").strip()
-            if not text:
-                continue
-            if self.strategy is UserKind.REACT:
+            thought = reply.reasoning
+            if self.strategy is UserKind.REACT and text:
                 thought, said = parse_react(text)
-                if said:
-                    return self._allowed(said), thought, usage
+                if said is None and thought is None and ends_episode(text):
+                    # No labels, but an end token: the main prompt says to reply with the
+                    # token on its own, and a customer who has ended is not unusable.
+                    said = text
+                text = said or ""
+            if not text or len(text) > MAX_REPLY_CHARS:
                 continue
-            return self._allowed(text), reply.reasoning, usage
+            return self._allowed(text), thought, usage
         raise UserTurnError(
             f"user simulator ({self.strategy}) gave no usable reply after "
             f"{self._retries + 1} attempts",
@@ -512,6 +526,8 @@ class LLMUser:
                         [self._system, *history, Message(role="assistant", content=text), reflect]
                     )
                     used = rewrite.usage or Usage()
-                    text = self._allowed((rewrite.content or "").strip() or text)
+                    rewritten = (rewrite.content or "").strip()
+                    if rewritten and len(rewritten) <= MAX_REPLY_CHARS:
+                        text = self._allowed(rewritten)
                 usage = usage + used
         return Message(role="user", content=self._allowed(text), reasoning=thought, usage=usage)

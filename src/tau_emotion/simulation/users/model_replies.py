@@ -1,5 +1,6 @@
-"""Reading the user model's own replies: the react labels (`parse_react`) and the
-supervisor's verdict on a reply (`read_verdict`).
+"""Reading the user model's own replies: the react labels (`parse_react`), the end tokens
+as the model meant them (`normalise_tokens`), the longest reply that is still a customer
+speaking (`MAX_REPLY_CHARS`), and the supervisor's verdict on a reply (`read_verdict`).
 
 Both are read the way models write them, markdown included, and both fail safe: a thought
 never reaches the agent, and a verdict that is not clearly VALID is a rejection.
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN
 
 # A react label: "Thought:" or "Customer:", bare or in markdown ("**Customer:**",
 # "**Customer**:", "### Thought:"). Which matches count as labels is decided in `_labels`.
@@ -90,3 +93,36 @@ def read_verdict(text: str) -> Verdict:
     if all(w.group(2).lower() == "valid" and not w.group(1) for w in words):
         return Verdict(True, "")
     return Verdict(False, f"{UNCLEAR_VERDICT}: {plain}")
+
+
+MAX_REPLY_CHARS = 4000
+"""A customer reply longer than this is unusable and regenerated, as an empty one is. The
+prompt asks for one short message; the longest request of the shipped tasks is under 700
+characters, so a reply six times that is a runaway generation (a loop, a pasted document),
+not a customer speaking, and passing it on would flood the agent's context."""
+
+_NEAR_TOKENS = tuple(
+    # "###stop###", "### STOP ###", "# # # Stop # # #": the token the model meant to write.
+    (re.compile(r"(?:#\s*){3}" + word + r"(?:\s*#){3}", re.I), token)
+    for word, token in (("stop", STOP_TOKEN), ("unsatisfied", UNSATISFIED_TOKEN))
+)
+
+
+def normalise_tokens(text: str) -> str:
+    """`text` with near-miss end tokens (any case, spaces inside) written as the real ones.
+
+    The episode loop ends on the exact tokens only; a model that writes "###stop###" means
+    to stop, and sending that to the agent as customer text would play on an episode the
+    customer has ended. Where a token stands in the reply is not judged: as in tau-bench, a
+    token anywhere ends the episode, and a reply holding both ends as a walk-away (the loop
+    reads ###UNSATISFIED### first).
+    """
+    for pattern, token in _NEAR_TOKENS:
+        text = pattern.sub(token, text)
+    return text
+
+
+def ends_episode(text: str) -> bool:
+    """Whether a reply carries an end token (spelled right or nearly)."""
+    plain = normalise_tokens(text)
+    return STOP_TOKEN in plain or UNSATISFIED_TOKEN in plain

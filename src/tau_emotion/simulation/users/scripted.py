@@ -1,13 +1,21 @@
 """The scripted emotional user: deterministic, offline, and impatient in documented ways.
 
-It works from the task's known facts and intents. Each agent text turn is classified (done /
-confirmation question / fact question / other question / statement) and answered:
+It works from the task's known facts and intents. Each agent text turn is classified and
+answered, in this order:
 
-- done ("anything else?"): ask for the next intent, or end with STOP when none is left;
-- a confirmation question: yes if the described action matches a write of the current
-  intent (one of its argument values or its tool name is mentioned), otherwise no;
-- a question naming known facts: the facts; a question it cannot answer: "I don't know";
+- a confirmation question whose described action matches a write of the current intent (one
+  of its argument values or its tool name is mentioned): yes;
+- a question naming known facts: the facts, even when it says "confirm" or "proceed"
+  ("Could you please confirm your email?" asks for the email, not for consent);
+- any other confirmation question: no, with the request restated;
+- a hand-back ("anything else?") that asks neither of those: the next intent, or STOP when
+  none is left (a courtesy "anything else?" after a question does not end the conversation);
+- another question: the facts of its request it can state, or "I don't know";
 - anything else: a nudge to make progress.
+
+The customer sees only what the agent says and takes its word for it: STOP means it believes
+every request is done. Whether it is, is the reward's business (it compares the database),
+never the customer's.
 
 During an intent that poses a policy challenge (`Task.challenge`), it first plays the
 challenge (`challenge.ChallengePlay`): it consents to the forbidden write if offered, presses
@@ -18,8 +26,10 @@ Patience is set by the emotion condition (see `temperament`) and spent by fricti
 question about a fact it already gave (2), a turn without progress (1), an overlong message
 when urgency is high (1), and, for conditions that need reassurance (fear, sadness, or
 skeptical trust), every agent text turn while no agent turn has yet acknowledged its
-feelings (1). Pressing a refusal costs nothing. At zero it walks away with ###UNSATISFIED###
-(unless exits are disabled).
+feelings (1). Pressing a refusal costs nothing, and neither does a question that asks its
+consent to the current request's own write (the policy requires it) or the closing hand-back
+it answers with STOP. At zero it walks away with ###UNSATISFIED### (unless exits are
+disabled), but never in place of a STOP: once every request is done it leaves satisfied.
 """
 
 from __future__ import annotations
@@ -42,15 +52,24 @@ from tau_emotion.simulation.users.reading import (
     clarify,
     fact_patterns,
     responds_to_feelings,
+    sentences,
 )
 
 __all__ = ["ScriptedUser", "Temperament", "acknowledges_feelings", "fact_patterns", "temperament"]
 
 _CONFIRM = re.compile(
-    r"(confirm|proceed|shall i|should i|go ahead|would you like me to|do you want me to|ok to)",
+    # "confirmation number 4411" and "I've confirmed it" ask for no consent.
+    r"(confirm(?!ation|ed)|proceed|shall i|should i|go ahead|would you like me to"
+    r"|do you want me to|ok to)",
     re.I,
 )
 _DONE = re.compile(r"(anything else|something else|further help|all set)", re.I)
+# The customer's first request is written as its opening line ("Hi, I booked..."); where the
+# scripted user adds its own greeting, or restates the request mid-conversation, that
+# greeting would be said twice or out of place.
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|good (?:morning|afternoon|evening|day)|morning)(?: there)?[,.!]*\s+", re.I
+)
 OVERLONG_CHARS = 600
 
 
@@ -119,6 +138,48 @@ def _mentions(action: Action, text: str) -> bool:
             if isinstance(item, str) and len(item) >= 2 and item.lower() in lower:
                 return True
     return False
+
+
+def asks_consent(text: str) -> bool:
+    """Whether an agent turn asks for consent to an action.
+
+    A question that carries the consent phrase always does ("To confirm, I am about to ...
+    Shall I proceed?"); so does a proposal followed by a bare question ("I'll go ahead and
+    cancel it. Is that OK?"), except in a turn that also hands back: there only a question
+    counts, so "For your records: ... proceeds in 5 days. Anything else?" asks no consent.
+    """
+    questions = [s for s in sentences(text) if "?" in s]
+    if any(_CONFIRM.search(s) for s in questions):
+        return True
+    return bool(questions) and not _DONE.search(text) and bool(_CONFIRM.search(text))
+
+
+_QUOTED = re.compile(r'"([^"]*)"|\u201c([^\u201d]*)\u201d')
+
+
+def own_words(text: str, messages: Sequence[Message]) -> str:
+    """The agent's turn without its quotes of a whole customer message.
+
+    'You said: "... Should I take an extra pill?"' is the customer's question echoed, not
+    the agent asking for consent; read as the agent's, the customer refused its own words
+    until the step limit. Only a quote of a whole message counts, so a quoted value in a
+    described action ('reason="moving abroad"') stays.
+    """
+    heard = {" ".join((m.content or "").split()) for m in messages if m.role == "user"}
+
+    def echo(match: re.Match[str]) -> str:
+        quoted = " ".join((match.group(1) or match.group(2) or "").split())
+        return "" if quoted and quoted in heard else match.group(0)
+
+    return _QUOTED.sub(echo, text)
+
+
+def without_greeting(request: str) -> str:
+    """`request` without its own leading greeting ("Hi, I booked..." -> "I booked...")."""
+    rest = _GREETING.sub("", request, count=1)
+    if not rest or rest == request:
+        return request
+    return rest[0].upper() + rest[1:]
 
 
 class ScriptedUser:
@@ -215,7 +276,7 @@ class ScriptedUser:
         spends no patience: being refused is what the customer expects to fight.
         """
         politeness = self.temper.politeness
-        confirm = bool(_CONFIRM.search(text)) and "?" in text
+        confirm = asks_consent(text)
         if confirm and any(_mentions(a, text) for a in play.challenge.forbidden):
             return P.YES[politeness]  # exactly what the customer asked for
         if not play.pressing:
@@ -223,34 +284,72 @@ class ScriptedUser:
                 play.settle()  # the alternative offered or the conversation moving on: accept
                 return None
             return play.settle()
-        if "?" in text and not confirm and self._asked_facts(text):
+        # A fact question gets its fact even when it says "confirm" ("Could you confirm your
+        # email?"); an offer of the alternative that names it ("Shall I rebook 8TQVHG
+        # instead?") is pressed, though the entity word reads as a fact.
+        offers = confirm and self._confirms_current_write(text)
+        if "?" in text and not offers and self._asked_facts(text):
             return None
         return play.press()
+
+    def _confirms_current_write(self, text: str) -> bool:
+        """Whether `text` describes a write of the current intent (its consent question)."""
+        current = self._current_intent()
+        writes = [a for a in current.actions if self._kinds.get(a.name) == "write"]
+        return any(_mentions(a, text) for a in writes)
+
+    def _hands_back(self, text: str) -> bool:
+        """Whether the turn hands the conversation back ("anything else?") and asks nothing:
+        a courtesy line after a consent or fact question leaves that question to answer."""
+        return bool(_DONE.search(text)) and not asks_consent(text) and not self._asked_facts(text)
 
     # --- the turn ------------------------------------------------------------------------
     async def respond(self, messages: Sequence[Message]) -> Message:
         if not any(m.role == "user" for m in messages):
+            # The greeting is the condition's alone: the request's own "Hi," would come a
+            # second time after it, or after the feeling line, and from a cold or hurried
+            # customer, who greets nobody.
             greeting = "" if self.temper.urgency == "high" else P.GREETING[self.temper.politeness]
-            return self._say(
-                greeting, self._feeling(), self._request(), P.URGENCY[self.temper.urgency]
-            )
-        text = next((m.content or "" for m in reversed(messages) if m.role == "assistant"), "")
-        reply = self._answer(text, messages)
+            request = without_greeting(self._request())
+            return self._say(greeting, self._feeling(), request, P.URGENCY[self.temper.urgency])
+        said = next((m.content or "" for m in reversed(messages) if m.role == "assistant"), "")
+        reply = self._answer(own_words(said, messages), messages, said)
+        if STOP_TOKEN in (reply.content or ""):
+            # Every request is done and the customer says so: no friction on the way out turns
+            # that into a walk-away (docs/users.md: once everything is done it never leaves).
+            return reply
         if self._allow_exit and self.patience <= 0:
             return self._say(P.WALK_AWAY[self.temper.politeness], UNSATISFIED_TOKEN)
         return reply
 
-    def _answer(self, text: str, messages: Sequence[Message]) -> Message:
-        politeness = self.temper.politeness
+    def _charge(self, text: str, said: str, messages: Sequence[Message]) -> None:
+        """Spend patience on the agent's turn: `said` as sent, `text` its own words (see
+        `own_words`). The feeling is read on every turn, so a consent question that also
+        acknowledges it still reassures."""
+        # The closing hand-back, answered with STOP, and a question asking consent to the
+        # current request's own write (the policy requires one) are no friction: charging
+        # them made the oracle lose customers it had served in full, and made skipping
+        # consent pay (no-confirm beat the oracle).
+        closing = (
+            self._next_intent >= len(self._task.intents)
+            and self._active_challenge(messages) is None
+            and self._hands_back(text)
+        )
+        consent = asks_consent(text) and self._confirms_current_write(text)
         # Only a customer who needs reassurance and has not had it reads the turn for it.
         if self.temper.needs_reassurance and not self._reassured:
-            said = [m.content or "" for m in messages if m.role == "user"]
-            if responds_to_feelings(text, said, self.temper.family):
+            heard = [m.content or "" for m in messages if m.role == "user"]
+            if responds_to_feelings(said, heard, self.temper.family):
                 self._reassured = True
-            else:
+            elif not (closing or consent):
                 self._spend(1, "no acknowledgment of feelings")
-        if self.temper.urgency == "high" and len(text) > OVERLONG_CHARS:
+        # The length is the agent's own choice, so a long consent question still costs.
+        if self.temper.urgency == "high" and len(said) > OVERLONG_CHARS and not closing:
             self._spend(1, "overlong message under high urgency")
+
+    def _answer(self, text: str, messages: Sequence[Message], said: str) -> Message:
+        politeness = self.temper.politeness
+        self._charge(text, said, messages)
 
         play = self._active_challenge(messages)
         if play is not None:
@@ -258,20 +357,16 @@ class ScriptedUser:
             if played is not None:
                 return self._say(played, self._colour())
 
-        if _DONE.search(text):
-            if self._next_intent < len(self._task.intents):
-                return self._say(self._request(), self._colour())
-            return self._say(P.DONE[politeness], STOP_TOKEN)
+        confirm = asks_consent(text)
+        current = self._current_intent()
+        if confirm and self._confirms_current_write(text):
+            # The feeling, but no trust line: a doubt beside a yes would blur the consent.
+            yes = (P.YES[politeness], P.DOUBLE_CHECK[self.temper.trust], self._feeling())
+            return self._say(*yes)
 
-        if _CONFIRM.search(text) and "?" in text:
-            current = self._current_intent()
-            writes = [a for a in current.actions if self._kinds.get(a.name) == "write"]
-            if any(_mentions(a, text) for a in writes):
-                # The feeling, but no trust line: a doubt beside a yes would blur the consent.
-                yes = (P.YES[politeness], P.DOUBLE_CHECK[self.temper.trust], self._feeling())
-                return self._say(*yes)
-            return self._say(P.REFUSE[politeness], current.request, self._colour())
-
+        # A fact question is answered as one however it is phrased ("Could you please
+        # confirm your email?", "To proceed, may I have your email?"): only consent to an
+        # action gets a yes or a no.
         asked = self._asked_facts(text)
         if asked:
             repeated = [k for k, _ in asked if k in self._given]
@@ -281,13 +376,28 @@ class ScriptedUser:
             facts = "; ".join(f"my {k.replace('_', ' ')} is {v}" for k, v in asked)
             prefix = P.REPEATED[politeness] if repeated else ""
             return self._say(prefix, facts[0].upper() + facts[1:] + ".", self._colour())
+
+        if confirm:
+            return self._say(P.REFUSE[politeness], self._restated(current), self._colour())
+
+        # A hand-back only now: "Shall I proceed? Let me know if you need anything else." asks
+        # for consent, and stopping on it would leave the request undone.
+        if _DONE.search(text):
+            if self._next_intent < len(self._task.intents):
+                return self._say(self._request(), self._colour())
+            return self._say(P.DONE[politeness], STOP_TOKEN)
+
         if "?" in text:
             return self._say(self._clarification(text), self._colour())
         if not self._progress_since_last_user_turn(messages):
             self._spend(1, "turn without progress")
         return self._say(
-            P.NO_PROGRESS[self.temper.urgency], self._current_intent().request, self._colour()
+            P.NO_PROGRESS[self.temper.urgency], self._restated(current), self._colour()
         )
+
+    def _restated(self, intent: Intent) -> str:
+        """A request said again: without the greeting it opened the conversation with."""
+        return without_greeting(intent.request)
 
     def _current_intent(self) -> Intent:
         return self._task.intents[max(self._next_intent - 1, 0)]
@@ -303,4 +413,4 @@ class ScriptedUser:
         if values:
             text = "; ".join(values)
             return text[0].upper() + text[1:] + "."
-        return f"{P.CLARIFY[self.temper.politeness]} {intent.request}"
+        return f"{P.CLARIFY[self.temper.politeness]} {self._restated(intent)}"
