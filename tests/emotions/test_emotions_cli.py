@@ -303,9 +303,9 @@ def test_map_warns_once_about_texts_without_a_known_token(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("value", "problem"),
     [
-        ("NaN", "NaN is not a JSON number"),
-        ("-Infinity", "-Infinity is not a JSON number"),
-        ("1e999", "1e999 overflows a JSON number"),
+        ("NaN", "NaN is not a finite number"),
+        ("-Infinity", "-Infinity is not a finite number"),
+        ("1e999", "1e999 is not a finite number"),
     ],
 )
 def test_batch_map_refuses_numbers_json_cannot_hold(

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from scripted_turns import opened, turn
+
 from emotion_specs import condition_spec
-from tau_emotion.data import Message, Task
+from tau_emotion.data import Task
 from tau_emotion.domains import Domain
 from tau_emotion.emotions.space import Family
 from tau_emotion.environment import Environment
@@ -31,17 +33,6 @@ ANXIOUS = spec("fear", "anxiety", "neutral", "moderate", "cautious")
 
 def user(toy: Domain, task: Task | None = None) -> ScriptedUser:
     return ScriptedUser(EpisodeSetup(task or credit_task(), toy, seed=5, trial=0))
-
-
-def turn(customer: ScriptedUser, history: list[Message], agent_says: str) -> str:
-    history.append(Message(role="assistant", content=agent_says))
-    reply = asyncio.run(customer.respond(history))
-    history.append(reply)
-    return reply.content or ""
-
-
-def opened(customer: ScriptedUser) -> list[Message]:
-    return [asyncio.run(customer.respond([]))]
 
 
 # --- asking -----------------------------------------------------------------------------

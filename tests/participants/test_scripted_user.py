@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
+from scripted_turns import opened, turn
 
 from emotion_specs import condition_spec
-from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, EmotionSpec, Message, Task
+from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, EmotionSpec, Task
 from tau_emotion.domains import Domain
 from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.simulation.participants import EpisodeSetup
@@ -29,17 +29,6 @@ def user_for(
 ) -> tuple[ScriptedUser, Task]:
     task = credit_task().model_copy(update={"emotion": spec})
     return ScriptedUser(EpisodeSetup(task, toy, seed=3, trial=0), allow_exit=allow_exit), task
-
-
-def turn(user: ScriptedUser, history: list[Message], agent_text: str) -> str:
-    history.append(Message(role="assistant", content=agent_text))
-    reply = asyncio.run(user.respond(history))
-    history.append(reply)
-    return reply.content or ""
-
-
-def opened(user: ScriptedUser) -> list[Message]:
-    return [asyncio.run(user.respond([]))]
 
 
 def test_opens_with_first_request_and_wording_follows_the_condition(toy: Domain) -> None:

@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from scripted_turns import opened, turn
 
 from emotion_specs import condition_spec
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Message, Task
@@ -42,17 +43,6 @@ def scripted(
     spec = condition_spec(*condition) if condition else None
     task = (task or credit_task()).model_copy(update={"emotion": spec})
     return ScriptedUser(EpisodeSetup(task, toy, seed=3, trial=0))
-
-
-def turn(user: ScriptedUser, history: list[Message], agent_text: str) -> str:
-    history.append(Message(role="assistant", content=agent_text))
-    reply = asyncio.run(user.respond(history))
-    history.append(reply)
-    return reply.content or ""
-
-
-def opened(user: ScriptedUser) -> list[Message]:
-    return [asyncio.run(user.respond([Message(role="system", content="policy")]))]
 
 
 # --- D1: a customer whose requests are all done never walks away -----------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -33,6 +32,7 @@ from tau_emotion.emotions.cli_anchors import (
 )
 from tau_emotion.emotions.cli_common import fail
 from tau_emotion.emotions.settings import EmbedderSettings, MapperSettings
+from tau_emotion.models.sanitize import loads_finite
 
 T = TypeVar("T")
 S = TypeVar("S", bound=EmbedderSettings)
@@ -122,14 +122,15 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line, parse_constant=_no_constant, parse_float=_finite_float)
+            # NaN, Infinity, 1e999 are refused: the output would not be JSON either.
+            record = loads_finite(line)
         except json.JSONDecodeError as exc:
             problems.append(
                 f"{path}, line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
             )
             continue
-        except ValueError as exc:  # NaN, Infinity, 1e999: carried through, no parser reads them
-            problems.append(f"{path}, line {number}: {exc}")
+        except ValueError as exc:  # NonFiniteNumber, or too many digits
+            problems.append(f"{path}, line {number}: {exc} (the output would not be JSON)")
             continue
         if not isinstance(record, dict):
             problems.append(
@@ -146,17 +147,6 @@ def _read_feelings(path: Path) -> list[dict[str, Any]]:
         more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
         raise fail(f"{len(problems)} bad line(s) in {path}, nothing written:\n  {shown}{more}")
     return records
-
-
-def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number (the output would not be JSON either)")
-
-
-def _finite_float(literal: str) -> float:
-    value = float(literal)
-    if not math.isfinite(value):
-        raise ValueError(f"{literal} overflows a JSON number (the output would not be JSON)")
-    return value
 
 
 def _warn_unread(mapper: Mapper, texts: list[str]) -> None:
