@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from report_runs import CHROMIUM, CHROMIUM_ARGS, app
@@ -13,23 +16,36 @@ from typer.testing import CliRunner
 from tau_emotion.report.build import ReportData
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE
 
-
-@pytest.mark.skipif(
+NEEDS_CHROMIUM = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} missing (apt-get install -y chromium)"
 )
-def test_report_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
+
+
+@contextmanager
+def opened_page(html: Path, width: int = 1280) -> Iterator[tuple[Any, list[str]]]:
+    """`html` open in headless Chromium, and the page errors it raised (a list that fills as
+    the page runs; the browser closes when the block ends)."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(html.as_uri())
+        try:
+            yield page, errors
+        finally:
+            browser.close()
+
+
+@NEEDS_CHROMIUM
+def test_report_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
     data = ReportData.model_validate_json(report_html.with_suffix(".json").read_text())
     walked = sum(e.outcome == "walked_away" for e in data.episodes)
     hasty = [e for e in data.episodes if e.run == "hasty-emotional"]
     category = next(e.failure.category for e in hasty if e.failure and e.outcome == "failed")
     with_category = sum(bool(e.failure and e.failure.category == category) for e in hasty)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(report_html.as_uri())
+    with opened_page(report_html) as (page, errors):
         # Charts render: every inline SVG has a real size, and each kind of mark is drawn.
         charts = page.locator("svg.chart")
         assert charts.count() >= 15
@@ -67,21 +83,14 @@ def test_report_in_headless_chromium(report_html: Path, tmp_path: Path) -> None:
         page.screenshot(path=str(screenshot), full_page=False)
         page.keyboard.press("Escape")
         assert page.locator("#drawer.open").count() == 0
-        browser.close()
     assert screenshot.stat().st_size > 10_000
     assert errors == []
 
 
-@pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} missing (apt-get install -y chromium)"
-)
+@NEEDS_CHROMIUM
 @pytest.mark.parametrize("width", [900, 1100, 1400, 1600])
 def test_no_table_is_clipped_from_900_px_up(report_html: Path, width: int) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": width, "height": 900})
-        page.goto(report_html.as_uri())
+    with opened_page(report_html, width) as (page, _):
         clipped = page.evaluate(
             """() => [...document.querySelectorAll('.card')]
                 .filter(c => c.querySelector('table') && c.scrollWidth > c.clientWidth + 1)
@@ -90,7 +99,6 @@ def test_no_table_is_clipped_from_900_px_up(report_html: Path, width: int) -> No
         )
         last = page.locator("#leaderboard thead th").last
         box, card = last.bounding_box(), page.locator("#leaderboard .card").bounding_box()
-        browser.close()
     assert clipped == []
     assert (
         box is not None
@@ -99,9 +107,7 @@ def test_no_table_is_clipped_from_900_px_up(report_html: Path, width: int) -> No
     )
 
 
-@pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} missing (apt-get install -y chromium)"
-)
+@NEEDS_CHROMIUM
 def test_browser_links_chips_and_steps_show_exactly_what_they_name(
     runs: list[Path], tmp_path: Path
 ) -> None:
@@ -109,7 +115,6 @@ def test_browser_links_chips_and_steps_show_exactly_what_they_name(
     ones that merely mention the word); names keep their underscores; a link to an episode
     works in an open page and Back closes it; reasoning is shown and searchable; stepping
     from an episode the filters hide goes to its nearest neighbour either way."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     run = tmp_path / "hasty_emotional_v2"
     run.mkdir()
     (run / MANIFEST_FILE).write_bytes((runs[2] / MANIFEST_FILE).read_bytes())
@@ -133,12 +138,7 @@ def test_browser_links_chips_and_steps_show_exactly_what_they_name(
     expected = [e.id for e in views if e.failure and e.failure.category == category]
     assert expected and len(views) > len(expected)
     thinking = next(e.id for e in views if any(m.reasoning for m in e.messages))
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(out.as_uri())
+    with opened_page(out) as (page, errors):
         assert page.locator("#f-run option").all_inner_texts()[1] == "hasty_emotional_v2"
 
         def listed() -> list[int]:
@@ -187,5 +187,4 @@ def test_browser_links_chips_and_steps_show_exactly_what_they_name(
         page.evaluate(f"location.hash = '#episode-{hidden}'")
         page.keyboard.press("ArrowRight")
         assert page.evaluate("location.hash") == f"#episode-{after[0] if after else hidden}"
-        browser.close()
     assert errors == []

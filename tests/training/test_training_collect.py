@@ -23,11 +23,28 @@ from tau_emotion.training.collect import (
 from tau_emotion.training.outcomes import (
     CollectSummary,
     Outcome,
+    RolloutRecord,
     classify,
     rollout_record,
     summarize,
     tool_call_count,
 )
+
+
+def scripted_summary(records: list[RolloutRecord], agent: str) -> CollectSummary:
+    """The summary of `records` as a one-trial collection with the scripted user reports it."""
+    return summarize(
+        records,
+        {},
+        run_dir="x",
+        user_exit=True,
+        agent=agent,
+        agent_model=None,
+        user="scripted",
+        user_model=None,
+        max_steps=50,
+        trials=1,
+    )
 
 
 def test_outcome_classes_on_constructed_episodes() -> None:
@@ -57,18 +74,7 @@ def test_rollouts_that_broke_a_policy_rule_are_violated_not_success() -> None:
     assert record.outcome == "violated" and record.policy_violations == [
         "movie.confirm_before_write"
     ]
-    s = summarize(
-        [record, rollout_record(episode("movie", "b"), None)],
-        {},
-        run_dir="x",
-        user_exit=True,
-        agent="no-confirm",
-        agent_model=None,
-        user="scripted",
-        user_model=None,
-        max_steps=50,
-        trials=1,
-    )
+    s = scripted_summary([record, rollout_record(episode("movie", "b"), None)], "no-confirm")
     assert (s.overall.success, s.overall.violated, s.overall.total) == (1, 1, 2)
     assert s.by_domain["movie"].violated == 1 and s.by_family["anger"].violated == 1
     assert s.mean_tool_calls_success == 2.0  # the violated rollout is not a success
@@ -106,18 +112,7 @@ def test_summary_counts_by_class_domain_and_family() -> None:
         ),
     ]
     records = [rollout_record(e, None) for e in episodes]
-    s = summarize(
-        records,
-        {},
-        run_dir="x",
-        user_exit=True,
-        agent="oracle",
-        agent_model=None,
-        user="scripted",
-        user_model=None,
-        max_steps=50,
-        trials=1,
-    )
+    s = scripted_summary(records, "oracle")
     assert (s.overall.success, s.overall.failed, s.overall.dissatisfied, s.overall.total) == (
         2,
         1,
