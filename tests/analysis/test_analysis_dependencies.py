@@ -66,6 +66,8 @@ def test_analysis_reads_stored_runs_and_runs_nothing() -> None:
         SPACE,
         "tau_emotion.models.base",
         "tau_emotion.runner.results",
+        # The acknowledgment phrases the scripted customer listens for: data, written once.
+        "tau_emotion.simulation.users.acknowledgment",
     }
     assert _breaches("analysis", allowed) == []
 

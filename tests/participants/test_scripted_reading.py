@@ -5,6 +5,8 @@ request, empathy counts when it answers this customer, and the emotion shows in 
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 
 from scripted_turns import opened, turn
 
@@ -154,3 +156,21 @@ def test_the_emotion_shows_in_every_turn_in_varied_words(toy: Domain) -> None:
     used = [next((line for line in lines if line in t), None) for t in turns]
     assert all(used), turns
     assert len(set(used)) > 1
+
+
+def test_acknowledgments_written_elsewhere_are_heard_and_formulas_are_not() -> None:
+    """120 agent replies written by hand from the label definition alone (see the file's
+    provenance): the narrow lexicon of 2026-12-04 heard 12 of the 70 acknowledgments, the
+    current one hears 41, and no formula, dismissal or purely practical reply counts."""
+    doc = json.loads((Path(__file__).parent / "data" / "empathy_eval.json").read_text())
+    heard = missed = false_alarms = 0
+    for item in doc["items"]:
+        said = responds_to_feelings(item["agent"], [item["customer"]], item["family"])
+        if item["label"]:
+            heard += said
+            missed += not said
+        else:
+            false_alarms += said
+    assert heard + missed == 70
+    assert heard >= 41
+    assert false_alarms == 0

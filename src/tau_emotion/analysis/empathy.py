@@ -5,25 +5,19 @@ lexicon misses. What the report states is an *association*: emotional customers 
 acknowledging agent succeeded more (or less) often. Agents that acknowledge feelings may
 differ in other ways too, so this is not the effect of empathy.
 
-Lexicon (case-insensitive, matched anywhere in an agent text turn), by cue:
-
-- apology: "I'm (so/very/truly/really) sorry", "I am sorry", "my/our apologies",
-  "I apologise/apologize", "sorry to hear/about/for";
-- acknowledgment: "I (completely/totally/fully) understand", "I hear you", "I can imagine /
-  see / tell / understand", "I know this/that/how", "that sounds", "I realize";
-- validation: "understandable/understandably", "that's/it's (completely) understandable /
-  frustrating / stressful / upsetting / worrying", "must be/feel (so/very/really) hard /
-  stressful / frustrating / difficult / upsetting / worrying / scary / disappointing",
-  "you have every right", "makes (perfect) sense that/you";
-- reassurance: "don't/do not worry", "rest assured", "I'll take care of", "I'm here to
-  help", "we'll get this sorted/fixed/resolved";
-- patience: "thank you / thanks / I appreciate (you) for your patience", "bearing with me".
+Lexicon (case-insensitive, matched anywhere in an agent text turn), by cue: every phrase the
+scripted customer listens for (`simulation.users.acknowledgment`: apologies such as
+"so sorry", "my apologies"; acknowledgments such as "I hear you", "I get why", "no wonder";
+validation such as "understandably", "what a nightmare", "you have every right"; "don't
+worry"; "I appreciate your patience"; shared joy such as "congratulations", "great news",
+"what a relief"), and broader ones the analysis alone counts (`_BROADER`): "I can see /
+tell", "I know this/that/how", "I realize", "it makes sense that", "rest assured", "I'll take
+care of", "I'm here to help", "we'll get this sorted", "thanks for your patience", "bearing
+with me". Both are written once, so the analysis and the simulator agree on what counts.
 
 Pattern ("feeling_reference"): "you" / "you're" / "your" followed within a few words by a
 feeling word (frustrated, upset, worried, stressed, anxious, disappointed, angry, annoyed,
-scared, nervous, overwhelmed, afraid, concerned, sad, inconvenience...). Every phrase the
-scripted user listens for (`simulation.users.scripted.acknowledges_feelings`) is covered, so
-the analysis and the simulator agree on what counts.
+scared, nervous, overwhelmed, afraid, concerned, sad, inconvenience...).
 """
 
 from __future__ import annotations
@@ -41,34 +35,19 @@ from tau_emotion.data import Episode
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.evaluation.metrics import group_by
 from tau_emotion.models.base import ChatModel
+from tau_emotion.simulation.users.acknowledgment import ACKNOWLEDGMENT
 
-LEXICON: dict[str, tuple[str, ...]] = {
-    "apology": (
-        r"i'?m (so |very |truly |really )?sorry",
-        r"i am (so |very |truly |really )?sorry",
-        r"(my|our) apologies",
-        r"i apologi[sz]e",
-        r"sorry (to hear|about|for)",
-    ),
-    "acknowledgment": (
-        r"i (completely |totally |fully )?understand",
-        r"i hear you",
-        r"i can (imagine|see|tell|understand)",
-        r"i know (this|that|how)",
-        r"that sounds",
-        r"i reali[sz]e",
-    ),
+# Broader than what the scripted customer listens for (`ACKNOWLEDGMENT`, every phrase
+# of which is here too): an analysis may count "I'm here to help" as reassurance, while the
+# customer needs its feeling answered.
+_BROADER: dict[str, tuple[str, ...]] = {
+    "acknowledgment": (r"i can (see|tell|understand)", r"i know (this|that|how)", r"i reali[sz]e"),
     "validation": (
-        r"understandabl[ey]",
         r"(that'?s|that is|it'?s|it is) (completely |totally |really |so )?"
         r"(understandable|frustrating|stressful|upsetting|worrying)",
-        r"must (be|feel) (so |very |really )?"
-        r"(hard|stressful|frustrating|difficult|upsetting|worrying|scary|disappointing)",
-        r"you have every right",
         r"makes? (complete |perfect |total )?sense (that|you)",
     ),
     "reassurance": (
-        r"(don'?t|do not) worry",
         r"rest assured",
         r"i'?ll take care of",
         r"i('m| am) here to help",
@@ -79,6 +58,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
         r"bearing with (me|us)",
     ),
 }
+LEXICON: dict[str, tuple[str, ...]] = {
+    cue: ACKNOWLEDGMENT.get(cue, ()) + _BROADER.get(cue, ()) for cue in ACKNOWLEDGMENT | _BROADER
+}
+"""The cues and their phrases: the scripted customer's, then the analysis's own."""
+
 FEELING_WORDS = (
     "frustrat",
     "upset",

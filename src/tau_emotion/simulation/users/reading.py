@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from tau_emotion.data import Action, Intent
 from tau_emotion.emotions.space import Family
 from tau_emotion.evaluation.outputs import output_communicated
+from tau_emotion.simulation.users.acknowledgment import ACKNOWLEDGMENT
 
 FACT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "email": ("email", "e-mail"),
@@ -42,10 +43,7 @@ _REQUESTING = re.compile(
     re.I,
 )
 _EMPATHY = re.compile(
-    r"(i understand|i'm sorry|i am sorry|i apologi[sz]e|sorry to hear|i can imagine|"
-    r"that sounds|i hear you|understandabl|must be (hard|stressful|frustrating|difficult)|"
-    r"don't worry|do not worry|i appreciate your patience|i know this is|that's frustrating)",
-    re.I,
+    "|".join(rf"\b(?:{p})" for phrases in ACKNOWLEDGMENT.values() for p in phrases), re.I
 )
 
 # fmt: off
