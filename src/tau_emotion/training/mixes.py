@@ -46,8 +46,8 @@ from tau_emotion.training.export import (
     DATASET_INFO_FILE,
     SHAREGPT_FILE,
     TRL_FILE,
+    distinct_rows,
     read_dataset_info,
-    training_digest,
 )
 from tau_emotion.training.outcomes import Outcome, classify, tool_call_count
 
@@ -234,18 +234,6 @@ def _sort_key(episode: Episode) -> tuple[str, str, int, str]:
     return (episode.domain, episode.task_id, episode.trial, digest)
 
 
-def _distinct(items: list[Episode]) -> list[Episode]:
-    """`items` (sorted) without exact duplicate conversations, the first of each kept."""
-    seen: set[str] = set()
-    kept: list[Episode] = []
-    for e in items:
-        digest = training_digest(e)
-        if digest not in seen:
-            seen.add(digest)
-            kept.append(e)
-    return kept
-
-
 def build_mix(
     spec: MixSpec, episodes: Iterable[Episode], sources: list[str] | None = None
 ) -> tuple[list[Episode], MixComposition]:
@@ -273,7 +261,7 @@ def build_mix(
     for domain in sorted(pool):
         # Sorting first makes every seeded choice, and which copy of a duplicate stays,
         # independent of the input order.
-        items = _distinct(sorted(pool[domain], key=_sort_key))
+        items, _ = distinct_rows(sorted(pool[domain], key=_sort_key), keep_reasoning=True)
         distinct[domain] = len(items)
         rng = random.Random(f"{spec.seed}:{domain}")
         if spec.max_per_task is not None:
