@@ -9,7 +9,6 @@ from tau_emotion.data import Episode, Message, ToolCall
 from tau_emotion.domains import Domain, domain_names, load_domain
 from tau_emotion.domains.checks import (
     PolicyCheck,
-    Trajectory,
     authentication_before,
     confirmation_before_writes,
     hard_violations,
@@ -19,6 +18,7 @@ from tau_emotion.domains.checks import (
     run_checks,
 )
 from tau_emotion.domains.consent import is_affirmative
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
 from tau_emotion.models.scripted import ScriptedModel, tool_call
 from tau_emotion.simulation.agents import OracleAgent, ToolCallingAgent

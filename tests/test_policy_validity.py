@@ -16,13 +16,9 @@ import pytest
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.domains import Domain, domain_names, load_domain
-from tau_emotion.domains.checks import (
-    Trajectory,
-    confirmation_before_writes,
-    hard_violations,
-    run_checks,
-)
+from tau_emotion.domains.checks import confirmation_before_writes, hard_violations, run_checks
 from tau_emotion.domains.consent import is_affirmative
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
 
 # -- 1. the consent rule ---------------------------------------------------------------------

@@ -16,8 +16,9 @@ import pytest
 
 from tau_emotion.data import Message, ToolCall
 from tau_emotion.domains import Domain, load_domain
-from tau_emotion.domains.checks import Offer, PolicyCheck, Trajectory, run_checks
+from tau_emotion.domains.checks import Offer, PolicyCheck, run_checks
 from tau_emotion.domains.tools import to_text
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 

@@ -31,8 +31,8 @@ _ALSO_FORBIDDEN = re.compile(r"\bcancel\w*\b", re.I)
 # Each part the readers act on, with the name a failure reports.
 _READERS = (
     ("settle (challenge.is_settling)", _SETTLING),
-    ("affirmative (checks.is_affirmative)", _AFFIRMATIVE),
-    ("negative (checks.is_affirmative)", _NEGATIVE),
+    ("affirmative (consent.is_affirmative)", _AFFIRMATIVE),
+    ("negative (consent.is_affirmative)", _NEGATIVE),
     ("closing (scripted._DONE)", _DONE),
     ("emergency (telehealth)", EMERGENCY),
     ("cancel", _ALSO_FORBIDDEN),

@@ -16,7 +16,7 @@ from scripted_turns import opened, turn
 from emotion_specs import condition_spec
 from tau_emotion.data import STOP_TOKEN, UNSATISFIED_TOKEN, Message, Task
 from tau_emotion.domains import Domain
-from tau_emotion.domains.checks import is_affirmative
+from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ParticipantError
 from tau_emotion.models.scripted import ScriptedModel

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import run_checks
 from tau_emotion.domains.tools import to_text
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
 from tau_emotion.tracer.graph import build_graph
 from tau_emotion.tracer.ground import ground_walk

@@ -14,7 +14,8 @@ import pytest
 from tau_emotion.data import Message, Task
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.base import load_tasks
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import run_checks
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.emotions import EMOTIONS
 from tau_emotion.emotions.space import FAMILIES
 from tau_emotion.environment import Environment

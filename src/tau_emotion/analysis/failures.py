@@ -43,8 +43,8 @@ from tau_emotion.analysis.runs import (
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.tooluse import KindsFor
 from tau_emotion.data import Episode, ErrorKind, Task, TerminationReason
-from tau_emotion.domains.checks import Trajectory
 from tau_emotion.domains.tools import ToolKind
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.models.base import ChatModel
 
 Fault = Literal["agent", "user", "environment"]

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import ValidationError
 
 from tau_emotion.data import Message, Split, Task
-from tau_emotion.domains.checks import PolicyCheck, Trajectory
+from tau_emotion.domains.checks import PolicyCheck
 from tau_emotion.domains.state import DomainDB, State, canonical_json
 from tau_emotion.domains.tools import ToolKind, ToolSet
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.errors import DomainError, TaskFileError
 from tau_emotion.storage import parse_jsonl
 

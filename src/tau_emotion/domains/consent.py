@@ -2,7 +2,7 @@
 turn asks for one, and whether agent text names the change a yes is given to.
 
 Transparent rules over words, not a model (docs/policy.md says what they read): the policy
-checks (`checks.Trajectory`) decide with them which writes were confirmed, and the oracle agent
+checks (`trajectory.Trajectory`) decide with them which writes were confirmed, and the oracle agent
 reads the scripted customer's answers with `is_affirmative`.
 """
 

@@ -16,7 +16,8 @@ from tau_emotion.data import (
     TerminationReason,
     Usage,
 )
-from tau_emotion.domains.checks import Trajectory, hard_violations
+from tau_emotion.domains.checks import hard_violations
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment, gold_hash
 from tau_emotion.errors import DomainError, ModelError, ParticipantError
 from tau_emotion.evaluation.reward import compute_reward

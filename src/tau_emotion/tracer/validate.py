@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tau_emotion.data import Action, Task
-from tau_emotion.domains.checks import Trajectory, run_checks
+from tau_emotion.domains.checks import run_checks
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
 from tau_emotion.errors import DomainError, ToolError
 from tau_emotion.evaluation.outputs import output_communicated

@@ -17,19 +17,17 @@ from tau_emotion.domains.airline.rules import DELAY_THRESHOLD_MINUTES, FREE_CANC
 from tau_emotion.domains.airline.tools import AirlineTools
 from tau_emotion.domains.airline.tools_base import booked_at
 from tau_emotion.domains.checks import (
-    CallRecord,
     PolicyCheck,
-    Trajectory,
     authentication_before,
     confirmation_before_writes,
     id_key,
     judged,
     nothing_after_transfer,
     one_customer,
-    result_field,
     single_identity,
     writes_and,
 )
+from tau_emotion.domains.trajectory import CallRecord, Trajectory, result_field
 
 AUTH_TOOLS = ("find_user_by_email", "find_user_by_name_and_birth_date", "find_user_by_name_and_zip")
 ACCOUNT_READS = ("get_user_details", "get_reservation_details")

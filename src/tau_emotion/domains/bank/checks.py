@@ -33,17 +33,15 @@ from tau_emotion.domains.bank.rules import (
 )
 from tau_emotion.domains.bank.tools import BankTools
 from tau_emotion.domains.checks import (
-    CallRecord,
     Offer,
     PolicyCheck,
-    Trajectory,
     act_as_authenticated,
     judged,
-    result_json,
     session_checks,
     writes_and,
 )
 from tau_emotion.domains.common import money, money_text
+from tau_emotion.domains.trajectory import CallRecord, Trajectory, result_json
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_zip")
 PROTECTED_READS = frozenset(

@@ -15,19 +15,17 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tau_emotion.domains.checks import (
-    CallRecord,
     PolicyCheck,
-    Trajectory,
     act_as_authenticated,
     judged,
     read_before_change,
-    result_dict,
     session_checks,
     writes_and,
 )
 from tau_emotion.domains.movie.db import Booking
 from tau_emotion.domains.movie.rules import CUTOFF_HOURS, MIN_MEMBER_AGE, age_on, hours_until
 from tau_emotion.domains.movie.tools import TODAY, MovieTools
+from tau_emotion.domains.trajectory import CallRecord, Trajectory, result_dict
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_zip")
 ACCOUNT_READS = frozenset({"get_customer_details", "get_booking"})

@@ -14,17 +14,14 @@ from decimal import Decimal
 from typing import Any
 
 from tau_emotion.domains.checks import (
-    CallRecord,
     Offer,
     PolicyCheck,
-    Trajectory,
     authentication_before,
     confirmation_before_writes,
     judged,
     nothing_after_transfer,
     other_than_first,
     read_before_change,
-    result_field,
     writes_and,
 )
 from tau_emotion.domains.retail.db import Order
@@ -35,6 +32,7 @@ from tau_emotion.domains.retail.rules import (
     normalize_order_number,
 )
 from tau_emotion.domains.retail.tools import RetailTools
+from tau_emotion.domains.trajectory import CallRecord, Trajectory, result_field
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_zip")
 ACCOUNT_READS = ("get_customer", "get_order")

@@ -11,15 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tau_emotion.domains.checks import (
-    PolicyCheck,
-    Trajectory,
-    all_but,
-    other_than_first,
-    result_field,
-    session_checks,
-)
+from tau_emotion.domains.checks import PolicyCheck, all_but, other_than_first, session_checks
 from tau_emotion.domains.telecom.judged import JUDGED
+from tau_emotion.domains.trajectory import Trajectory, result_field
 
 AUTH_TOOLS = ("find_customer_by_phone", "find_customer_by_email", "find_customer_by_name_and_dob")
 # Tools that reveal nothing about an account, so they need no authentication.

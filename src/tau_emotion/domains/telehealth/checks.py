@@ -12,15 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from tau_emotion.domains.checks import (
-    PolicyCheck,
-    Trajectory,
-    act_as_authenticated,
-    result_json,
-    session_checks,
-)
+from tau_emotion.domains.checks import PolicyCheck, act_as_authenticated, session_checks
 from tau_emotion.domains.telehealth.judged import JUDGED
 from tau_emotion.domains.telehealth.tools import AUTH_TOOLS
+from tau_emotion.domains.trajectory import Trajectory, result_json
 
 Found = Iterable[tuple[str, int | None]]
 

@@ -13,14 +13,13 @@ from typing import Any
 
 from tau_emotion.domains.checks import (
     PolicyCheck,
-    Trajectory,
     nothing_after_transfer,
     read_before_change,
     records_of_authenticated,
-    result_json,
     session_checks,
     writes_and,
 )
+from tau_emotion.domains.trajectory import Trajectory, result_json
 from tau_emotion.domains.travel.judged import JUDGED
 
 AUTH_TOOLS = ("find_customer_by_email", "find_customer_by_phone", "find_customer_by_name_and_dob")

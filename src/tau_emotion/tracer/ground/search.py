@@ -17,8 +17,9 @@ from itertools import chain
 from typing import Any
 
 from tau_emotion.data import Action
-from tau_emotion.domains.checks import PolicyCheck, Trajectory, Violation, run_checks
+from tau_emotion.domains.checks import PolicyCheck, Violation, run_checks
 from tau_emotion.domains.tools import ToolSpec, to_text
+from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
 from tau_emotion.errors import ToolError
 from tau_emotion.tracer.graph import is_entity_param
