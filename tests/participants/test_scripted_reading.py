@@ -82,6 +82,20 @@ def test_an_identifying_fact_it_lacks_still_gets_i_dont_know(toy: Domain) -> Non
     assert reply.startswith(P.DONT_KNOW["neutral"])
 
 
+def test_a_confirm_worded_question_for_a_fact_it_lacks_is_not_refused(toy: Domain) -> None:
+    # "Confirm" asks for a fact here, not for consent: a refusal would restate the request
+    # as if the agent had proposed something else.
+    customer = user(toy)
+    history = opened(customer)
+    reply = turn(customer, history, "Could you confirm your date of birth for me?")
+    assert reply.startswith(P.DONT_KNOW["neutral"])
+    assert not reply.startswith(P.REFUSE["neutral"])
+    # A fact it holds is still given, and a proposal of another action still refused.
+    assert "ana@example.com" in turn(customer, history, "Can you verify the email on file?")
+    refused = turn(customer, history, "Shall I close your account instead?")
+    assert refused.startswith(P.REFUSE["neutral"])
+
+
 def test_clarify_offers_only_values_the_customer_was_told() -> None:
     task = credit_task()
     assert clarify("How much credit?", task.intents[0], task.instruction) == []  # no named arg

@@ -64,6 +64,13 @@ _CONFIRM = re.compile(
     re.I,
 )
 _DONE = re.compile(r"(anything else|something else|further help|all set)", re.I)
+# "Could you confirm your date of birth?" says "confirm" but asks for a fact; one the customer
+# holds is answered by `_asked_facts`, one it lacks gets "I don't know", never a refusal.
+_CONFIRM_A_FACT = re.compile(
+    r"\b(confirm|verify)\s+(your|the)\s+(\w+\s+){0,3}?"
+    r"(number|code|id|birth|address|zip|phone|email|name)\b",
+    re.I,
+)
 # The customer's first request is written as its opening line ("Hi, I booked..."); where the
 # scripted user adds its own greeting, or restates the request mid-conversation, that
 # greeting would be said twice or out of place.
@@ -377,6 +384,8 @@ class ScriptedUser:
             prefix = P.REPEATED[politeness] if repeated else ""
             return self._say(prefix, facts[0].upper() + facts[1:] + ".", self._colour())
 
+        if confirm and _CONFIRM_A_FACT.search(text) and asks_unknown_fact(text):
+            return self._say(P.DONT_KNOW[politeness], self._colour())
         if confirm:
             return self._say(P.REFUSE[politeness], self._restated(current), self._colour())
 
