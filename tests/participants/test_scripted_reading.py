@@ -11,7 +11,7 @@ from pathlib import Path
 from scripted_turns import opened, turn
 
 from emotion_specs import condition_spec
-from tau_emotion.data import Task
+from tau_emotion.data import Message, Task
 from tau_emotion.domains import Domain
 from tau_emotion.emotions.space import Family
 from tau_emotion.environment import Environment
@@ -20,7 +20,11 @@ from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import ScriptedUser
 from tau_emotion.simulation.users import phrases as P
-from tau_emotion.simulation.users.reading import asked_facts, clarify, responds_to_feelings
+from tau_emotion.simulation.users.reading import (
+    asked_facts,
+    clarify,
+    responds_to_feelings,
+)
 
 from toy_domain import credit_task
 
@@ -132,6 +136,19 @@ def test_a_formula_does_not_reassure_the_customer_but_listening_does(toy: Domain
     assert "no acknowledgment of feelings" not in listening.friction
 
 
+def test_its_own_feeling_quoted_back_is_not_an_acknowledgment(toy: Domain) -> None:
+    # The do-nothing baseline echoes each message; the feeling word in the echo is the
+    # customer's, so it must not count as the agent naming it.
+    task = credit_task().model_copy(update={"emotion": ANXIOUS})
+    parrot = user(toy, task)
+    history = opened(parrot)
+    said = "I'm worried sick about this store credit."
+    history.append(Message(role="user", content=said))
+    echo = f'I\'m sorry for the trouble. You said: "{said}" Could I have your email?'
+    turn(parrot, history, echo)
+    assert "no acknowledgment of feelings" in parrot.friction
+
+
 def test_the_oracle_gains_at_most_a_point_from_a_fixed_apology(toy: Domain) -> None:
     import sys
     from pathlib import Path
@@ -172,11 +189,9 @@ def test_the_emotion_shows_in_every_turn_in_varied_words(toy: Domain) -> None:
     assert len(set(used)) > 1
 
 
-def test_acknowledgments_written_elsewhere_are_heard_and_formulas_are_not() -> None:
-    """120 agent replies written by hand from the label definition alone (see the file's
-    provenance): the narrow lexicon of 2026-12-04 heard 12 of the 70 acknowledgments, the
-    current one hears 41, and no formula, dismissal or purely practical reply counts."""
-    doc = json.loads((Path(__file__).parent / "data" / "empathy_eval.json").read_text())
+def measured(name: str) -> tuple[int, int, int]:
+    """(acknowledgments heard, missed, false alarms) on one hand-written set of 120 replies."""
+    doc = json.loads((Path(__file__).parent / "data" / name).read_text())
     heard = missed = false_alarms = 0
     for item in doc["items"]:
         said = responds_to_feelings(item["agent"], [item["customer"]], item["family"])
@@ -185,6 +200,23 @@ def test_acknowledgments_written_elsewhere_are_heard_and_formulas_are_not() -> N
             missed += not said
         else:
             false_alarms += said
+    return heard, missed, false_alarms
+
+
+def test_acknowledgments_written_elsewhere_are_heard_and_formulas_are_not() -> None:
+    """The held-out set (see the file's provenance): the narrow lexicon of 2026-12-04 heard 12
+    of the 70 acknowledgments, the current one hears 45, and no formula, dismissal or purely
+    practical reply counts."""
+    heard, missed, false_alarms = measured("empathy_eval.json")
     assert heard + missed == 70
-    assert heard >= 41
+    assert heard >= 45
+    assert false_alarms == 0
+
+
+def test_the_development_set_stays_fitted() -> None:
+    """The set the phrase list was widened against: a regression guard, not a measure (the
+    list before that widening heard 28 of its 70 and raised 3 false alarms)."""
+    heard, missed, false_alarms = measured("empathy_dev.json")
+    assert heard + missed == 70
+    assert heard >= 62
     assert false_alarms == 0

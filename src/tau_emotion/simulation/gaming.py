@@ -45,7 +45,7 @@ class DoNothingAgent:
     Each reply acknowledges the customer's feelings, restates what they just said (as
     agents do to show they listened; it also echoes any figure the customer gave), claims
     it is taken care of and asks whether there is anything else. The scripted user takes the
-    agent's word and walks through every intent (27 of 580 emotional customers still leave,
+    agent's word and walks through every intent (32 of 580 emotional customers still leave,
     docs/gaming.md), so the score counts exactly the tasks that a database left as it was, and
     the customer's own words, satisfy.
     """

@@ -50,15 +50,21 @@ _EMPATHY = re.compile(
 FEELING_WORDS: dict[str, tuple[str, ...]] = {
     # Stems an agent uses when it names what a customer of each family feels.
     Family.ANGER: ("frustrat", "annoy", "upset", "angry", "anger", "irritat", "exasperat",
-                   "infuriat", "unfair", "fed up"),
+                   "infuriat", "unfair", "fed up", "furious", "livid", "outrag", "maddening",
+                   "humiliat", "insult"),
     Family.FEAR: ("worr", "anxious", "anxiety", "nervous", "scar", "stress", "concern",
-                  "afraid", "fright", "uneasy", "dread"),
+                  "afraid", "fright", "uneasy", "dread", "terrif", "panic", "shaken",
+                  "unsettl", "distress"),
     Family.SADNESS: ("sad", "disappoint", "hard time", "difficult", "loss", "heartbreak",
-                     "discourag", "hopeless", "helpless", "let down", "painful"),
+                     "heartbroken", "discourag", "hopeless", "helpless", "let down", "painful",
+                     "crush", "devastat", "grief", "griev", "mourn", "sorrow", "gutted",
+                     "lonely"),
     Family.DISGUST: ("disgust", "unpleasant", "awful", "appall", "revolting", "distaste",
-                     "gross", "unacceptable", "offensive", "off-putting"),
+                     "gross", "unacceptable", "offensive", "off-putting", "sicken", "vile",
+                     "filthy", "nauseat", "repuls", "horrif"),
     Family.ENJOYMENT: ("excit", "glad", "happy", "wonderful", "great news", "relie", "thrill",
-                       "proud", "pleased", "delight", "lovely"),
+                       "proud", "pleased", "delight", "lovely", "brilliant", "over the moon",
+                       "chuffed", "congrat", "well done", "celebrat", "fantastic", "amazing"),
 }
 
 _STOPWORDS = frozenset(
@@ -110,8 +116,13 @@ def acknowledges_feelings(text: str) -> bool:
     return bool(_EMPATHY.search(text))
 
 
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 5 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _content_words(texts: Iterable[str]) -> set[str]:
-    words = {w.strip("'-") for t in texts for w in _WORD.findall(t.lower())}
+    # A plural is the same thing ("three broken blenders" answers "my blender broke").
+    words = {_singular(w.strip("'-")) for t in texts for w in _WORD.findall(t.lower())}
     return {w for w in words if w not in _STOPWORDS and not _EMPATHY.search(w)}
 
 

@@ -343,10 +343,12 @@ class ScriptedUser:
             and self._hands_back(text)
         )
         consent = asks_consent(text) and self._confirms_current_write(text)
-        # Only a customer who needs reassurance and has not had it reads the turn for it.
+        # Only a customer who needs reassurance and has not had it reads the turn for it, in
+        # the agent's own words: its feeling quoted back to it ('You said: "...it's
+        # maddening..."') names nothing the agent said.
         if self.temper.needs_reassurance and not self._reassured:
             heard = [m.content or "" for m in messages if m.role == "user"]
-            if responds_to_feelings(said, heard, self.temper.family):
+            if responds_to_feelings(text, heard, self.temper.family):
                 self._reassured = True
             elif not (closing or consent):
                 self._spend(1, "no acknowledgment of feelings")
