@@ -26,7 +26,7 @@ from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import Agent, EpisodeSetup
 from tau_emotion.simulation.users import ScriptedUser
 from tau_emotion.simulation.users import challenge as C
-from tau_emotion.simulation.users.llm import user_system_prompt
+from tau_emotion.simulation.users.llm_prompts import user_system_prompt
 
 CHALLENGE_TASK = "compensation_second_certificate_refused"
 

@@ -25,14 +25,16 @@ from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users.llm import (
     EMPTY_AGENT_TURN,
-    FACT_GROUPS,
     GREETING,
-    NO_FACTS,
-    RECITED,
     LLMUser,
     UserTurnError,
-    facts_section,
     flip_roles,
+)
+from tau_emotion.simulation.users.llm_prompts import (
+    FACT_GROUPS,
+    NO_FACTS,
+    RECITED,
+    facts_section,
     plan_facts,
     recites_task,
     supervisor_prompt,

@@ -25,7 +25,8 @@ from tau_emotion.simulation.gaming import DoNothingAgent
 from tau_emotion.simulation.loop import run_episode
 from tau_emotion.simulation.participants import EpisodeSetup
 from tau_emotion.simulation.users import phrases as P
-from tau_emotion.simulation.users.llm import REACT_SUFFIX, LLMUser
+from tau_emotion.simulation.users.llm import LLMUser
+from tau_emotion.simulation.users.llm_prompts import REACT_SUFFIX
 from tau_emotion.simulation.users.model_replies import MAX_REPLY_CHARS
 from tau_emotion.simulation.users.scripted import ScriptedUser, asks_consent
 
