@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tau_emotion.domains import domain_names
@@ -40,6 +43,31 @@ STALE_GRAPHS = {
     "rebuild and a fresh hand review of the movie test set (then this passes: drop the mark).",
 }
 """Domains whose committed graph knowingly lags its derivation, and why."""
+
+
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+def test_no_docs_command_rewrites_a_lagging_graph() -> None:
+    """docs/tracer.md opened with `tracer graph --domain all`, which rewrites movie's
+    committed graph (and with it every later movie build) though the same page says it must
+    lag until a rebuild. A command block's `tracer graph` rewrites only with `--check`
+    absent; then its domains must not include a lagging one, nor be `all`."""
+    commands = [
+        line
+        for doc in sorted(DOCS.glob("*.md"))
+        for block in re.findall(r"```(?:bash)?\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+        for line in block.splitlines()
+        if "tracer graph" in line
+    ]
+    assert commands, "docs/tracer.md shows how to check the graphs"
+    for line in commands:
+        command = line.split("#")[0]
+        if "--check" in command:
+            continue
+        spec = re.search(r"--domain[= ](\S+)", command)
+        domains = set(spec.group(1).split(",")) if spec else {"all"}
+        assert not domains & {"all", *STALE_GRAPHS}, line
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ from pathlib import Path
 from tau_emotion.data import Split, Task
 from tau_emotion.domains import Domain, load_domain
 from tau_emotion.domains.base import write_tasks
+from tau_emotion.inputs import InputError, writable_folder
 from tau_emotion.tracer.config import BuildConfig
 from tau_emotion.tracer.feel import FeelingMapper, default_mapper, feel_settings, run_feel
 from tau_emotion.tracer.feel.coverage import enforce_coverage
@@ -56,6 +57,7 @@ from tau_emotion.tracer.select import (
     is_challenge,
     select,
 )
+from tau_emotion.tracer.stats import write_targets
 from tau_emotion.tracer.validate import run_validate, validate_settings
 from tau_emotion.tracer.walks import run_walks, walk_settings
 
@@ -86,7 +88,8 @@ def build_split(
         profile, graph, walks_path, samples, config.seed, test_walks, walk_config, show
     )
     done = _grounded_ids(out, domain, split)
-    kept, held = _kept(out, profile.domain, split, target)
+    installed = holds_installed(config)
+    kept, held = _kept(out, profile.domain, split, target, installed)
     empty = 0
     # The test pool is fixed and cheap to ground: all of it is, so the selection has every
     # rule any of its walks can challenge to choose from. Train grounds until it has enough.
@@ -140,7 +143,7 @@ def build_split(
         )
         done |= batch
         had = sum(held.values())
-        kept, held = _kept(out, profile.domain, split, target)
+        kept, held = _kept(out, profile.domain, split, target, installed)
         if kept >= target and alone:
             empty = empty + 1 if sum(held.values()) == had else 0
             if empty >= EMPTY_CHALLENGE_WAVES:
@@ -162,10 +165,18 @@ FIRST_WAVE = 80
 first (`ChallengePlan`)."""
 
 
-def _kept(out: Path, domain: Domain, split: Split, target: int) -> tuple[int, Counter[str]]:
+def holds_installed(config: BuildConfig) -> bool:
+    """Whether the build's train splits are also held apart from the domains' installed test
+    sets (`held_traces`): when the build makes no test split of its own."""
+    return "test" not in config.splits
+
+
+def _kept(
+    out: Path, domain: Domain, split: Split, target: int, installed: bool
+) -> tuple[int, Counter[str]]:
     """Accepted tasks a selection of `target` could use so far, and the policy challenges
     among them by rule id."""
-    verdicts = capped(admissible(out, domain, split), target, domain.tool_kinds)
+    verdicts = capped(admissible(out, domain, split, installed), target, domain.tool_kinds)
     return len(verdicts), Counter(challenge_rule(v) for v in verdicts if is_challenge(v))
 
 
@@ -256,6 +267,37 @@ def _reviewed(
     return tasks, twins
 
 
+MANIFEST = "manifest.json"
+"""The resolved `BuildConfig` of a build's last run, in its folder."""
+
+
+def _is_tracer_folder(out: Path) -> bool:
+    """A build's folder (its manifest a `BuildConfig`) or a stage command's (a domain's
+    walks in it)."""
+    if any((p / "walks.jsonl").is_file() for p in out.iterdir() if p.is_dir()):
+        return True
+    try:
+        BuildConfig.model_validate_json((out / MANIFEST).read_bytes())
+    except (OSError, ValueError):  # missing, unreadable, not JSON, not a config
+        return False
+    return True
+
+
+def check_build_folder(out: Path, what: str = "build folder") -> None:
+    """`out` can take a build (created if needed): a new or empty folder, or one a Tracer
+    build or stage wrote (a build resumes it), else `InputError` naming it. A build used
+    to write its manifest, graphs and statistics into any folder, over files of the same
+    name, and `--out` a file was only ``error: ...: File exists``."""
+    if out.is_dir() and any(out.iterdir()) and not _is_tracer_folder(out):
+        held = sorted(p.name for p in out.iterdir())
+        shown = ", ".join(held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+        raise InputError(
+            f"{what} {out} holds {shown} and is not a Tracer build (no build {MANIFEST}, no "
+            "<domain>/walks.jsonl): use a new or empty folder"
+        )
+    writable_folder(out, what)
+
+
 def run_build(
     config: BuildConfig,
     out: Path,
@@ -268,9 +310,9 @@ def run_build(
     given = {d.name: d for d in domains}
     profiles = {n: profile_for(given.get(n) or load_domain(n)) for n in config.domains}
     mapper = default_mapper(config.seed)
+    check_build_folder(out)
     _check_reuse(config, out, profiles, mapper)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "manifest.json").write_text(config.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    (out / MANIFEST).write_text(config.model_dump_json(indent=1) + "\n", encoding="utf-8")
     for name, profile in profiles.items():
         # The build folder keeps the graph it walked (the statistics read it there).
         (out / name).mkdir(exist_ok=True)
@@ -280,10 +322,14 @@ def run_build(
     with worker_pool(list(profiles.values()), config.workers) as pool:
         targets = _build_all(config, out, profiles, mapper, show, pool)
     selected: dict[tuple[str, Split], Selection] = {}
+    asked: dict[str, dict[str, int]] = {}
     for domain in config.domains:
         for split in config.splits:
             target = config.test_target(profiles[domain]) if split == "test" else targets[domain]
-            selected[(domain, split)] = select(out, profiles[domain].domain, split, target)
+            selected[(domain, split)] = select(
+                out, profiles[domain].domain, split, target, holds_installed(config)
+            )
+            asked.setdefault(domain, {})[split] = target
     tests = [sel for (_, s), sel in sorted(selected.items()) if s == "test"]
     test = [t for ts, _, _, _ in tests for t in ts]
     situations = {k: v for _, _, _, sit in tests for k, v in sit.items()}
@@ -299,4 +345,8 @@ def run_build(
         if install:
             install_tasks(profiles[domain].domain, split, tasks, twins, hashes)
     (out / "mapper.json").write_text(json.dumps({"mapper": mapper.name}) + "\n", encoding="utf-8")
+    # What each split was asked for beside what it got: a split that ran short (a train pool
+    # that ran dry, a total the domains could not fill) used to leave fewer tasks with exit
+    # 0 and no word. The statistics and the command's summary read it from here.
+    write_targets(out, asked)
     return final

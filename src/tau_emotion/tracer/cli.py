@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from tau_emotion.models.base import ChatModel
     from tau_emotion.tracer.jsonl import StageName
     from tau_emotion.tracer.review import Draft
+    from tau_emotion.tracer.stats import DomainStats
 
 app = typer.Typer(
     help="Build tasks from the domains' tools: graph, walks, grounding, feelings, validation.",
@@ -339,7 +340,8 @@ def build_cmd(
 ) -> None:
     """Every stage end to end; writes OUT/tasks/<domain>/{test,test_neutral,train}.jsonl."""
     from tau_emotion.inputs import InputError
-    from tau_emotion.tracer.build import run_build
+    from tau_emotion.tracer.build import check_build_folder, run_build
+    from tau_emotion.tracer.config import TRAIN_ONLY_NONE
     from tau_emotion.tracer.stats import write_stats
 
     if domain is not None and domains_alias is not None:
@@ -348,20 +350,66 @@ def build_cmd(
             f"--domain {domain!r} and --domains {domains_alias!r} both given: "
             "use --domain alone (--domains is its old spelling)"
         )
+    if split == "train" and train_total == 0:
+        raise InputError(f"--train-total 0 with --split train: {TRAIN_ONLY_NONE}")
     splits: list[Split] = ["test", "train"] if split == "both" else [_split(split)]
-    config = BuildConfig(
-        domains=_domains(domains_alias, "--domains")
+    # Only a missing --domain means all: an empty one (a script's unset "$D") used to start
+    # a build of every domain, where the stage commands refuse it.
+    names = (
+        _domains(domains_alias, "--domains")
         if domains_alias is not None
-        else _domains(domain or "all"),
+        else _domains(domain if domain is not None else "all")
+    )
+    check_build_folder(out, "--out")  # before the domains' profiles take their time
+    config = BuildConfig(
+        domains=names,
         splits=splits,
         seed=seed,
         workers=workers,
         train_total=train_total,
     )
     final = run_build(config, out, install=install, show=not quiet)
-    write_stats(out)
+    stats = write_stats(out)
+    _say_shortfalls(config, out, stats)
     typer.echo(f"tasks in {final}; statistics in {out / 'stats.md'}")
-    typer.echo(f"run them with: tau-emotion run --tasks {out}")
+    typer.echo(_run_hint(out, splits))
+
+
+def _run_hint(out: Path, splits: list[Split]) -> str:
+    """The command that runs what the build made: `run` reads the test split unless told
+    otherwise, so a train-only build's hint without --split train failed."""
+    if splits == ["train"]:
+        return f"run them with: tau-emotion run --tasks {out} --split train"
+    hint = f"run them with: tau-emotion run --tasks {out}"
+    if "train" in splits:
+        hint += " (the train tasks: add --split train)"
+    return hint
+
+
+def _say_shortfalls(config: BuildConfig, out: Path, stats: list[DomainStats]) -> None:
+    """On stderr, each split that selected fewer tasks than the build asked of it, and
+    why: a build that ran short used to say only where its tasks were."""
+    from tau_emotion.tracer.stats import read_targets
+
+    short = False
+    for d in stats:
+        for name, s in d.splits.items():
+            if s.short is not None:
+                short = True
+                line = f"{d.domain}: {name}: {s.selected} of {s.asked} asked; {s.short}"
+                typer.echo(line, err=True)
+    if config.train_total > 0:
+        # A total smaller than the domains leaves some none (`train_shares`); such a split
+        # grounds nothing, so the statistics do not list it.
+        over = f"--train-total {config.train_total} over {len(config.domains)} domains"
+        for domain, splits in read_targets(out).items():
+            if splits.get("train") == 0:
+                typer.echo(f"{domain}: train: none asked ({over})", err=True)
+    if short and "train" in config.splits and len(config.domains) > 1:
+        got = sum(d.splits["train"].selected for d in stats if "train" in d.splits)
+        gap = config.train_total - got
+        how = "the other domains filled the gap" if gap <= 0 else f"{gap} short"
+        typer.echo(f"train: {got} of {config.train_total} asked in all ({how})", err=True)
 
 
 @app.command("stats")

@@ -42,6 +42,10 @@ class WalkConfig:
     """Intents per task for the test pool; None draws it like the train pool."""
 
 
+TRAIN_ONLY_NONE = "a train-only build of 0 train tasks builds nothing: ask for at least 1"
+"""Why a train total of 0 is refused where train is the only split."""
+
+
 class BuildConfig(BaseModel):
     """Everything a build depends on (stored as ``manifest.json`` in the output folder)."""
 
@@ -56,7 +60,8 @@ class BuildConfig(BaseModel):
     )
     # The counts below cannot be negative: a negative one used to slice or loop to nothing
     # and a build "succeeded" with no tasks. A train total of 0 is a build without train
-    # tasks; the others need at least one walk, test walk or worker to mean anything.
+    # tasks (its test split alone, with empty train files), so a train-only build of 0 is
+    # refused; the others need at least one walk, test walk or worker to mean anything.
     train_total: int = Field(default=7600, ge=0, description="Train tasks over all domains.")
     walk_samples: int = Field(
         default=4000, ge=1, description="Walk samples per domain, first round."
@@ -78,6 +83,9 @@ class BuildConfig(BaseModel):
             table: dict[int, float] = getattr(self, name)
             if sum(table.values()) <= 0:
                 raise ValueError(f"{name} needs a weight above 0")
+        if self.splits == ["train"] and self.train_total == 0:
+            # It used to write empty train files and exit 0.
+            raise ValueError(TRAIN_ONLY_NONE)
         return self
 
     def test_target(self, profile: Profile) -> int:

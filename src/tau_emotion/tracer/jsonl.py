@@ -9,6 +9,8 @@ stage that went on past it would work from part of its input and say nothing.
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -141,14 +143,57 @@ def done_keys(path: Path, key: str) -> set[str]:
     return keys
 
 
+PLAIN_EVERY_SECONDS = 30.0
+"""Off a terminal, a stage's progress is a plain line this often, and one when it ends."""
+
+
+def stage_label(path: Path) -> str:
+    """What a progress line or bar says of the stage writing `path`
+    (OUT/<domain>/<stage>[-<split>].jsonl): ``<domain>: ground (train)``. It said
+    ``ground ground-train``, so a build of many domains never showed which one ran."""
+    stage, _, split = path.stem.partition("-")
+    return f"{path.parent.name}: {stage}" + (f" ({split})" if split else "")
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes}m{secs:02d}s"
+
+
 @contextmanager
-def progress(description: str, total: int, enabled: bool = True) -> Iterator[Callable[[], None]]:
-    """A rich progress bar; `advance()` moves it one step. Disabled: a no-op."""
+def progress(
+    description: str,
+    total: int,
+    enabled: bool = True,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[Callable[[], None]]:
+    """A rich progress bar on a terminal; `advance()` moves it one step. Off a terminal (a
+    log, CI, nohup) plain lines on stderr instead, every `PLAIN_EVERY_SECONDS` and at the
+    end: the bar rendered nothing there but blank lines, so a half-hour build logged no
+    progress at all. Disabled: a no-op."""
     if not enabled or total == 0:
         yield lambda: None
         return
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    if not Console().is_terminal:
+        started = last = clock()
+        done = 0
+
+        def line() -> None:
+            elapsed = _duration(clock() - started)
+            print(f"{description}: {done}/{total}  {elapsed}", file=sys.stderr, flush=True)
+
+        def advance() -> None:
+            nonlocal done, last
+            done += 1
+            if done == total or clock() - last >= PLAIN_EVERY_SECONDS:
+                last = clock()
+                line()
+
+        yield advance
+        return
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),

@@ -1,21 +1,24 @@
 """The statistics report of a build: per domain, what each stage made and dropped, and why.
 
 Graph size, distinct traces, candidates (grounded walks), rejections by reason (each
-rejected candidate counted once, under its first failed check), accepted and selected tasks,
-the distributions of gold-action length and intents per task, and the emotions of the
-selected test tasks. Written as JSON and as Markdown.
+rejected candidate counted once, under its first failed check), accepted and selected tasks
+(and, where a split selected fewer than the build asked of it, how many and why), the
+distributions of gold-action length and intents per task, and the emotions of the selected
+test tasks. Written as JSON and as Markdown.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.inputs import InputError, writable_file
-from tau_emotion.storage import read_model, write_atomic
+from tau_emotion.storage import DamagedFileError, read_model, write_atomic
 from tau_emotion.tracer.jsonl import read_jsonl
 from tau_emotion.tracer.records import ToolGraph, Verdict, Walk
 
@@ -25,6 +28,13 @@ class SplitStats(BaseModel):
     candidates: int = Field(description="Walks grounding was run on.")
     accepted: int = Field(description="Candidates that passed every check.")
     selected: int = Field(description="Tasks shipped.")
+    asked: int | None = Field(
+        default=None,
+        description="Tasks the build asked of the split (None: a build from before it said).",
+    )
+    short: str | None = Field(
+        default=None, description="Why the split selected fewer than it was asked (None: not)."
+    )
     rejections: dict[str, int] = Field(description="Reason -> rejected candidates.")
     gold_length: dict[int, int] = Field(description="Gold actions per task -> tasks.")
     intents: dict[int, int] = Field(description="Intents per task -> tasks.")
@@ -45,7 +55,52 @@ def _reason(v: Verdict) -> str:
     return v.reasons[0].reason if v.reasons else "unknown"
 
 
-def split_stats(out: Path, domain: str, split: str) -> SplitStats:
+TARGETS_FILE = "targets.json"
+"""Beside the stage files: per domain and split, the tasks the build asked the selection for
+(`write_targets`)."""
+
+
+def write_targets(out: Path, asked: Mapping[str, Mapping[str, int]]) -> None:
+    """Record what the build asked of each domain's splits (``OUT/targets.json``)."""
+    write_atomic(out / TARGETS_FILE, json.dumps(asked, indent=1, sort_keys=True) + "\n")
+
+
+def read_targets(out: Path) -> dict[str, dict[str, int]]:
+    """What `write_targets` recorded; nothing for a build from before it did."""
+    path = out / TARGETS_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DamagedFileError(f"{path} cannot be read: {exc}") from None
+    ok = isinstance(data, dict) and all(
+        isinstance(d, dict) and all(isinstance(n, int) for n in d.values()) for d in data.values()
+    )
+    if not ok:
+        raise DamagedFileError(f"{path} is not a JSON object of domain -> split -> tasks")
+    return {d: dict(splits) for d, splits in data.items()}
+
+
+UNUSABLE = (
+    "repeat an end state or instruction, pass a cap, or, for train, share a test task's gold trace"
+)
+"""Why accepted tasks are not selected (`select.capped`, `select.held_traces`)."""
+
+
+def shortfall(split: str, walks: int, candidates: int, accepted: int, selected: int) -> str:
+    """Why a split selected fewer tasks than asked, from what each stage made of its pool."""
+    dry = candidates >= walks
+    grounded = f"all {walks} walks" if dry else f"{candidates} of its {walks} walks"
+    return (
+        f"{f'its {split} pool ran dry: ' if dry else ''}{grounded} grounded, {accepted} "
+        f"accepted, {selected} of them usable (the rest {UNUSABLE})"
+    )
+
+
+def split_stats(
+    out: Path, domain: str, split: str, asked: Mapping[str, Mapping[str, int]] | None = None
+) -> SplitStats:
     root = out / domain
     walks = [w for w in read_jsonl(root / "walks.jsonl", Walk) if w.split == split]
     verdicts = read_jsonl(root / f"validate-{split}.jsonl", Verdict)
@@ -54,11 +109,18 @@ def split_stats(out: Path, domain: str, split: str) -> SplitStats:
     rejections = Counter(_reason(v) for v in verdicts if not v.accepted)
     emotions = Counter(t.emotion.emotion for t in tasks if t.emotion is not None)
     families = Counter(t.emotion.family for t in tasks if t.emotion is not None)
+    target = (asked if asked is not None else read_targets(out)).get(domain, {}).get(split)
+    accepted = sum(v.accepted for v in verdicts)
+    short = None
+    if target is not None and len(tasks) < target:
+        short = shortfall(split, len(walks), len(verdicts), accepted, len(tasks))
     return SplitStats(
         walks=len(walks),
         candidates=len(verdicts),
-        accepted=sum(v.accepted for v in verdicts),
+        accepted=accepted,
         selected=len(tasks),
+        asked=target,
+        short=short,
         rejections=dict(rejections.most_common()),
         gold_length=dict(sorted(Counter(len(t.gold_actions) for t in tasks).items())),
         intents=dict(sorted(Counter(len(t.intents) for t in tasks).items())),
@@ -77,11 +139,14 @@ def _graph(out: Path, domain: str) -> ToolGraph:
     return load_profile(domain).graph
 
 
-def domain_stats(out: Path, domain: str) -> DomainStats:
+def domain_stats(
+    out: Path, domain: str, asked: Mapping[str, Mapping[str, int]] | None = None
+) -> DomainStats:
     graph = _graph(out, domain)
     walks = read_jsonl(out / domain / "walks.jsonl", Walk)
+    targets = asked if asked is not None else read_targets(out)
     splits = {
-        s: split_stats(out, domain, s)
+        s: split_stats(out, domain, s, targets)
         for s in ("test", "train")
         if (out / domain / f"validate-{s}.jsonl").exists()
     }
@@ -110,7 +175,9 @@ def build_domains(out: Path) -> list[str]:
 
 
 def build_stats(out: Path) -> list[DomainStats]:
-    return [domain_stats(out, d) for d in build_domains(out)]
+    domains = build_domains(out)
+    asked = read_targets(out)
+    return [domain_stats(out, d, asked) for d in domains]
 
 
 def _dist(d: dict[int, int] | dict[str, int]) -> str:
@@ -138,9 +205,14 @@ def to_markdown(stats: list[DomainStats]) -> str:
     for d in stats:
         lines += ["", f"## {d.domain}", ""]
         for name, s in d.splits.items():
+            selected = f"{s.selected} selected"
+            if s.short is not None:
+                # The counts are on the line already; say only why they fall short.
+                dry = "the pool ran dry; " if s.candidates >= s.walks else ""
+                selected += f" of {s.asked} asked ({dry}the other accepted tasks {UNUSABLE})"
             lines += [
                 f"**{name}**: {s.walks} walks in the pool, {s.candidates} grounded, "
-                f"{s.accepted} accepted, {s.selected} selected.",
+                f"{s.accepted} accepted, {selected}.",
                 "",
                 f"- rejections: {_dist(s.rejections)}",
                 f"- gold actions per task: {_dist(s.gold_length)}",
