@@ -101,7 +101,9 @@ def test_unreachable_endpoint_is_recorded_on_every_episode(tmp_path: Path) -> No
     assert "no model request succeeded" in result.output
     lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     assert len(lines) == 2 and {e["termination"] for e in lines} == {"infra_error"}
-    assert "infra errors" in result.output
+    # The table's errors column counts them, and the line under it says which they are.
+    assert "2 of 2 episodes ended in an error" in " ".join(result.output.split())
+    assert "2 infra_error" in result.output
 
 
 def test_resume_on_a_folder_with_no_run_says_it_starts_one(tmp_path: Path) -> None:

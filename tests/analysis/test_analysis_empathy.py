@@ -122,3 +122,21 @@ def test_judge_garbage_adds_nothing() -> None:
     judge = ScriptedModel(["not json"], name="judge")
     judged = asyncio.run(judge_empathy([ep(0, True, COLD)], judge))
     assert empathy_analysis([ep(0, True, COLD)], judged).episodes[0].turns == []
+
+
+def test_a_judge_that_never_answers_is_counted_not_claimed() -> None:
+    from tau_emotion.errors import ModelError
+
+    def down(messages: object, tools: object) -> ModelError:
+        return ModelError("connection refused")
+
+    episodes = [ep(0, True, COLD), ep(1, False, COLD), ep(2, True, WARM)]
+    judged = asyncio.run(judge_empathy(episodes, ScriptedModel(down, name="dead")))
+    assert judged == {episodes[0].key: None, episodes[1].key: None}  # no answer, not "none"
+    report = empathy_analysis(episodes, judged)
+    assert report.method == "lexicon"
+    assert report.judge is not None and (report.judge.asked, report.judge.failed) == (2, 2)
+    # One answer of two: the judge is claimed, and the one it missed is counted.
+    half = empathy_analysis(episodes, {episodes[0].key: [2], episodes[1].key: None})
+    assert half.method == "lexicon+judge"
+    assert half.judge is not None and (half.judge.answered, half.judge.failed) == (1, 1)

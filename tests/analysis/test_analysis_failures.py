@@ -116,17 +116,21 @@ CANCEL = ("cancel", {"booking": "ABC123"})
 REFUND = ("refund", {"booking": "ABC123", "amount": 230.0})  # 230.0 == 230
 
 
-def test_infra_and_simulator_errors() -> None:
+def test_error_endings_are_labelled_as_the_metrics_count_them() -> None:
     infra = ep(
         termination=TerminationReason.INFRA_ERROR,
         errors=[EpisodeError(kind="infra", message="503")],
     )
     assert label(infra) == ("environment", "infra_error")
-    assert label(ep(termination=TerminationReason.USER_ERROR)) == ("user", "infra_error")
-    assert label(ep(termination=TerminationReason.FRAMEWORK_ERROR)) == (
-        "environment",
-        "infra_error",
-    )
+    assert label(ep(termination=TerminationReason.USER_ERROR)) == ("user", "user_error")
+    # A gold replay that failed: the task could not be scored, which is no endpoint failure.
+    unscored = ep(
+        termination=TerminationReason.FRAMEWORK_ERROR,
+        errors=[EpisodeError(kind="environment", message="gold replay failed: no ZZZZZZ")],
+    ).model_copy(update={"breakdown": None})
+    fault, category, findings = precheck(unscored, TASK, KINDS, False)
+    assert (fault, category) == ("environment", "framework_error")
+    assert findings[0] == "ended with framework_error" and "gold replay failed" in findings[1]
 
 
 def test_walk_away_without_empathy_is_ignored_emotion() -> None:
@@ -169,6 +173,80 @@ def test_invented_value_that_reached_a_tool_is_the_user() -> None:
     # An invented value the agent never used is only evidence.
     _, category, findings = precheck(episode, TASK, KINDS, False, ["555-000-1111"])
     assert category == "wrong_arguments" and any("unsupported" in f for f in findings)
+
+
+def test_an_invented_value_inside_a_longer_argument_is_not_the_users() -> None:
+    # The user invents seat 72; the agent's extra write names flight LK722, a value the
+    # user never said: 72 is part of a longer token, not the argument's value.
+    extra = ("refund", {"booking": "ABC123", "amount": 230, "flight": "LK722"})
+    episode = ep(calls(FIND, CANCEL, REFUND, extra), user_text="My seat was 72 last time.")
+    fault, category, findings = precheck(episode, TASK, KINDS, False, ["72"])
+    assert (fault, category) == ("agent", "extra_action")
+    assert any("unsupported values: 72" in f for f in findings)
+    # Equal by normal form is equal: "$230.00" said by the user is the argument 230.
+    paid = ep(calls(FIND, ("cancel", {"booking": "QQQ777", "amount": 230})))
+    assert label(paid, invented=["$230.00"]) == ("user", "user_hallucination")
+
+
+def test_a_refused_write_with_the_gold_arguments_is_missing_not_wrong() -> None:
+    refused = ep([*calls(FIND, CANCEL), *calls(REFUND, error=True)])
+    fault, category, findings = precheck(refused, TASK, KINDS, False)
+    assert (fault, category) == ("agent", "missing_action")
+    assert "refund was called with the gold arguments and refused" in findings
+    assert not any(f.startswith("wrong arguments") for f in findings)
+    # Refused once with the gold arguments and once with others: the arguments were right.
+    both = ep([*calls(FIND, CANCEL), *calls(REFUND, ("refund", {"booking": "X"}), error=True)])
+    assert label(both) == ("agent", "missing_action")
+
+
+@pytest.mark.parametrize(
+    ("fault", "category", "kept"),
+    [
+        ("environment", "ignored_emotion", False),
+        ("user", "missing_action", False),
+        ("agent", "user_hallucination", False),
+        ("agent", "ignored_emotion", True),
+        ("user", "user_hallucination", True),
+        ("user", "misread_intent", True),  # a customer who changed their goal
+        ("agent", "policy_violation", True),
+    ],
+)
+def test_a_verdict_whose_fault_contradicts_its_category_is_unusable(
+    fault: str, category: str, kept: bool
+) -> None:
+    reply = json.dumps({"fault": fault, "category": category})
+    judge = ScriptedModel([reply], name="judge")
+    report = asyncio.run(
+        failure_analysis(
+            [ep(calls(FIND, CANCEL, REFUND))],
+            {("d", "t"): TASK},
+            kinds_for=lambda _: KINDS,
+            judge=judge,
+        )
+    )
+    got = report.labels[0]
+    if kept:
+        assert (got.fault, got.category, got.source) == (fault, category, "judge")
+    else:
+        assert (got.fault, got.category, got.source) == (None, "unresolved", "none")
+
+
+def test_a_judge_that_never_answers_is_counted_not_claimed() -> None:
+    from tau_emotion.errors import ModelError
+
+    def down(messages: object, tools: object) -> ModelError:
+        return ModelError("connection refused")
+
+    report = asyncio.run(
+        failure_analysis(
+            [ep(calls(FIND, CANCEL, REFUND)), ep(calls(FIND, CANCEL, REFUND), trial=1)],
+            {("d", "t"): TASK},
+            kinds_for=lambda _: KINDS,
+            judge=ScriptedModel(down, name="dead"),
+        )
+    )
+    assert report.method == "precheck"
+    assert report.judge is not None and (report.judge.asked, report.judge.failed) == (2, 2)
 
 
 def test_report_proportions_judge_and_exclusion() -> None:

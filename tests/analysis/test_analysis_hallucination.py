@@ -117,3 +117,22 @@ def test_judge_reads_unflagged_failures_only() -> None:
     # Index 2 is an agent turn: dropped.
     assert [(f.message_index, f.kind, f.source) for f in by_trial[0]] == [(1, "claim", "judge")]
     assert by_trial[2][0].source == "rule"
+
+
+def test_a_judge_that_never_answers_is_counted_not_claimed() -> None:
+    from tau_emotion.errors import ModelError
+
+    def down(messages: object, tools: object) -> ModelError:
+        return ModelError("connection refused")
+
+    failed = [ep(["Cancel 8TQVHG."], ok=False, trial=t) for t in range(3)]
+    report = asyncio.run(
+        hallucination_analysis(failed, {("d", "t"): TASK}, ScriptedModel(down, name="dead"))
+    )
+    assert report.method == "rule"
+    assert report.judge is not None and (report.judge.asked, report.judge.failed) == (3, 3)
+    # A reply without a flags list is no answer either; an empty list is one.
+    garbled = ScriptedModel(['{"claims": []}', '{"flags": []}', "no json"], name="j")
+    mixed = asyncio.run(hallucination_analysis(failed, {("d", "t"): TASK}, garbled, concurrency=1))
+    assert mixed.method == "rule+judge"
+    assert mixed.judge is not None and (mixed.judge.answered, mixed.judge.failed) == (1, 2)

@@ -32,6 +32,12 @@ def test_bootstrap_mean() -> None:
         bootstrap_mean([])
 
 
+def test_bootstrap_mean_says_how_many_values_it_is_over() -> None:
+    # `Estimate.n` is what a reader of the report JSON takes the interval to be over.
+    assert bootstrap_mean([0.0, 1.0, 0.5, 0.5, 1.0, 0.0]).n == 6
+    assert bootstrap_mean([0.25]).n == 1
+
+
 def test_parse_json_object_tolerates_fences_and_prose() -> None:
     assert parse_json_object('Sure! ```json\n{"a": 1}\n``` done') == {"a": 1}
     assert parse_json_object('verdict: {"fault": "agent"} end') == {"fault": "agent"}

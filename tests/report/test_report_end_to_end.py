@@ -78,18 +78,28 @@ def test_report_excludes_user_hallucinations_on_request(runs: list[Path]) -> Non
 def test_report_with_a_scripted_judge(runs: list[Path]) -> None:
     def reply(messages: Sequence[Message], tools: object) -> str:
         system = messages[0].content or ""
+        if "diagnose failed" in system:
+            return json.dumps({"fault": "agent", "category": "misread_intent", "explanation": "e"})
         if "simulated customer" in system:
             return json.dumps({"flags": []})
         if "acknowledges the customer's feelings" in system or "acknowledges" in system:
             return json.dumps({"turns": []})
-        return json.dumps({"fault": "agent", "category": "misread_intent", "explanation": "e"})
+        raise AssertionError(f"unexpected judge prompt: {system[:60]}")
 
     judge = ScriptedModel(reply, name="scripted-judge")
     data = asyncio.run(build_report(runs, judge=judge))
     assert data.judge == "scripted-judge" and judge.requests
     assert data.runs[2].empathy.method == "lexicon+judge"
     assert data.runs[2].hallucinations.method == "rule+judge"
-    assert data.runs[2].failures.method == "precheck+judge"
+    # The pre-checks settle every failure of these runs: the judge, asked nothing there, is
+    # not claimed (tests/analysis/test_analysis_failures.py drives its labels).
+    failures = data.runs[2].failures
+    assert failures.method == "precheck" and failures.by_source == {"precheck": failures.failed}
+    assert failures.judge is not None and failures.judge.asked == 0
+    for analysis in (data.runs[2].empathy, data.runs[2].hallucinations):
+        assert analysis.judge is not None
+        assert analysis.judge.asked > 0 and analysis.judge.failed == 0
+    assert not any("judge" in w for w in data.runs[2].warnings)
 
 
 def test_report_rejects_a_folder_without_results(tmp_path: Path) -> None:

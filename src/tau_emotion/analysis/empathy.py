@@ -28,7 +28,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
+from tau_emotion.analysis.judge import JudgeUse, ask_json, gather_limited, judge_use, transcript
 from tau_emotion.analysis.runs import EpisodeRow, episode_fields
 from tau_emotion.analysis.stats import Rate, success_rate
 from tau_emotion.data import Episode
@@ -119,10 +119,20 @@ class EmpathyCell(BaseModel):
     )
 
 
+JudgedTurns = Mapping[tuple[str, str, int], Sequence[int] | None]
+"""Episode key -> the agent turns the judge found acknowledging; None where the judge gave no
+usable answer (the episode then rests on the lexicon alone)."""
+
+
 class EmpathyReport(BaseModel):
     """Success with / without empathy per emotion family (an association, not a cause)."""
 
-    method: Literal["lexicon", "lexicon+judge"] = Field(description="How turns were detected.")
+    method: Literal["lexicon", "lexicon+judge"] = Field(
+        description="How turns were detected: '+judge' only when the judge answered."
+    )
+    judge: JudgeUse | None = Field(
+        default=None, description="What the judge was asked and answered; None without one."
+    )
     note: str = Field(description="How to read the numbers.")
     episodes: list[EpisodeEmpathy] = Field(description="One per episode.")
     by_family: dict[str, EmpathyCell] = Field(
@@ -189,14 +199,15 @@ def _cell(rows: Sequence[EpisodeEmpathy]) -> EmpathyCell:
 
 
 def empathy_analysis(
-    episodes: Sequence[Episode],
-    judged: Mapping[tuple[str, str, int], Sequence[int]] | None = None,
+    episodes: Sequence[Episode], judged: JudgedTurns | None = None
 ) -> EmpathyReport:
     """Per-family success with / without an acknowledging turn; `judged` adds judge turns."""
-    rows = [episode_empathy(e, (judged or {}).get(e.key, ())) for e in episodes]
+    rows = [episode_empathy(e, (judged or {}).get(e.key) or ()) for e in episodes]
     by_family = group_by(rows, lambda r: r.family)
+    use = judge_use(judged.values()) if judged is not None else None
     return EmpathyReport(
-        method="lexicon+judge" if judged is not None else "lexicon",
+        method="lexicon+judge" if use is not None and use.answered else "lexicon",
+        judge=use,
         note=NOTE,
         episodes=rows,
         by_family={f: _cell(rs) for f, rs in sorted(by_family.items())},
@@ -206,15 +217,16 @@ def empathy_analysis(
 
 async def judge_empathy(
     episodes: Sequence[Episode], judge: ChatModel, concurrency: int = 8
-) -> dict[tuple[str, str, int], list[int]]:
-    """Ask the judge about emotional episodes the lexicon found no acknowledgment in."""
+) -> dict[tuple[str, str, int], list[int] | None]:
+    """Ask the judge about emotional episodes the lexicon found no acknowledgment in; None
+    for an episode it gave no usable answer about (not "no acknowledgment")."""
     todo = [e for e in episodes if e.emotion is not None and not episode_empathy(e).empathetic]
 
-    async def one(e: Episode) -> list[int]:
+    async def one(e: Episode) -> list[int] | None:
         answer = await ask_json(judge, JUDGE_SYSTEM, transcript(e))
         turns = answer.get("turns") if answer else None
         if not isinstance(turns, list):
-            return []
+            return None
         return [t for t in turns if isinstance(t, int)]
 
     results = await gather_limited((one(e) for e in todo), concurrency)

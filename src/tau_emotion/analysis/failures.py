@@ -2,22 +2,28 @@
 
 Deterministic pre-checks settle the clear cases, in this order (the first that applies wins):
 
-1. the episode ended in an infrastructure, framework or simulator error -> environment (or
-   user, for a simulator that broke), category `infra_error`;
-2. a value the simulated user invented (`analysis.hallucination`) reached a tool call's
-   arguments -> user, `user_hallucination`;
+1. the episode ended in an error that is not the agent's (`ERROR_TERMINATIONS`): its ending
+   is the category, as the metrics count it: `infra_error` (an endpoint failed) and
+   `framework_error` (the task's gold replay failed, so it could not be scored, or a tool or
+   the framework broke) -> environment; `user_error` (the simulator broke) -> user;
+2. a value the simulated user invented (`analysis.hallucination`) is the value of an argument
+   of a tool call, compared by normal form (`analysis.values`: "$230.00" is 230, but 72 is not
+   part of flight LK722) -> user, `user_hallucination`;
 3. an emotional customer walked away and no agent turn acknowledged their feelings
    (`analysis.empathy`) -> agent, `ignored_emotion`;
 4. the final database differs from the gold one: compare the successful write calls with the
    task's gold write actions. A gold write whose tool was called with other arguments ->
-   `wrong_arguments`; a gold write never called -> `missing_action`; a write the gold does
-   not have -> `extra_action`; the same writes in another order -> `wrong_action_order`
-   (fault: agent, in each case);
+   `wrong_arguments`; a gold write never done -> `missing_action` (also when it was called
+   with the gold arguments and refused: the evidence says so); a write the gold does not have
+   -> `extra_action`; the same writes in another order -> `wrong_action_order` (fault: agent,
+   in each case);
 5. the database matches but required outputs were not said -> agent, `incomplete_resolution`.
 
 What is left goes to the judge (any `ChatModel`), which may also pick `misread_intent` and
-`policy_violation`; without a judge, or when its answer is unusable, the label is
-`unresolved`. Proportions are over the failed episodes considered, stated with that count.
+`policy_violation`. A category with a fixed owner (`FIXED_FAULT`) must come with that fault;
+without a judge, or when its answer is unusable (endpoint down, no JSON, a value outside the
+lists, a fault the category contradicts), the label is `unresolved`. Proportions are over the
+failed episodes considered, stated with that count.
 """
 
 from __future__ import annotations
@@ -27,11 +33,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from tau_emotion.analysis.empathy import EmpathyReport, episode_empathy
 from tau_emotion.analysis.hallucination import HallucinationReport, false_failures
-from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
+from tau_emotion.analysis.judge import JudgeUse, ask_json, gather_limited, judge_use, transcript
 from tau_emotion.analysis.policy import PolicyReport
 from tau_emotion.analysis.runs import (
     ERROR_TERMINATIONS,
@@ -42,9 +48,10 @@ from tau_emotion.analysis.runs import (
 )
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.tooluse import KindsFor
+from tau_emotion.analysis.values import extract_values
+from tau_emotion.analysis.writes import write_diff
 from tau_emotion.data import Episode, ErrorKind, Task, TerminationReason
 from tau_emotion.domains.tools import ToolKind
-from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.models.base import ChatModel
 
 Fault = Literal["agent", "user", "environment"]
@@ -59,14 +66,32 @@ JudgeCategory = Literal[
     "user_hallucination",
     "policy_violation",
 ]
-# `infra_error` is a failure category, not a `TerminationReason` although it shares a value
-# with one: it covers every ending in `ERROR_TERMINATIONS` (infra, framework and simulator
-# errors) and a gold replay that broke, so it cannot be the enum member without mislabelling
-# the other endings. Labels already written carry it, so its spelling stays.
-Category = Literal[JudgeCategory, "infra_error", "unresolved"]
-CATEGORIES: tuple[str, ...] = get_args(Category)  # Literal flattens the nested judge categories
+# The error categories are spelled as the endings in `ERROR_TERMINATIONS` they stand for, so
+# a failure label and the metrics' error counts (`GroupMetrics.errors`) name an episode alike.
+ErrorCategory = Literal["infra_error", "framework_error", "user_error"]
+Category = Literal[JudgeCategory, ErrorCategory, "unresolved"]
+CATEGORIES: tuple[str, ...] = get_args(Category)  # Literal flattens the nested literals
 FAULTS: tuple[str, ...] = get_args(Fault)
 EpisodeKey = tuple[str, str, int]
+FIXED_FAULT: dict[str, Fault] = {
+    "wrong_action_order": "agent",
+    "wrong_arguments": "agent",
+    "missing_action": "agent",
+    "extra_action": "agent",
+    "incomplete_resolution": "agent",
+    "ignored_emotion": "agent",
+    "user_hallucination": "user",
+    "infra_error": "environment",
+    "framework_error": "environment",
+    "user_error": "user",
+}
+"""Categories whose fault follows from what they say; only `misread_intent` and
+`policy_violation` may be the agent's or the user's (a customer who changed their goal)."""
+_ERROR_FAULT: dict[TerminationReason, tuple[Fault, ErrorCategory]] = {
+    TerminationReason.INFRA_ERROR: ("environment", "infra_error"),
+    TerminationReason.FRAMEWORK_ERROR: ("environment", "framework_error"),
+    TerminationReason.USER_ERROR: ("user", "user_error"),
+}
 
 JUDGE_SYSTEM = f"""\
 You diagnose failed customer-service conversations between an AI agent and a simulated
@@ -76,6 +101,8 @@ category.
 fault: "agent", "user" (the simulated customer misbehaved, e.g. invented facts or changed
 goal) or "environment" (tools or infrastructure failed).
 category, one of: {", ".join(get_args(JudgeCategory))}.
+Every category but misread_intent and policy_violation has a fixed fault: user_hallucination
+is the user's, the others the agent's; an answer that pairs them otherwise is discarded.
 Answer with one JSON object: {{"fault": ..., "category": ..., "explanation": "<one sentence>"}}"""
 
 
@@ -97,11 +124,25 @@ class _Verdict(BaseModel):
     category: JudgeCategory
     explanation: str = ""
 
+    @model_validator(mode="after")
+    def _fault_fits(self) -> _Verdict:
+        # "ignored_emotion" blamed on the environment would make the fault and category
+        # counts contradict each other: such an answer is as unusable as an unknown category.
+        owner = FIXED_FAULT.get(self.category)
+        if owner is not None and owner != self.fault:
+            raise ValueError(f"{self.category} is the {owner}'s, not the {self.fault}'s")
+        return self
+
 
 class FailureReport(BaseModel):
     """Failure categories and faults, as proportions of the failed episodes considered."""
 
-    method: Literal["precheck", "precheck+judge"] = Field(description="What labelled them.")
+    method: Literal["precheck", "precheck+judge"] = Field(
+        description="What labelled them: '+judge' only when the judge settled a label."
+    )
+    judge: JudgeUse | None = Field(
+        default=None, description="What the judge was asked and answered; None without one."
+    )
     episodes: int = Field(description="Episodes in the run (after any exclusion).")
     failed: int = Field(description="Failed episodes labelled: the denominator below.")
     excluded: int = Field(description="Failed episodes left out as user-hallucination cases.")
@@ -111,92 +152,28 @@ class FailureReport(BaseModel):
     labels: list[FailureLabel] = Field(description="One per failed episode.")
 
 
-def _normal(value: Any) -> Any:
-    """JSON-equal argument values compare equal (1 == 1.0, key order ignored)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+def _leaves(value: Any) -> list[str]:
     if isinstance(value, dict):
-        return {k: _normal(v) for k, v in value.items()}
+        return [leaf for v in value.values() for leaf in _leaves(v)]
     if isinstance(value, list):
-        return [_normal(v) for v in value]
-    return value
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [] if value is None else [str(value)]
 
 
-def _canon(name: str, arguments: Mapping[str, Any]) -> str:
-    return name + json.dumps(_normal(dict(arguments)), sort_keys=True, default=str)
-
-
-def _differing(gold: Mapping[str, Any], got: Mapping[str, Any]) -> str:
-    keys = sorted(k for k in {*gold, *got} if _normal(gold.get(k)) != _normal(got.get(k)))
-    return ", ".join(f"{k}: gold {gold.get(k)!r}, got {got.get(k)!r}" for k in keys)
-
-
-Call = tuple[str, Mapping[str, Any]]
-
-
-def _minus(calls: Sequence[Call], other: Sequence[str]) -> list[Call]:
-    """Multiset difference in order: the calls not matched one-for-one by `other`."""
-    left = Counter(other)
-    out: list[Call] = []
-    for call in calls:
-        key = _canon(*call)
-        if left[key] > 0:
-            left[key] -= 1
-        else:
-            out.append(call)
-    return out
-
-
-def write_diff(
-    episode: Episode, task: Task, kinds: Mapping[str, ToolKind]
-) -> tuple[Category | None, list[str]]:
-    """Compare successful writes with the gold writes: (main category or None, findings)."""
-    trajectory = Trajectory(episode.messages, dict(kinds))
-    gold = [(a.name, a.arguments) for a in task.gold_actions if kinds.get(a.name) == "write"]
-    done = [(c.call.name, c.call.arguments) for c in trajectory.successful("write")]
-    tried = [
-        (c.call.name, c.call.arguments) for c in trajectory.calls if c.kind == "write" and not c.ok
-    ]
-    gold_keys = [_canon(*g) for g in gold]
-    done_keys = [_canon(*d) for d in done]
-    missing = _minus(gold, done_keys)
-    extra = _minus(done, gold_keys)
-    findings: list[str] = []
-    wrong = 0
-    for name, args in list(missing):
-        # The right tool with other arguments: a successful extra write or a refused attempt.
-        twin = next((d for d in extra if d[0] == name), None) or next(
-            (t for t in tried if t[0] == name), None
-        )
-        if twin is None:
-            continue
-        wrong += 1
-        missing.remove((name, args))
-        if twin in extra:
-            extra.remove(twin)
-        findings.append(f"wrong arguments for {name} ({_differing(args, twin[1])})")
-    findings += [
-        f"missing write {name}({json.dumps(args, sort_keys=True)})" for name, args in missing
-    ]
-    findings += [f"extra write {name}({json.dumps(args, sort_keys=True)})" for name, args in extra]
-    if wrong:
-        return "wrong_arguments", findings
-    if missing:
-        return "missing_action", findings
-    if extra:
-        return "extra_action", findings
-    if done_keys != gold_keys:
-        findings.append("the gold writes ran in another order: " + ", ".join(n for n, _ in done))
-        return "wrong_action_order", findings
-    return None, findings
-
-
-def _tool_argument_text(episode: Episode) -> str:
-    return " ".join(
-        json.dumps(c.arguments, default=str).lower()
+def _argument_values(episode: Episode) -> set[tuple[str, str]]:
+    """(kind, normal form) of every value in a tool call argument. Each argument's text is
+    read whole, so a value inside a longer token (72 in flight LK722) is not one of them."""
+    return {
+        (v.kind, v.norm)
         for m in episode.messages
         for c in m.tool_calls or []
-    )
+        for leaf in _leaves(c.arguments)
+        for v in extract_values(leaf)
+    }
+
+
+def _reaches(value: str, arguments: set[tuple[str, str]]) -> bool:
+    return any((v.kind, v.norm) in arguments for v in extract_values(value))
 
 
 def precheck(
@@ -209,13 +186,15 @@ def precheck(
     """The deterministic pre-checks: (fault, category, findings); category None if unsettled."""
     term = episode.termination
     errors = [f"{e.kind}: {e.message}" for e in episode.errors]
-    if term in ERROR_TERMINATIONS or any(e.kind == ErrorKind.ENVIRONMENT for e in episode.errors):
-        fault: Fault = "user" if term == TerminationReason.USER_ERROR else "environment"
-        return fault, "infra_error", [f"ended with {term.value}", *errors]
+    if any(e.kind == ErrorKind.ENVIRONMENT for e in episode.errors):
+        term = TerminationReason.FRAMEWORK_ERROR  # a gold replay that failed: never scored
+    if term in ERROR_TERMINATIONS:
+        owner, ending = _ERROR_FAULT[term]
+        return owner, ending, [f"ended with {episode.termination.value}", *errors]
     findings = list(errors)
     if hallucinated:
-        args = _tool_argument_text(episode)
-        reached = [v for v in hallucinated if v.lower() in args]
+        args = _argument_values(episode)
+        reached = [v for v in hallucinated if _reaches(v, args)]
         if reached:
             return (
                 "user",
@@ -235,10 +214,10 @@ def precheck(
         )
     breakdown = episode.breakdown
     if task is not None and breakdown is not None and not breakdown.db_match:
-        category, diff = write_diff(episode, task, kinds)
+        differs, diff = write_diff(episode, task, kinds)
         findings += diff
-        if category is not None:
-            return "agent", category, findings
+        if differs is not None:
+            return "agent", differs, findings
     if breakdown is not None and breakdown.db_match and breakdown.outputs_missing:
         return (
             "agent",
@@ -335,10 +314,12 @@ async def failure_analysis(
         if category is None:
             open_cases.append((len(labels) - 1, e, task))
 
-    if judge is not None and open_cases:
+    use = None
+    if judge is not None:
         verdicts = await gather_limited(
             (_judge(judge, e, t, labels[i].evidence) for i, e, t in open_cases), concurrency
         )
+        use = judge_use(verdicts)
         for (i, _, _), verdict in zip(open_cases, verdicts, strict=True):
             if verdict is not None:
                 fault, category, why = verdict
@@ -355,7 +336,8 @@ async def failure_analysis(
     categories = Counter[str](label.category for label in labels)
     faults = Counter[str](label.fault or "unresolved" for label in labels)
     return FailureReport(
-        method="precheck+judge" if judge is not None else "precheck",
+        method="precheck+judge" if use is not None and use.answered else "precheck",
+        judge=use,
         episodes=len(kept),
         failed=n,
         excluded=len(episodes) - len(kept),

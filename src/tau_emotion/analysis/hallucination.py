@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tau_emotion.analysis.judge import ask_json, gather_limited, transcript
+from tau_emotion.analysis.judge import JudgeUse, ask_json, gather_limited, judge_use, transcript
 from tau_emotion.analysis.runs import EpisodeRow, TaskKey, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.values import Corpus, extract_values
@@ -58,7 +58,12 @@ class EpisodeHallucination(EpisodeRow):
 class HallucinationReport(BaseModel):
     """How often the simulated user invented facts, and which failures that may explain."""
 
-    method: Literal["rule", "rule+judge"] = Field(description="How turns were checked.")
+    method: Literal["rule", "rule+judge"] = Field(
+        description="How turns were checked: '+judge' only when the judge answered."
+    )
+    judge: JudgeUse | None = Field(
+        default=None, description="What the judge was asked and answered; None without one."
+    )
     checked: int = Field(description="Episodes whose task was found and checked.")
     unchecked: int = Field(description="Episodes whose task is unknown here (not checked).")
     flagged: Rate = Field(description="Checked episodes with at least one flag.")
@@ -108,10 +113,19 @@ def _task_prompt(task: Task, episode: Episode) -> str:
 
 async def judge_episode(episode: Episode, task: Task, judge: ChatModel) -> list[HallucinationFlag]:
     """Judge flags; indices that are not user turns are dropped (the judge can misnumber)."""
+    return await _judged_flags(episode, task, judge) or []
+
+
+async def _judged_flags(
+    episode: Episode, task: Task, judge: ChatModel
+) -> list[HallucinationFlag] | None:
+    """Judge flags, or None when the judge gave no usable answer (which is not "none")."""
     answer = await ask_json(judge, JUDGE_SYSTEM, _task_prompt(task, episode))
     raw = answer.get("flags") if answer else None
+    if not isinstance(raw, list):
+        return None
     flags: list[HallucinationFlag] = []
-    for item in raw if isinstance(raw, list) else []:
+    for item in raw:
         if not isinstance(item, dict):
             continue
         index, claim = item.get("message_index"), item.get("claim")
@@ -138,16 +152,19 @@ async def hallucination_analysis(
     """Rule flags for every episode; judge flags for the unflagged failed ones (or all)."""
     checked = [e for e in episodes if (e.domain, e.task_id) in tasks]
     flags = {e.key: check_episode(e, tasks[(e.domain, e.task_id)]) for e in checked}
+    use = None
     if judge is not None:
         todo = [e for e in checked if not flags[e.key] and (judge_all or not e.success)]
         judged = await gather_limited(
-            (judge_episode(e, tasks[(e.domain, e.task_id)], judge) for e in todo), concurrency
+            (_judged_flags(e, tasks[(e.domain, e.task_id)], judge) for e in todo), concurrency
         )
         for e, found in zip(todo, judged, strict=True):
-            flags[e.key] = found
+            flags[e.key] = found or []
+        use = judge_use(judged)
     failed = [e for e in checked if not e.success]
     return HallucinationReport(
-        method="rule+judge" if judge is not None else "rule",
+        method="rule+judge" if use is not None and use.answered else "rule",
+        judge=use,
         checked=len(checked),
         unchecked=len(episodes) - len(checked),
         flagged=rate(sum(bool(flags[e.key]) for e in checked), len(checked)),

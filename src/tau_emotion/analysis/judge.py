@@ -2,7 +2,9 @@
 
 Judges are optional everywhere: each analysis settles what it can deterministically and asks
 the judge only about the rest. A judge that fails (endpoint down, unparseable reply) leaves
-the case unresolved and says so; it never aborts the report.
+the case unresolved and says so: each analysis counts what it asked and what was answered
+(`JudgeUse`), and claims the judge in its method only when it answered. It never aborts the
+report.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import re
 from collections.abc import Awaitable, Iterable
 from typing import Any, TypeVar
 
+from pydantic import BaseModel, Field
+
 from tau_emotion.data import Episode, Message
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.models.base import ChatModel
@@ -20,6 +24,26 @@ from tau_emotion.models.base import ChatModel
 T = TypeVar("T")
 DEFAULT_CONCURRENCY = 8
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+
+
+class JudgeUse(BaseModel):
+    """What an analysis asked its judge, and how much of it came back usable."""
+
+    asked: int = Field(description="Cases the judge was asked about.")
+    answered: int = Field(
+        description="Cases it answered usably; the rest (endpoint failed, no JSON, an answer "
+        "outside the allowed values) rest on the deterministic checks alone."
+    )
+
+    @property
+    def failed(self) -> int:
+        return self.asked - self.answered
+
+
+def judge_use(answers: Iterable[object | None]) -> JudgeUse:
+    """`JudgeUse` of a list of parsed answers, None standing for an unusable one."""
+    items = list(answers)
+    return JudgeUse(asked=len(items), answered=sum(a is not None for a in items))
 
 
 def parse_json_object(text: str | None) -> dict[str, Any] | None:

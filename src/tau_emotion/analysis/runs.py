@@ -1,8 +1,9 @@
 """Run directories and the episode helpers every analysis needs.
 
 A run directory holds `results.jsonl` (one episode per line) and `manifest.json` (the resolved
-configuration). Analyses work on `Run` objects and never re-run anything; tasks are looked up
-in the domains by (domain, task id) to recover gold actions, facts and neutral twins.
+configuration, and how far the run got). Analyses work on `Run` objects and never re-run
+anything; tasks are looked up by (domain, task id) to recover gold actions, facts and neutral
+twins: in the run's own task source (`--tasks`) when it had one, else in the domains.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from tau_emotion.data import Episode, Task, TerminationReason
 from tau_emotion.domains.tools import ToolKind
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TauEmotionError
+from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 
 TaskKey = tuple[str, str]
@@ -38,6 +40,16 @@ class RunDirError(TauEmotionError):
 
 
 @dataclass(frozen=True)
+class RunProgress:
+    """How far the manifest says the run got; None where an older manifest does not say."""
+
+    finished: bool | None
+    """Whether it records a finish time."""
+    total: int | None
+    """Episodes the run planned."""
+
+
+@dataclass(frozen=True)
 class Run:
     """One run directory: its label, resolved configuration and episodes (in key order)."""
 
@@ -46,6 +58,8 @@ class Run:
     config: dict[str, Any]
     code_version: str
     episodes: list[Episode]
+    progress: RunProgress | None = None
+    """None without a manifest (a hand-made run): nothing to say about its completion."""
 
     @property
     def no_emotion(self) -> bool:
@@ -82,12 +96,66 @@ def load_run(path: Path, label: str | None = None) -> Run:
     episodes = sorted(load_episodes(results).values(), key=lambda e: e.key)
     config: dict[str, Any] = {}
     code_version = ""
+    progress = None
     manifest = path / MANIFEST_FILE
     if manifest.exists():
         data = _manifest_data(manifest)
         config = dict(data.get("config") or {})
         code_version = str(data.get("code_version") or "")
-    return Run(path, label or path.resolve().name, config, code_version, episodes)
+        progress = _progress(data)
+    return Run(path, label or path.resolve().name, config, code_version, episodes, progress)
+
+
+def read_progress(path: Path) -> RunProgress | None:
+    """The progress a run directory's manifest records; None without a manifest."""
+    manifest = path / MANIFEST_FILE
+    return _progress(_manifest_data(manifest)) if manifest.exists() else None
+
+
+def _progress(data: Mapping[str, Any]) -> RunProgress:
+    total = data.get("episodes_total")
+    return RunProgress(
+        finished=data["finished_at"] is not None if "finished_at" in data else None,
+        # 0 is the field's default: a manifest that never counted its episodes.
+        total=total if isinstance(total, int) and total > 0 else None,
+    )
+
+
+def unfinished_warning(progress: RunProgress | None, recorded: int) -> str | None:
+    """A warning when the manifest says the run did not finish; None when it did (or cannot
+    say). The episodes counted are those on disk: a killed run may never have updated the
+    manifest's own count."""
+    if progress is None:
+        return None
+    short = progress.total is not None and recorded < progress.total
+    if not short and progress.finished is not False:
+        return None
+    facts = []
+    if progress.total is not None:
+        facts.append(f"{recorded} of {progress.total} planned episodes are recorded")
+    if progress.finished is False:
+        facts.append("its manifest has no finish time")
+    return (
+        f"the run is unfinished: {' and '.join(facts)}; missing tasks and trials are in no "
+        "figure (`tau-emotion run` with the same options and --resume finishes it)"
+    )
+
+
+def run_metrics(run: Run, seed: int = 0) -> MetricsReport:
+    """`compute_metrics` over a run's episodes, warning first when the run is unfinished:
+    what `tau-emotion metrics`, metrics.json and the report all show."""
+    return with_unfinished_warning(
+        compute_metrics(run.episodes, seed), run.progress, len(run.episodes)
+    )
+
+
+def with_unfinished_warning(
+    metrics: MetricsReport, progress: RunProgress | None, recorded: int
+) -> MetricsReport:
+    warning = unfinished_warning(progress, recorded)
+    if warning is None:
+        return metrics
+    return metrics.model_copy(update={"warnings": [warning, *metrics.warnings]})
 
 
 def _manifest_data(manifest: Path) -> dict[str, Any]:
@@ -170,6 +238,63 @@ def task_index(domains: Iterable[str], split: str | None = None) -> dict[TaskKey
         for t in [*tasks, *preferred]:  # later entries win: the preferred split last
             index[(t.domain, t.id)] = t
     return index
+
+
+def run_tasks(run: Run) -> tuple[dict[TaskKey, Task], str | None]:
+    """The tasks a run played, by (domain, id), and a warning when some cannot be known.
+
+    A run of `--tasks PATH` (a task JSONL or a Tracer build folder) played that source's
+    tasks, which may hold ids the domains do not (their neutral twins among them) or the
+    shipped ids with other content: its tasks win over the domains' own. When the source
+    cannot be found or read from here, the domains' tasks are all there is, and the warning
+    says what that leaves unchecked."""
+    index = task_index({e.domain for e in run.episodes}, run.split)
+    source = run.config.get("tasks")
+    if not source:
+        return index, None
+    found = _find_source(Path(str(source)), run)
+    lost = (
+        "; episodes of tasks that are not also shipped ones cannot be paired with a neutral "
+        "twin, diffed against gold writes or checked for user hallucinations"
+    )
+    if found is None:
+        where = "run the report from the folder the run was started in"
+        return index, f"the run's task source (--tasks {source}) is not found ({where}){lost}"
+    try:
+        played = _read_source(found, run)
+    except TauEmotionError as exc:
+        return index, f"the run's task source (--tasks {source}) cannot be read ({exc}){lost}"
+    return {**index, **played}, None
+
+
+def _find_source(source: Path, run: Run) -> Path | None:
+    """`--tasks` as the run recorded it; a relative path is tried from here, then from where
+    the run was started (its --out, recorded relative to it, locates that folder)."""
+    if source.is_absolute():
+        return source if source.exists() else None
+    tried = [source, run.path.parent / source]
+    out = Path(str(run.config.get("out") or ""))
+    here = run.path.resolve().parts
+    if out.parts and not out.is_absolute() and here[-len(out.parts) :] == out.parts:
+        tried.append(Path(*here[: -len(out.parts)]) / source)
+    return next((p for p in tried if p.exists()), None)
+
+
+def _read_source(path: Path, run: Run) -> dict[TaskKey, Task]:
+    from tau_emotion.domains.base import load_tasks
+
+    if path.is_dir():  # a Tracer build folder: (tasks/)<domain>/<split or task file>.jsonl
+        base = path / "tasks" if (path / "tasks").is_dir() else path
+        name = str(run.config.get("task_file") or run.split or "test")
+        files = [base / d / f"{name}.jsonl" for d in sorted({e.domain for e in run.episodes})]
+        files = [f for f in files if f.exists()]
+        if not files:
+            raise RunDirError(f"{path} holds no {name}.jsonl of the run's domains")
+    else:
+        files = [path]
+    tasks = [t for f in files for t in load_tasks(f)]
+    preferred = [t for t in tasks if t.split == (run.split or "test")]
+    return {(t.domain, t.id): t for t in [*tasks, *preferred]}
 
 
 def tool_kinds(domain: str) -> dict[str, ToolKind]:

@@ -70,6 +70,7 @@ def bootstrap_mean(
         value=float(data.mean()),
         low=float(np.percentile(boot, 2.5)),
         high=float(np.percentile(boot, 97.5)),
+        n=len(data),
     )
 
 

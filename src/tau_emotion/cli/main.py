@@ -159,25 +159,30 @@ def metrics(
 ) -> None:
     """Avg@k, Pass^k, pass@k per domain and per emotion group, with 95% CIs."""
 
-    from tau_emotion.cli.tables import make_console, print_metrics
-    from tau_emotion.evaluation.metrics import compute_metrics
+    from tau_emotion.analysis.runs import load_run, run_metrics
+    from tau_emotion.cli.tables import make_console, print_metrics, warning_printer
     from tau_emotion.inputs import writable_file
-    from tau_emotion.runner.results import METRICS_FILE, RESULTS_FILE, load_episodes
+    from tau_emotion.report.write import refuse_run_file
+    from tau_emotion.runner.results import METRICS_FILE, RESULTS_FILE
     from tau_emotion.storage import model_json, write_atomic
 
     path = run_dir / RESULTS_FILE
     if not path.exists():
         raise fail(f"{path} does not exist; is {run_dir} a run directory?")
-    if json_out is not None:
-        writable_file(json_out, "--json")  # before RUN/metrics.json is written, not after
-    episodes = list(load_episodes(path).values())
-    if not episodes:
+    if json_out is not None:  # before RUN/metrics.json is written, not after
+        writable_file(json_out, "--json")
+        refuse_run_file(json_out, "--json", [run_dir], allowed=[METRICS_FILE])
+    run = load_run(run_dir)  # the manifest too: it says whether the run finished
+    if not run.episodes:
         raise fail(f"{path} holds no episodes")
-    report = compute_metrics(episodes)
+    report = run_metrics(run)
     text = model_json(report, indent=2)
-    for path in (run_dir / METRICS_FILE, *([json_out] if json_out else [])):
-        write_atomic(path, text)
+    for out in (run_dir / METRICS_FILE, *([json_out] if json_out else [])):
+        write_atomic(out, text)
     print_metrics(report, make_console(), [str(b) for b in by] if by else None)
+    show = warning_printer()  # after the table, where it is read last
+    for warning in report.warnings:
+        show(warning)
 
 
 @app.command()

@@ -17,6 +17,8 @@ def _fmt(e: Estimate | None) -> str:
     """A figure over its CI, on two lines, so that four side by side fit in 120 columns."""
     if e is None:
         return "-\n(unaudited)"
+    if e.n == 1:  # a bootstrap over one task never varies: [x,x] would claim certainty
+        return f"{e.value:.3f}\nn=1, no CI"
     return f"{e.value:.3f}\n[{e.low:.2f},{e.high:.2f}]"
 
 
@@ -45,7 +47,7 @@ def _row(name: str, g: GroupMetrics, k: int) -> list[str]:
         _fmt(g.clean_avg),
         _fmt(clean),
         f"{g.dissatisfied_rate:.3f}",
-        str(g.infra_errors),
+        str(g.error_count),
     ]
 
 
@@ -58,8 +60,28 @@ def _table(title: str, first: str, k: int) -> Table:
         table.add_column(col, justify="right")
     table.add_column(f"clean\nPass^{k}", justify="right")
     table.add_column("walked\naway", justify="right")
-    table.add_column("infra errors", justify="right")
+    table.add_column("errors", justify="right")
     return table
+
+
+ENDING_MEANS = {
+    "infra_error": "the endpoint failed",
+    "framework_error": "the task's gold replay or a tool broke; unscorable",
+    "user_error": "the user simulator broke",
+    "agent_error": "the agent broke the protocol",
+}
+"""What each error ending means, for the line under the table."""
+
+
+def errors_line(g: GroupMetrics) -> str | None:
+    """Which errors the 'errors' column counts, and that each is scored as a failure."""
+    if not g.errors:
+        return None
+    kinds = "; ".join(f"{n} {name} ({ENDING_MEANS.get(name, '')})" for name, n in g.errors.items())
+    return (
+        f"errors: {g.error_count} of {g.episodes} episodes ended in an error, each scored "
+        f"as a failure: {kinds}"
+    )
 
 
 def print_metrics(report: MetricsReport, console: Console, by: list[str] | None = None) -> None:
@@ -76,6 +98,9 @@ def print_metrics(report: MetricsReport, console: Console, by: list[str] | None 
         table.add_row(*_row("all (domain mean)", report.overall_equal, k))
         table.add_row(*_row("all (task mean)", report.overall_tasks, k))
     console.print(table)
+    overall = report.overall_tasks
+    if (line := errors_line(overall)) is not None:
+        console.print(escape(line), soft_wrap=True)
     for dim in by or ["family"]:
         groups = report.breakdowns[dim]
         if list(groups) == [NEUTRAL] and not by:

@@ -13,6 +13,13 @@ report an interval of zero width. Below that the cell's tasks are resampled as a
 the equal-weight mean weighs each drawn task by one over its domain's task count (the
 weighted mean of a resample, a ratio estimator).
 
+Every episode counts, errors included: an episode that ended in an error (`ERROR_ENDINGS`:
+an endpoint, the agent's protocol, the simulator or the framework broke, or the task's gold
+replay failed) is a failure in every figure, as in tau-bench, so figures stay comparable with
+earlier runs. Each group counts those endings by kind (`GroupMetrics.errors`) so that none
+passes unseen. When tasks have different trial counts, k is the smallest and
+`MetricsReport.warnings` says so.
+
 Clean success (`Episode.clean_success`: success and no hard policy rule broken) gets the same
 Avg@k and Pass^k, computed on the same bootstrap resamples as the plain figures so the two can
 be compared cell by cell. A cell holding a success whose rules were never audited (results
@@ -21,16 +28,16 @@ written before policy violations were recorded) has no clean figures rather than
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 from typing import TypeVar
 
 import numpy as np
 from pydantic import BaseModel, Field
 
-from tau_emotion.data import Episode, TerminationReason
+from tau_emotion.data import ERROR_TERMINATION, Episode, TerminationReason
 from tau_emotion.emotions.space import HEADS, NEUTRAL
 
 BOOTSTRAP_SAMPLES = 1000
@@ -38,6 +45,11 @@ MIN_STRATUM_TASKS = 5
 BREAKDOWNS: tuple[str, ...] = HEADS
 """The emotion dimensions every report is broken down by: the space's heads (each is also an
 `EmotionSpec` field)."""
+
+ERROR_ENDINGS: tuple[TerminationReason, ...] = tuple(
+    t for t in TerminationReason if t in set(ERROR_TERMINATION.values())
+)
+"""Endings by error, each scored 0 (`evaluation.reward`): counted in `GroupMetrics.errors`."""
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -88,6 +100,8 @@ class TaskOutcome:
     """Clean successes; None when a success was never audited for policy violations."""
     groups: dict[str, str]
     """Breakdown labels, one per entry of `BREAKDOWNS` (`NEUTRAL` when neutral)."""
+    errors: dict[str, int] = field(default_factory=dict)
+    """Episodes per error ending (`ERROR_ENDINGS` values), only those that occurred."""
 
 
 def clean_outcome(episode: Episode) -> bool | None:
@@ -102,6 +116,11 @@ def clean_outcome(episode: Episode) -> bool | None:
 def _count_clean(episodes: Sequence[Episode]) -> int | None:
     outcomes = [clean_outcome(e) for e in episodes]
     return None if None in outcomes else sum(bool(o) for o in outcomes)
+
+
+def _count_errors(episodes: Iterable[Episode]) -> dict[str, int]:
+    endings = Counter(e.termination for e in episodes)
+    return {t.value: endings[t] for t in ERROR_ENDINGS if endings[t]}
 
 
 def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
@@ -119,6 +138,7 @@ def task_outcomes(episodes: Iterable[Episode]) -> list[TaskOutcome]:
                 infra_errors=sum(e.termination == TerminationReason.INFRA_ERROR for e in eps),
                 clean=_count_clean(eps),
                 groups=groups,
+                errors=_count_errors(eps),
             )
         )
     return out
@@ -143,6 +163,12 @@ class GroupMetrics(BaseModel):
     pass_at: dict[int, Estimate] = Field(description="pass@k for k = 1..n.")
     dissatisfied_rate: float = Field(description="Share of episodes ending in a walk-away.")
     infra_errors: int = Field(description="Episodes that ended in an endpoint failure.")
+    errors: dict[str, int] = Field(
+        default_factory=dict,
+        description="Episodes per error ending (infra_error, framework_error, user_error, "
+        "agent_error), only those that occurred. Each is a failure in every figure above; "
+        "empty in files written before it was counted.",
+    )
     clean_avg: Estimate | None = Field(
         default=None,
         description="Avg@k of clean success (success with no hard policy rule broken); None "
@@ -151,6 +177,11 @@ class GroupMetrics(BaseModel):
     clean_pass_hat: dict[int, Estimate] | None = Field(
         default=None, description="Pass^k of clean success for k = 1..n; None as clean_avg."
     )
+
+    @property
+    def error_count(self) -> int:
+        """Episodes that ended in any error (`errors` summed)."""
+        return sum(self.errors.values())
 
 
 class MetricsReport(BaseModel):
@@ -162,6 +193,11 @@ class MetricsReport(BaseModel):
     domains: dict[str, GroupMetrics] = Field(description="Per domain.")
     breakdowns: dict[str, dict[str, GroupMetrics]] = Field(
         description="Per family, emotion, politeness, urgency and trust (task-weighted)."
+    )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What makes these figures less than they seem: tasks with fewer trials "
+        "than others (k is then the smallest), a run that did not finish.",
     )
 
 
@@ -240,6 +276,7 @@ def _group(
         pass_at={j: estimate(scores[f"at{j}"]) for j in range(1, k + 1)},
         dissatisfied_rate=sum(t.dissatisfied for t in tasks) / episodes,
         infra_errors=sum(t.infra_errors for t in tasks),
+        errors=_sum_errors(tasks),
         clean_avg=estimate(scores["clean_avg"]) if audited else None,
         clean_pass_hat=(
             {j: estimate(scores[f"clean_hat{j}"]) for j in range(1, k + 1)} if audited else None
@@ -247,12 +284,37 @@ def _group(
     )
 
 
+def _sum_errors(tasks: Sequence[TaskOutcome]) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for t in tasks:
+        total.update(t.errors)
+    return {t.value: total[t.value] for t in ERROR_ENDINGS if total[t.value]}
+
+
+def uneven_trials_warning(tasks: Sequence[TaskOutcome]) -> str | None:
+    """Why k is lower than most tasks' trial count, or None when every task has as many."""
+    counts = Counter(t.n for t in tasks)
+    if len(counts) < 2:
+        return None
+    k, most = min(counts), max(counts)
+    few = sorted(f"{t.domain}/{t.task_id}" for t in tasks if t.n == k)
+    named = ", ".join(few[:3]) + (f" and {len(few) - 3} more" if len(few) > 3 else "")
+    trials = "trial" if k == 1 else "trials"
+    return (
+        f"trial counts differ between tasks: {counts[k]} of {len(tasks)} tasks ran only {k} "
+        f"{trials} (e.g. {named}), others up to {most}; every Pass^k and pass@k here is at "
+        f"k = {k}, the smallest"
+    )
+
+
 def compute_metrics(episodes: Iterable[Episode], seed: int = 0) -> MetricsReport:
-    """Metrics over stored episodes; tasks with fewer trials limit k to their count."""
+    """Metrics over stored episodes; tasks with fewer trials limit k to their count (and a
+    warning says so)."""
     tasks = task_outcomes(episodes)
     if not tasks:
         raise ValueError("no episodes to compute metrics from")
     k = min(t.n for t in tasks)
+    uneven = uneven_trials_warning(tasks)
     rng = np.random.default_rng(seed)
     by_domain = group_by(tasks, lambda t: t.domain)
     breakdowns: dict[str, dict[str, GroupMetrics]] = {}
@@ -267,4 +329,5 @@ def compute_metrics(episodes: Iterable[Episode], seed: int = 0) -> MetricsReport
         overall_tasks=_group(tasks, k, rng),
         domains={d: _group(ts, k, rng) for d, ts in sorted(by_domain.items())},
         breakdowns=breakdowns,
+        warnings=[uneven] if uneven else [],
     )

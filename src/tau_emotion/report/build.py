@@ -3,14 +3,17 @@
 Numbers that `evaluation` already defines (Avg@k, Pass^k, CIs) come from
 `evaluation.metrics`; everything else comes from `tau_emotion.analysis`. With
 `exclude_user_hallucinations`, failed episodes where the simulated user invented a fact are
-left out of every figure (and counted) before anything else is computed.
+left out of every figure (and counted) before anything else is computed. Each run's tasks are
+those it played (`analysis.runs.run_tasks`: its own `--tasks` source first). What makes a
+run's figures less than they seem (an unfinished run, uneven trial counts, a k lowered by the
+exclusion, a task source not found, a judge that did not answer) is in `RunSection.warnings`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,9 +27,17 @@ from tau_emotion.analysis.hallucination import (
     exclude_false_failures,
     hallucination_analysis,
 )
+from tau_emotion.analysis.judge import JudgeUse
 from tau_emotion.analysis.paired import PairedReport, paired_for_runs, twins_from_tasks
 from tau_emotion.analysis.policy import PolicyReport, policy_analysis
-from tau_emotion.analysis.runs import Run, RunDirError, TaskKey, load_runs, task_index
+from tau_emotion.analysis.runs import (
+    Run,
+    RunDirError,
+    TaskKey,
+    load_runs,
+    run_tasks,
+    with_unfinished_warning,
+)
 from tau_emotion.analysis.tooluse import ToolUseReport, tool_use_analysis
 from tau_emotion.data import Episode, Task
 from tau_emotion.evaluation.metrics import (
@@ -63,6 +74,12 @@ class RunSection(BaseModel):
         "comparable only when it is the same.",
     )
     metrics: MetricsReport = Field(description="Avg@k, Pass^k, pass@k with CIs.")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What makes this run's figures less than they seem: the metrics' "
+        "warnings, then the report's own (exclusion lowering k, tasks not found, a judge "
+        "that did not answer).",
+    )
     cells: dict[str, dict[str, HeatCell]] = Field(description="Domain -> family -> success.")
     paired: PairedReport | None = Field(description="Emotional vs neutral, when emotional.")
     tool_use: ToolUseReport = Field(description="Tool use vs follow-ups.")
@@ -104,6 +121,25 @@ def heat_cells(run: Run) -> dict[str, dict[str, HeatCell]]:
     return dict(cells)
 
 
+def _trials_k(episodes: Sequence[Episode]) -> int:
+    return min(Counter((e.domain, e.task_id) for e in episodes).values())
+
+
+def judge_warning(uses: dict[str, JudgeUse | None]) -> str | None:
+    """A warning when the judge gave no usable answer for some cases, per analysis."""
+    used = {name: u for name, u in uses.items() if u is not None and u.asked}
+    failed = sum(u.failed for u in used.values())
+    if not failed:
+        return None
+    asked = sum(u.asked for u in used.values())
+    parts = ", ".join(f"{name} {u.failed} of {u.asked}" for name, u in used.items() if u.failed)
+    return (
+        f"the judge gave no usable answer for {failed} of the {asked} cases it was asked "
+        f"about ({parts}: endpoint failed or reply unusable); those rest on the deterministic "
+        "checks alone"
+    )
+
+
 async def build_report(
     paths: Sequence[Path],
     judge: ChatModel | None = None,
@@ -116,12 +152,16 @@ async def build_report(
     for run in runs:
         if not run.episodes:
             raise RunDirError(f"{run.path} holds no episodes")
-    tasks: dict[TaskKey, Task] = {}
+    # Per run: two runs may hold one task id with different content (a --tasks file that
+    # edits shipped tasks), and each must be checked against what it played.
+    tasks_of: dict[str, dict[TaskKey, Task]] = {}
+    warnings_of: dict[str, list[str]] = {}
     for run in runs:
-        domains = {e.domain for e in run.episodes}
-        for key, task in task_index(domains, run.split).items():
-            tasks.setdefault(key, task)
-    halluc = {r.label: await hallucination_analysis(r.episodes, tasks, judge) for r in runs}
+        tasks_of[run.label], problem = run_tasks(run)
+        warnings_of[run.label] = [problem] if problem else []
+    halluc = {
+        r.label: await hallucination_analysis(r.episodes, tasks_of[r.label], judge) for r in runs
+    }
     originals = runs
     if exclude_user_hallucinations:
         runs = [
@@ -131,13 +171,17 @@ async def build_report(
         for run in runs:
             if not run.episodes:
                 raise RunDirError(f"{run.label}: every episode was excluded as a hallucination")
-    paired = paired_for_runs(runs, twins_from_tasks(tasks.values()), seed)
+    twins: dict[TaskKey, str] = {}
+    for index in tasks_of.values():
+        twins.update(twins_from_tasks(index.values()))
+    paired = paired_for_runs(runs, twins, seed)
 
     sections: list[RunSection] = []
     views: list[EpisodeView] = []
     prompts: dict[str, str] = {}
     for run, original in zip(runs, originals, strict=True):
         episodes = run.episodes
+        tasks = tasks_of[run.label]
         judged = await judge_empathy(episodes, judge) if judge is not None else None
         empathy = empathy_analysis(episodes, judged)
         policy = policy_analysis(episodes)
@@ -151,6 +195,25 @@ async def build_report(
             policy=policy,
             exclude_hallucinated=exclude_user_hallucinations,
         )
+        # Completion is judged on the episodes the run recorded, before any exclusion.
+        metrics = with_unfinished_warning(
+            compute_metrics(episodes, seed), run.progress, len(original.episodes)
+        )
+        warnings = [*metrics.warnings, *warnings_of[run.label]]
+        k_before = _trials_k(original.episodes)
+        if metrics.k < k_before:
+            warnings.append(
+                f"--exclude-user-hallucinations left some tasks with fewer trials: k fell "
+                f"from {k_before} to {metrics.k}, so every Pass^k and pass@k here is at "
+                f"k = {metrics.k}"
+            )
+        uses = {
+            "empathy": empathy.judge,
+            "user hallucinations": halluc[run.label].judge,
+            "failures": failures.judge,
+        }
+        if (judged_badly := judge_warning(uses)) is not None:
+            warnings.append(judged_badly)
         sections.append(
             RunSection(
                 label=run.label,
@@ -161,7 +224,8 @@ async def build_report(
                 code_version=run.code_version,
                 no_emotion=run.no_emotion,
                 task_set=task_set_digest(episodes),
-                metrics=compute_metrics(episodes, seed),
+                metrics=metrics,
+                warnings=warnings,
                 cells=heat_cells(run),
                 paired=paired.get(run.label),
                 tool_use=tool_use,

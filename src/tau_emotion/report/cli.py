@@ -51,14 +51,16 @@ def report(
 ) -> None:
     """Build a self-contained HTML report (charts, analyses, episode browser) from runs."""
     from tau_emotion.errors import TauEmotionError
-    from tau_emotion.report.write import write_report
+    from tau_emotion.report.write import REPORT_FILE, refuse_run_file, write_report
 
     try:
         # Every output and the judge's endpoint are checked before the (long) analysis, so a
         # bad --json cannot fail after the HTML is written.
         writable_file(out, "--out")
+        refuse_run_file(out, "--out", run_dirs, allowed=[REPORT_FILE])
         if json_out is not None:
             writable_file(json_out, "--json")
+            refuse_run_file(json_out, "--json", run_dirs)
         judge = _judge(judge_model, judge_base_url, judge_api_key_env)
         data = write_report(run_dirs, out, judge, exclude_user_hallucinations, title, seed)
     except TauEmotionError as exc:
@@ -68,6 +70,9 @@ def report(
 
         write_atomic(json_out, model_json(data, indent=1))
     typer.echo(f"wrote {out} ({len(data.runs)} runs, {len(data.episodes)} episodes)")
+    for run in data.runs:  # also at the top of the report; here so a script's log has them
+        for warning in run.warnings:
+            typer.secho(f"warning: {run.label}: {warning}", fg=typer.colors.YELLOW, err=True)
 
 
 def _judge(model: str | None, base_url: str | None, key_env: str) -> ChatModel | None:

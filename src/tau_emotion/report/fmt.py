@@ -45,9 +45,18 @@ def family_heatmap(
     return heatmap(sorted(by_cell), cols, cells, title, scale=scale)
 
 
+def no_interval(e: Estimate | Rate) -> bool:
+    """An estimate over one task: its bootstrap never varies, so its "interval" (zero wide)
+    would claim certainty that one task cannot give. A Wilson rate always has a real one."""
+    return isinstance(e, Estimate) and e.n == 1
+
+
 def est(e: Estimate | Rate, block: bool = False) -> str:
     """'62% [50%, 75%]'; `block` puts the interval on its own line (narrow table columns)."""
     cls = "ci block" if block else "ci"
+    if no_interval(e):
+        why = "no interval: a bootstrap over one task never varies"
+        return f'{pct(e.value)} <span class="{cls}" title="{why}">(1 task)</span>'
     return f'{pct(e.value)} <span class="{cls}">[{pct(e.low)}, {pct(e.high)}]</span>'
 
 
@@ -71,6 +80,8 @@ def pp(value: float | None) -> str:
 def iv(e: Estimate | Rate) -> Interval:
     """A chart interval, with the n it is over: tasks for an estimate, episodes for a rate."""
     n = e.n if isinstance(e, Estimate) else e.total
+    if no_interval(e):
+        return Interval(e.value, None, None, n)
     return Interval(e.value, e.low, e.high, n or None)
 
 

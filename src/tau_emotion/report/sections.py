@@ -66,41 +66,85 @@ def task_set_warning(runs: Sequence[RunSection]) -> str:
     )
 
 
+def k_warning(runs: Sequence[RunSection], k: int) -> str:
+    """A visible note when ranked runs have different k: their Pass^k columns are then shown
+    at the smallest, `k`, which every run has (Pass^j is defined for every j up to its k)."""
+    if len({r.metrics.k for r in runs}) <= 1:
+        return ""
+    ks = ", ".join(f"{escape(r.label)}: k = {r.metrics.k}" for r in runs)
+    return (
+        '<p class="warning"><b>These runs have different numbers of trials per task</b> '
+        f"({ks}). Pass^k, pass@k and clean Pass^k below are all at k = {k}, the smallest, so "
+        "that the columns compare; each run's own k is in its tasks cell, its card above and "
+        "the Pass^k curve.</p>"
+    )
+
+
+def run_warnings(runs: Sequence[RunSection]) -> str:
+    """Each run's warnings (an unfinished run, uneven trials, tasks not found, a judge that
+    did not answer), where the ranking is read."""
+    return "".join(
+        f'<p class="warning"><b>{escape(r.label)}</b>: {escape(w)}</p>'
+        for r in runs
+        for w in r.warnings
+    )
+
+
+def ranks(values: Sequence[float]) -> list[int]:
+    """Competition ranks, best first: equal values share a rank ("1, 1, 1, 4"). Values equal
+    to 12 places are equal (the same share reached by another sum of floats)."""
+    keys = [round(v, 12) for v in values]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def _errors(g: GroupMetrics) -> str:
+    if not g.errors:
+        return "0"
+    kinds = ", ".join(f"{n} {escape(name)}" for name, n in g.errors.items())
+    return f'{g.error_count}<span class="sub">{kinds}</span>'
+
+
 def leaderboard(runs: Sequence[RunSection]) -> str:
     order = sorted(range(len(runs)), key=lambda i: -runs[i].metrics.overall_equal.avg.value)
+    rank = ranks([runs[i].metrics.overall_equal.avg.value for i in order])
+    common = min(r.metrics.k for r in runs)
     rows = []
-    for rank, i in enumerate(order, start=1):
+    for place, i in zip(rank, order, strict=True):
         r = runs[i]
         g, k = r.metrics.overall_equal, r.metrics.k
         walked = rate(round(g.dissatisfied_rate * g.episodes), g.episodes)
         meter = f'<span class="meter"><i style="width:{g.avg.value * 100:.0f}%"></i></span>'
         rows.append(
             [
-                str(rank),
+                str(place),
                 f"{swatch(i)} <b>{escape(r.label)}</b>"
                 f'<span class="sub">{escape(r.agent)} · user {escape(r.user)}</span>',
                 f'{g.tasks}<span class="sub">{g.episodes} episodes, k = {k}</span>',
                 pct(g.avg.value) + meter + est(g.avg, block=True).split(" ", 1)[1],
-                est(g.pass_hat[k], block=True),
-                est(g.pass_at[k], block=True),
+                est(g.pass_hat[common], block=True),
+                est(g.pass_at[common], block=True),
                 _maybe(g.clean_avg),
-                _maybe(_clean_pass(g, k)),
+                _maybe(_clean_pass(g, common)),
                 est(walked, block=True),
-                str(g.infra_errors),
+                _errors(g),
             ]
         )
-    head = ["#", "run (agent · user)", "tasks (n)", "Avg@k", "Pass^k", "pass@k"]
-    head += ["clean Avg@k", "clean Pass^k", "walked away", "infra errors"]
+    at = "k" if common == max(r.metrics.k for r in runs) else str(common)
+    head = ["#", "run (agent · user)", "tasks (n)", "Avg@k", f"Pass^{at}", f"pass@{at}"]
+    head += ["clean Avg@k", f"clean Pass^{at}", "walked away", "errors"]
     lead = (
         "Runs ranked by Avg@k (mean success over the k trials of each task, domains weighted "
-        "equally). Pass^k: all k trials of a task succeed; pass@k: at least one does. Clean: "
+        "equally); equal Avg@k share a rank. Pass^k: all k trials of a task succeed; pass@k: "
+        "at least one does. Clean: "
         "the same for success with no hard policy rule broken (authentication, verification, "
         'an explicit yes before each write; see <a href="#clean">Policy-clean success</a>). '
         "Brackets: 95% bootstrap intervals over the n tasks (a Wilson interval for the walk-away "
-        "rate)."
+        "rate). Errors: episodes that ended in an error (the endpoint, the framework or an "
+        "unscorable task, the user simulator, the agent's protocol), each scored as a failure."
     )
     board = table(head, rows, numeric_from=2)
-    body = f'{task_set_warning(runs)}<div class="card leaderboard">{board}</div>'
+    notes = run_warnings(runs) + task_set_warning(runs) + k_warning(runs, common)
+    body = f'{notes}<div class="card leaderboard">{board}</div>'
     return section("leaderboard", "Leaderboard", lead, body)
 
 

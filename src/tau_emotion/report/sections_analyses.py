@@ -7,9 +7,11 @@ and lead are in sections.json) and `html.render` puts them in order."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from html import escape
 
 from tau_emotion.analysis.empathy import EmpathyCell
+from tau_emotion.analysis.judge import JudgeUse
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.evaluation.metrics import Estimate
 from tau_emotion.report import charts
@@ -62,8 +64,21 @@ def empathy_card(r: RunSection) -> str | None:
     rows.append(_empathy_row("<b>all emotional</b>", e.emotional, None))
     head = ["family", "success (Avg@k)", "episodes", "with empathy", "without", "Δ"]
     body = legend(["with empathy", "without"]) + chart + table(head, rows, numeric_from=1)
-    body += f'<p class="note">Detected by {escape(e.method)}. {escape(e.note)}</p>'
+    body += f'<p class="note">Detected by {escape(e.method)}{judged(e.judge)}. '
+    body += f"{escape(e.note)}</p>"
     return body
+
+
+def judged(use: JudgeUse | None) -> str:
+    """How the judge fared, after the method: a judge that never answered is not claimed."""
+    if use is None or not use.asked:
+        return ""
+    if not use.failed:
+        return f" (the judge answered all {use.asked} cases it was asked)"
+    return (
+        f" (the judge gave no usable answer for {use.failed} of the {use.asked} cases it was "
+        "asked: those rest on the deterministic check alone)"
+    )
 
 
 def policy_card(r: RunSection) -> str:
@@ -100,8 +115,9 @@ def failures_card(r: RunSection) -> str:
         return '<p class="empty">No failed episodes.</p>'
     items = []
     for category, share in sorted(f.by_category.items(), key=lambda kv: -kv[1].count):
-        fault = next((lb.fault for lb in f.labels if lb.category == category), None)
-        fill = FAULT_COLORS.get(fault or "", UNRESOLVED_COLOR)
+        # The category's most common fault (a judge category may hold more than one).
+        owners = Counter(lb.fault or "" for lb in f.labels if lb.category == category)
+        fill = FAULT_COLORS.get(owners.most_common(1)[0][0], UNRESOLVED_COLOR)
         note = f"{share.count}/{share.total}"
         items.append((category.replace("_", " "), share.value, note, fill))
     chips = " ".join(
@@ -113,8 +129,8 @@ def failures_card(r: RunSection) -> str:
     faults = " · ".join(f"{escape(name)} {frac(x)}" for name, x in f.by_fault.items())
     sources = ", ".join(f"{n} by {s}" for s, n in sorted(f.by_source.items()))
     note = (
-        f"{f.failed} failed of {f.episodes} episodes ({escape(sources)}); shares below are "
-        f"of these {f.failed}."
+        f"{f.failed} failed of {f.episodes} episodes ({escape(sources)}{judged(f.judge)}); "
+        f"shares below are of these {f.failed}."
     )
     if f.excluded:
         note += f" {f.excluded} failed episodes were excluded as user hallucinations."
@@ -187,7 +203,7 @@ def hallucinations_card(r: RunSection) -> str:
             "failures first; filter the episodes below by <i>with user hallucinations</i> "
             "for all of them.</p>"
         )
-    body += f'<p class="note">Checked by {escape(h.method)}'
+    body += f'<p class="note">Checked by {escape(h.method)}{judged(h.judge)}'
     body += (
         f"; {h.unchecked} episodes of unknown tasks not checked.</p>" if h.unchecked else ".</p>"
     )

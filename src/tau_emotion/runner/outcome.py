@@ -7,19 +7,26 @@ Exit codes of ``tau-emotion run`` (and ``collect``), documented in the README:
 - 3 `EXIT_INFRA_ERRORS`: the run finished, but some episodes ended in ``infra_error``;
 - 4 `EXIT_STOPPED`: ``--fail-on-error`` stopped the run early;
 - 5 `EXIT_NO_RESPONSE`: episodes needed a model and not one request to it succeeded (the
-  endpoint was never reachable, or replay mode found an empty cache).
+  endpoint was never reachable, or replay mode found an empty cache);
+- 130 `EXIT_INTERRUPTED`: the run was interrupted (Ctrl-C, a killed job) before it held every
+  episode, and no error budget stopped it: what the command exits with after Ctrl-C, and what
+  `Results.load` says of such a folder.
 
-Only endpoint failures count: an agent's bad tool call or a walk-away is a result, not an
-error of the run.
+Only endpoint failures set the status: an agent's bad tool call or a walk-away is a result,
+not an error of the run. Episodes that ended in another error (the agent's protocol, the
+simulator, the framework or a task whose gold replay failed) are scored as failures and
+leave the status at 0, but the summary line names them, so "no infra errors" never reads as
+"no errors".
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tau_emotion.data import Episode, RunManifest, TerminationReason
+from tau_emotion.data import ERROR_TERMINATION, Episode, RunManifest, TerminationReason
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 from tau_emotion.storage import read_model
@@ -29,6 +36,8 @@ EXIT_INPUT = 2
 EXIT_INFRA_ERRORS = 3
 EXIT_STOPPED = 4
 EXIT_NO_RESPONSE = 5
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as shells report a Ctrl-C (the status `tau-emotion run` exits with then)."""
 
 
 def error_limit(fail_on_error: float | None, episodes: int) -> int | None:
@@ -75,13 +84,28 @@ def model_requests(episode: Episode) -> int:
     return episode.usage_agent.calls + episode.usage_user.calls
 
 
+def other_errors(episodes: Sequence[Episode]) -> str:
+    """'; 2 ended in another error (framework_error 2), scored as failures', or ''."""
+    others = set(ERROR_TERMINATION.values()) - {TerminationReason.INFRA_ERROR}
+    counts = Counter(e.termination.value for e in episodes if e.termination in others)
+    if not counts:
+        return ""
+    kinds = ", ".join(f"{name} {n}" for name, n in sorted(counts.items()))
+    return f"; {sum(counts.values())} ended in another error ({kinds}), scored as failures"
+
+
 def run_outcome(
-    episodes: Sequence[Episode], expected: int, stopped: bool = False, uses_model: bool = True
+    episodes: Sequence[Episode],
+    expected: int,
+    stopped: bool = False,
+    uses_model: bool = True,
+    interrupted: bool = False,
 ) -> RunOutcome:
-    """The outcome of a run that should hold `expected` episodes and holds `episodes`."""
+    """The outcome of a run that should hold `expected` episodes and holds `episodes`:
+    `stopped` by its error budget, or `interrupted` short of `expected` otherwise."""
     infra = sum(e.termination == TerminationReason.INFRA_ERROR for e in episodes)
     answered = sum(model_requests(e) for e in episodes)
-    share = f"{infra} of {len(episodes)} episodes ended in an infra error"
+    share = f"{infra} of {len(episodes)} episodes ended in an infra error" + other_errors(episodes)
     if uses_model and infra and answered == 0:
         return RunOutcome(
             EXIT_NO_RESPONSE,
@@ -94,9 +118,27 @@ def run_outcome(
             f"stopped early by --fail-on-error after {len(episodes)} of {expected} episodes: "
             f"{share}; --resume --retry-errors finishes it",
         )
+    if interrupted:
+        return RunOutcome(
+            EXIT_INTERRUPTED,
+            f"interrupted after {len(episodes)} of {expected} episodes: {share}; "
+            "--resume finishes it",
+        )
     if infra:
         return RunOutcome(EXIT_INFRA_ERRORS, f"{share}; --resume --retry-errors re-runs them")
-    return RunOutcome(EXIT_OK, f"{len(episodes)} of {expected} episodes ran, no infra errors")
+    ran = f"{len(episodes)} of {expected} episodes ran, no infra errors"
+    return RunOutcome(EXIT_OK, ran + other_errors(episodes))
+
+
+def stopped_by_budget(fail_on_error: float | None, episodes: Sequence[Episode], total: int) -> bool:
+    """Whether the run's error budget is spent: the only way a run stops short on its own.
+
+    The runner counts the latest record of each episode against the budget of the whole
+    run (`ErrorBudget`), so the stored records say whether it stopped the run; a run short of
+    its total without that was interrupted."""
+    limit = error_limit(fail_on_error, total)
+    infra = sum(e.termination == TerminationReason.INFRA_ERROR for e in episodes)
+    return limit is not None and infra > limit
 
 
 def outcome_of_run(config: RunConfig, episodes: Sequence[Episode] | None = None) -> RunOutcome:
@@ -109,4 +151,8 @@ def outcome_of_run(config: RunConfig, episodes: Sequence[Episode] | None = None)
     manifest = read_model(config.out / MANIFEST_FILE, RunManifest)
     expected = manifest.episodes_total
     uses_model = config.agent_model is not None or config.user_model is not None
-    return run_outcome(episodes, expected, len(episodes) < expected, uses_model)
+    short = len(episodes) < expected
+    # Short of its total, a run was either stopped by --fail-on-error or cut off (Ctrl-C, a
+    # killed job): only a spent error budget is the former.
+    stopped = short and stopped_by_budget(config.fail_on_error, episodes, expected)
+    return run_outcome(episodes, expected, stopped, uses_model, short and not stopped)
