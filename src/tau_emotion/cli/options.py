@@ -35,14 +35,13 @@ from tau_emotion.cli.generated import (
 from tau_emotion.models.factory import LOCAL
 from tau_emotion.models.openai_compat import ModelConfig
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.outcome import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from tau_emotion.runner.run import ProgressHook
 
-EXIT_INTERRUPTED = 130
-"""Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 ROLES = {"agent_model": "agent", "user_model": "user"}
 RENAMED = {"domains": "domain", "task_ids": "task_id"}
