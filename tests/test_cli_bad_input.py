@@ -106,7 +106,44 @@ CASES: list[Case] = [
     (
         "base url: no scheme",
         lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", "127.0.0.1:8000/v1"],
-        "must be an http:// or https:// URL",
+        "--agent-base-url '127.0.0.1:8000/v1' has no scheme: did you mean "
+        "'http://127.0.0.1:8000/v1'?",
+    ),
+    (
+        "base url: a bare host",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", "localhost:8000/v1"],
+        "--agent-base-url 'localhost:8000/v1' has no scheme: did you mean "
+        "'http://localhost:8000/v1'?",
+    ),
+    (
+        "--cache-mode replay without --cache-dir",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--cache-mode", "replay"],
+        "--cache-mode replay needs --cache-dir",
+    ),
+    (
+        "--cache-mode record without --cache-dir",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--cache-mode", "record"],
+        "--cache-mode record needs --cache-dir",
+    ),
+    (
+        "--agent-price-input-per-mtok nan",
+        lambda t: [*ORACLE[:6], "tool-calling", *MODEL, "--agent-price-input-per-mtok", "nan"],
+        "--agent-price-input-per-mtok: Input should be a finite number",
+    ),
+    (
+        "--user-price-output-per-mtok -1",
+        lambda t: [*ORACLE, "--user-model", "u", "--user-price-output-per-mtok", "-1"],
+        "--user-price-output-per-mtok: Input should be greater than or equal to 0",
+    ),
+    (
+        "--agent-model local: a folder",
+        lambda t: [*ORACLE[:6], "tool-calling", "--agent-model", f"local:{t}"],
+        "is a folder, not a GGUF model file",
+    ),
+    (
+        "--agent-model local: not GGUF",
+        lambda t: [*ORACLE[:6], "tool-calling", "--agent-model", f"local:{_file(t / 'm.gguf')}"],
+        "m.gguf is not a GGUF model file",
     ),
     (
         "base url: bad port",
@@ -358,6 +395,22 @@ def test_bad_input_is_one_line_and_exit_2(
         result.exception
     )
     _assert_one_clean_line(result.exit_code, result.output, expected)
+
+
+def test_a_key_given_for_its_variable_name_is_refused_and_never_stored(tmp_path: Path) -> None:
+    """`--agent-api-key-env sk-...` once went into manifest.json in clear."""
+    key = "sk-proj-SECRETSECRET1234"
+    out = tmp_path / "out"
+    args = [*ORACLE[:6], "tool-calling", *MODEL, "--agent-base-url", DEAD_URL, "--out", str(out)]
+    result = runner.invoke(app, [*args, "--agent-api-key-env", key])
+    _assert_one_clean_line(result.exit_code, result.output, "--agent-api-key-env: is not an")
+    assert "SECRET" not in result.output and not out.exists()
+    config = _file(tmp_path / "c.toml", f'[agent_model]\nmodel = "m"\napi_key = "{key}"\n'.encode())
+    result = runner.invoke(app, [*args, "--config", str(config)])
+    _assert_one_clean_line(
+        result.exit_code, result.output, "give that variable's name as api_key_env"
+    )
+    assert "SECRET" not in result.output and not out.exists()
 
 
 def test_a_bare_group_still_shows_its_help() -> None:

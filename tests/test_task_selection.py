@@ -13,7 +13,7 @@ from tau_emotion.cli.main import app
 from tau_emotion.data import Challenge
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.base import write_tasks
-from tau_emotion.errors import TaskFileError
+from tau_emotion.errors import TaskFileError, TauEmotionError
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.tasks import family, sample_tasks, select_tasks
 
@@ -103,3 +103,26 @@ def test_tasks_lists_ids_filtered_by_domain_family_and_challenge(tmp_path: Path)
     assert "[challenge: airline.refund_rule]" in listed[0]
     bad = runner.invoke(app, ["tasks", "--family", "mood"])
     assert bad.exit_code == 2 and "anger" in bad.output
+
+
+def test_task_ids_take_the_keys_tasks_prints_and_comma_lists(tmp_path: Path) -> None:
+    """`tasks` prints domain/id; `run --task-id` refused that key and read a comma list as one
+    id, though its help offered a list."""
+    airline, retail = (load_domain(d).tasks("test", "test") for d in ("airline", "retail"))
+    a, b, r = airline[0], airline[5], retail[0]
+    both = "airline,retail"
+    assert pick(domains=both, task_ids=[a.key]) == [a.key]
+    assert pick(domains=both, task_ids=[f"{r.key},{a.id}"]) == [a.key, r.key]  # task order
+    assert pick(domains=both, task_ids=f"{a.id}, {b.key}") == [a.key, b.key]
+    with pytest.raises(TauEmotionError, match=r"task 'retail/.*' is of domain 'retail'.*--domain"):
+        pick(domains="airline", task_ids=[r.key])
+    with pytest.raises(TauEmotionError, match="no task 'airline/nope'"):
+        pick(domains="airline", task_ids=[a.key, "airline/nope"])
+    out = tmp_path / "run"
+    args = ["run", "--agent", "oracle", "--domain", "airline", "--out", str(out)]
+    result = runner.invoke(app, [*args, "--task-id", f"{a.key},{b.id}"])
+    assert result.exit_code == 0, result.output
+    assert "2 of 2 episodes ran" in result.output
+    words = runner.invoke(app, ["run", "--help"]).output.split()
+    help_text = " ".join(w for w in words if w != "│")  # the help's box, unwrapped
+    assert "domain/id" in help_text and "comma list" in help_text

@@ -9,6 +9,11 @@
 with the same defaults as ``tau-emotion run``. It works inside a running event loop (Jupyter):
 the run then gets its own loop in a helper thread. `evaluate_async` is the awaitable twin and
 never blocks the caller's loop. `Results.load` opens a finished run directory.
+
+Bad input is a `TauEmotionError` whose message names the keyword argument (``out``, not the
+command line's ``--out``): settings the config refuses are a `ConfigError` (a `ValueError`
+too), not pydantic's `ValidationError`, so one ``except tau_emotion.TauEmotionError`` is
+enough.
 """
 
 from __future__ import annotations
@@ -22,9 +27,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from tau_emotion.data import Episode
 from tau_emotion.emotions.space import HEADS, NEUTRAL
-from tau_emotion.evaluation.metrics import MetricsReport, compute_metrics
+from tau_emotion.errors import describe, python_names
+from tau_emotion.evaluation.metrics import MetricsReport, clean_outcome, compute_metrics
+from tau_emotion.inputs import ConfigError
 from tau_emotion.report.write import REPORT_FILE, write_run_outputs
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.outcome import EXIT_OK, RunOutcome, outcome_of_run
@@ -97,6 +106,10 @@ def episode_record(e: Episode) -> dict[str, Any]:
         "trial": e.trial,
         "reward": e.reward,
         "success": e.success,
+        # Success with no hard policy rule broken, as the tables' clean figures count it (None:
+        # a success recorded before rules were audited); a reward-gaming agent shows here.
+        "clean_success": clean_outcome(e),
+        "policy_violations": len(e.breakdown.policy_violations) if e.breakdown else 0,
         "termination": e.termination.value,
         # One column per head of the space, as the metrics break results down.
         **{h: str(getattr(emotion, h)) if emotion else NEUTRAL for h in HEADS},
@@ -113,8 +126,18 @@ def episode_record(e: Episode) -> dict[str, Any]:
 
 
 def _config(config: RunConfig | Mapping[str, Any] | None, fields: dict[str, Any]) -> RunConfig:
-    """The run's config: `config` with `fields` changed (its automatic values worked out
-    again, as the command line does for ``--config FILE`` plus options), or from `fields`."""
+    """The run's config (`_build`), with its refusals as a `ConfigError` naming the keyword
+    arguments."""
+    with python_names():
+        try:
+            return _build(config, fields)
+        except ValidationError as exc:
+            raise ConfigError(describe(exc)) from None
+
+
+def _build(config: RunConfig | Mapping[str, Any] | None, fields: dict[str, Any]) -> RunConfig:
+    """`config` with `fields` changed (its automatic values worked out again, as the command
+    line does for ``--config FILE`` plus options), or the config of `fields`."""
     if isinstance(config, RunConfig):
         return config.updated(**fields) if fields else config
     if isinstance(config, Mapping):  # the fields as a dict, as a TOML --config file holds them
@@ -135,16 +158,17 @@ def evaluate(
     """Run (or finish, with `resume`) a benchmark run and return its results."""
     cfg = _config(config, fields)
     seen: list[str] = []
-    episodes = execute_run(
-        cfg, resume=resume, progress=progress, retry_errors=retry_errors, on_warning=seen.append
-    )
-    # The files a command-line run leaves: OUT/metrics.json and OUT/report.html.
-    outputs = write_run_outputs(cfg.out, episodes)
-    if outputs.report_problem is not None:
-        seen.append(f"{cfg.out / REPORT_FILE} not written: {outputs.report_problem}")
-    outcome = outcome_of_run(cfg, episodes)
-    if outcome.code != EXIT_OK:  # what the command line's exit status 3, 4 or 5 says
-        seen.append(outcome.summary)
+    with python_names():  # what the run says names the keyword arguments, not the options
+        episodes = execute_run(
+            cfg, resume=resume, progress=progress, retry_errors=retry_errors, on_warning=seen.append
+        )
+        # The files a command-line run leaves: OUT/metrics.json and OUT/report.html.
+        outputs = write_run_outputs(cfg.out, episodes)
+        if outputs.report_problem is not None:
+            seen.append(f"{cfg.out / REPORT_FILE} not written: {outputs.report_problem}")
+        outcome = outcome_of_run(cfg, episodes)
+        if outcome.code != EXIT_OK:  # what the command line's exit status 3, 4 or 5 says
+            seen.append(outcome.summary)
     for message in seen:  # after the run, so that a notebook shows them under the cell
         warnings.warn(message, RunWarning, stacklevel=2)
     return Results(cfg, episodes, seen, outcome)

@@ -17,13 +17,19 @@
   boundary (`domains.tools`) as a `ToolError`, so no tool sees it and no database holds it.
 
 `describe` is the one-line text of an error caused by input (None for a bug): the CLI prints
-it, and library code that wraps such an error in its own quotes it.
+it, and library code that wraps such an error in its own quotes it. A message names an input
+the way its caller gave it (`named`): ``--out`` on the command line, ``out`` from the Python
+API, which runs its checks inside `python_names`.
 
 Any other exception inside an episode is a bug; the runner still records it on the episode
 (kind ``bug``) so a run never crashes half-way, and tests fail on it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from pydantic import ValidationError
 
@@ -58,7 +64,9 @@ def describe(exc: BaseException) -> str | None:
         return str(exc)
     if isinstance(exc, ValidationError):
         return "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" if e["loc"] else str(e["msg"])
+            f"{'.'.join(map(str, e['loc']))}: {_message(e['msg'])}"
+            if e["loc"]
+            else _message(e["msg"])
             for e in exc.errors()
         )
     if isinstance(exc, UnicodeError):
@@ -69,6 +77,11 @@ def describe(exc: BaseException) -> str | None:
     return None
 
 
+def _message(msg: str) -> str:
+    # pydantic prefixes the text of a validator's ValueError; the reader wants the text.
+    return str(msg).removeprefix("Value error, ")
+
+
 def first_problem(exc: ValidationError, under: str = "") -> str:
     """The first problem pydantic found, on one line: ``field.path: message`` (``under``
     prefixes the path), or the message alone for the whole input. One only: a line that is
@@ -77,3 +90,23 @@ def first_problem(exc: ValidationError, under: str = "") -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in (under, *first["loc"]) if p != "")
     return f"{where}: {first['msg']}" if where else str(first["msg"])
+
+
+_PYTHON_NAMES: ContextVar[bool] = ContextVar("tau_emotion_python_names", default=False)
+
+
+def named(flag: str, keyword: str) -> str:
+    """How a message names an input: its command-line `flag` (``--out``), or its `keyword`
+    (``out``) when the Python API is the caller; a notebook user never typed ``--out``."""
+    return keyword if _PYTHON_NAMES.get() else flag
+
+
+@contextmanager
+def python_names() -> Iterator[None]:
+    """Within the block (this thread, and the tasks and threads it starts with a copy of its
+    context), messages name inputs by their keyword arguments (`named`)."""
+    token = _PYTHON_NAMES.set(True)
+    try:
+        yield
+    finally:
+        _PYTHON_NAMES.reset(token)

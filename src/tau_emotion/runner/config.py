@@ -21,12 +21,13 @@ from pydantic import (
     ModelWrapValidatorHandler,
     PrivateAttr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from tau_emotion.data import Split
-from tau_emotion.errors import first_problem
+from tau_emotion.errors import first_problem, named
 from tau_emotion.models.cache import CacheMode
 from tau_emotion.models.factory import LOCAL, is_local
 from tau_emotion.models.openai_compat import DELIVERY_FIELDS, ModelConfig
@@ -38,6 +39,11 @@ _Kind = TypeVar("_Kind", AgentKind, UserKind)
 DEV_TASK_FILE = "dev"
 TASK_FILE_ALIASES = {"seed": DEV_TASK_FILE}
 """Old names of task files: the hand-written set was ``seed.jsonl`` before it became ``dev``."""
+
+STORED = "stored"
+"""Validation context key (``context={STORED: True}``) of a config read back from a run's
+manifest: the refusals of settings that would run wrongly (a replay with no cache folder)
+are not repeated there, so a folder that ran before they existed stays readable."""
 
 EMBEDDED_MAX_STEPS = 40
 """The embedded 135M model rarely finishes; 40 messages show the loop without a long wait."""
@@ -67,7 +73,9 @@ def _resolve(spec: str) -> list[str]:
 class RunConfig(BaseModel):
     """Everything that decides what a run does."""
 
-    model_config = ConfigDict(extra="forbid")
+    # As `ModelConfig`: an error never echoes the input, which may hold an API key given
+    # where its variable's name belongs (pydantic would show the whole model dict).
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     _given: dict[str, Any] = PrivateAttr(default_factory=dict)
     """The fields as the caller gave them (`updated` starts from these)."""
@@ -89,7 +97,10 @@ class RunConfig(BaseModel):
         "shipped task files.",
     )
     task_ids: list[str] | None = Field(
-        default=None, min_length=1, description="Only these task ids (each must exist)."
+        default=None,
+        min_length=1,
+        description="Only these tasks, each an id or a domain/id key as `tasks` prints it "
+        "(each must exist); a comma list, or the option repeated.",
     )
     num_tasks: int | None = Field(
         default=None,
@@ -168,6 +179,15 @@ class RunConfig(BaseModel):
         spec = ",".join(value) if isinstance(value, list | tuple) else value
         return _resolve(spec) if isinstance(spec, str) else value
 
+    @field_validator("task_ids", mode="before")
+    @classmethod
+    def _split_task_ids(cls, value: Any) -> Any:
+        # "a,b" (the form --domain takes) is two tasks, as is a bare string from Python.
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
+            return value  # left to field validation, which names what is wrong
+        return [part.strip() for item in items for part in item.split(",") if part.strip()]
+
     @field_validator("task_file")
     @classmethod
     def _alias_task_file(cls, value: str | None) -> str | None:
@@ -229,7 +249,9 @@ class RunConfig(BaseModel):
         there are then the first trials of the larger run.
         """
         try:
-            before = type(self).model_validate({**previous, "out": self.out})
+            before = type(self).model_validate(
+                {**previous, "out": self.out}, context={STORED: True}
+            )
         except ValidationError as exc:
             return [f"the manifest's config is not valid here ({first_problem(exc)})"]
         old, new = _episode_settings(before), _episode_settings(self)
@@ -255,21 +277,38 @@ class RunConfig(BaseModel):
         return type(self).model_validate({**self._given, **fields})
 
     @model_validator(mode="after")
-    def _consistent(self) -> RunConfig:
+    def _consistent(self, info: ValidationInfo) -> RunConfig:
         model = self.agent_model
         if model is not None and model.base_url and is_local(model.model):
             raise ValueError(
-                "--agent-base-url needs --agent-model (the model name that endpoint serves)"
+                f"{named('--agent-base-url', 'agent_model.base_url')} needs "
+                f"{named('--agent-model', 'agent_model.model')} (the model name that endpoint "
+                "serves)"
             )
         if self.user.needs_model and self.user_model is None:
-            raise ValueError(f"user {self.user.value!r} needs a user model (--user-model)")
+            flag = named("--user-model", "user_model")
+            raise ValueError(f"user {self.user.value!r} needs a user model ({flag})")
         if self.agent is AgentKind.FEW_SHOT and self.few_shot_file is None:
-            raise ValueError("agent 'few-shot' needs --few-shot-file")
+            raise ValueError(f"agent 'few-shot' needs {named('--few-shot-file', 'few_shot_file')}")
         if self.has_human and self.concurrency != 1:
-            raise ValueError("a human participant plays one episode at a time: use --concurrency 1")
+            raise ValueError(
+                "a human participant plays one episode at a time: use "
+                + named("--concurrency 1", "concurrency=1")
+            )
+        stored = bool(info.context and info.context.get(STORED))
+        if self.cache_mode in ("replay", "record") and self.cache_dir is None and not stored:
+            # Without a folder there is no cache: a replay would quietly call the live (paid)
+            # endpoint, and a recording would keep nothing.
+            raise ValueError(
+                f"{named('--cache-mode', 'cache_mode')} {self.cache_mode} needs "
+                f"{named('--cache-dir', 'cache_dir')} (the folder of the recorded requests)"
+            )
         limit = self.fail_on_error
         if limit is not None and limit >= 1 and limit != int(limit):
-            raise ValueError("--fail-on-error from 1 on is a count: give a whole number")
+            raise ValueError(
+                f"{named('--fail-on-error', 'fail_on_error')} from 1 on is a count: give a "
+                "whole number"
+            )
         return self
 
 

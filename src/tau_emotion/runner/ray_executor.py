@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tau_emotion.data import Episode, ErrorKind, Task
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import TauEmotionError, named
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.episodes import EnvironmentPool, error_episode, play_pair
 from tau_emotion.runner.participants import Participants
@@ -81,13 +81,16 @@ def run_pairs_ray(
         return
     if config.has_human:
         raise TauEmotionError(
-            "a human participant cannot play on Ray workers; use --executor local"
+            "a human participant cannot play on Ray workers; use "
+            + named("--executor local", "executor='local'")
         )
     try:
         # Untyped on purpose: the type check must not depend on whether Ray is installed.
         ray: Any = importlib.import_module("ray")
     except ImportError:
-        raise TauEmotionError("--executor ray needs Ray: pip install 'tau-emotion[ray]'") from None
+        raise TauEmotionError(
+            f"{named('--executor ray', 'executor=ray')} needs Ray: pip install 'tau-emotion[ray]'"
+        ) from None
 
     started_here = not ray.is_initialized()
     if started_here:

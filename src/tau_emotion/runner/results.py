@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from tau_emotion.data import Episode, RunManifest
 from tau_emotion.errors import TauEmotionError, first_problem
-from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.config import STORED, RunConfig
 from tau_emotion.storage import DamagedFileError, model_json, read_model
 
 RESULTS_FILE = "results.jsonl"
@@ -162,7 +162,9 @@ def read_run_folder(run_dir: Path) -> RunFolder:
     except DamagedFileError as exc:
         raise RunFolderError(str(exc)) from None
     try:
-        config = RunConfig.model_validate({**manifest.config, "out": run_dir})
+        config = RunConfig.model_validate(
+            {**manifest.config, "out": run_dir}, context={STORED: True}
+        )
     except ValidationError as exc:
         problem = first_problem(exc, "config")
         raise RunFolderError(f"{manifest_path} holds no valid run config: {problem}") from None

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from tau_emotion import __version__
 from tau_emotion.data import Episode, RunManifest, Task
-from tau_emotion.errors import TauEmotionError
+from tau_emotion.errors import TauEmotionError, named
+from tau_emotion.runner.cleanup import missing_folders, remove_unused
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.episodes import EnvironmentPool, play_pair
 from tau_emotion.runner.loop_thread import run_in_loop
@@ -25,7 +26,7 @@ from tau_emotion.runner.results import (
     ResultsWriter,
     load_episodes,
 )
-from tau_emotion.runner.tasks import require_tasks
+from tau_emotion.runner.tasks import require_tasks, task_source
 from tau_emotion.storage import FileBusyError, file_lock, model_json, read_model, write_atomic
 
 
@@ -106,15 +107,24 @@ def execute_run(
     time writes a folder: a second (a `--resume` in another terminal, two `evaluate_async`
     calls on one `out`) is `RunExistsError` while the first holds it.
     """
-    check_run_inputs(config)
+    new_folders = missing_folders(config.out, config.cache_dir)
     try:
-        with file_lock(config.out / RESULTS_FILE, wait=False):
-            return _execute_run(config, resume, participants, progress, retry_errors, on_warning)
-    except FileBusyError:
-        raise RunExistsError(
-            f"{config.out} is being written by another run right now; wait for it to end "
-            "or choose another --out"
-        ) from None
+        check_run_inputs(config)
+        try:
+            with file_lock(config.out / RESULTS_FILE, wait=False):
+                return _execute_run(
+                    config, resume, participants, progress, retry_errors, on_warning
+                )
+        except FileBusyError:
+            raise RunExistsError(
+                f"{config.out} is being written by another run right now; wait for it to end "
+                f"or choose another {named('--out', 'out')}"
+            ) from None
+    except Exception:
+        # A refused run (a mistyped task id, a missing task file) leaves nothing behind: the
+        # folders this call created go again while they hold no episode.
+        remove_unused(config.out, new_folders)
+        raise
 
 
 def _execute_run(
@@ -130,8 +140,8 @@ def _execute_run(
     done = load_episodes(results_path)
     if done and not resume:
         raise RunExistsError(
-            f"{out} already holds {len(done)} episodes; pass --resume to finish it "
-            "or choose another --out"
+            f"{out} already holds {len(done)} episodes; pass {named('--resume', 'resume=True')} "
+            f"to finish it or choose another {named('--out', 'out')}"
         )
     manifest_path = out / MANIFEST_FILE
     previous = read_model(manifest_path, RunManifest) if resume and manifest_path.exists() else None
@@ -140,8 +150,9 @@ def _execute_run(
         if differences:
             shown = "; ".join(differences[:3]) + ("; ..." if len(differences) > 3 else "")
             raise RunExistsError(
-                f"--resume: {out} was run with other settings ({shown}); resume it with the "
-                "same options, or choose another --out"
+                f"{named('--resume', 'resume=True')}: {out} was run with other settings "
+                f"({shown}); resume it with the same options, or choose another "
+                f"{named('--out', 'out')}"
             )
     tasks = require_tasks(config)
     all_pairs = [(t, trial) for trial in range(config.trials) for t in tasks]
@@ -164,16 +175,25 @@ def _execute_run(
     write_atomic(manifest_path, model_json(manifest, indent=2))
 
     def warn(message: str) -> None:
-        # Written at once so that a run killed later still shows what it noticed.
-        manifest.warnings.append(message)
-        write_atomic(manifest_path, model_json(manifest, indent=2))
+        # Written at once so that a run killed later still shows what it noticed; once, though
+        # a resumed run notices it again (and says so again).
+        if message not in manifest.warnings:
+            manifest.warnings.append(message)
+            write_atomic(manifest_path, model_json(manifest, indent=2))
         if on_warning is not None:
             on_warning(message)
         else:
             warnings.warn(message, RunWarning, stacklevel=2)
 
+    if config.num_tasks is not None and len(tasks) < config.num_tasks:
+        # Not refused (the run is all the tasks there are), but a sample of another size than
+        # the one asked for must not pass unnoticed.
+        warn(
+            f"{named('--num-tasks', 'num_tasks')} {config.num_tasks}: only {len(tasks)} tasks "
+            f"in {task_source(config)}; running all of them"
+        )
     writer = ResultsWriter(results_path)
-    count = manifest.episodes_done
+    before = count = manifest.episodes_done
     # The budget is a share of the whole run's episodes, and the endpoint failures a resumed
     # run keeps count against it, as they would have had the run never stopped.
     budget = ErrorBudget(config.fail_on_error, len(all_pairs))
@@ -189,6 +209,11 @@ def _execute_run(
         writer.append(episode)
         done[episode.key] = episode
         count += 1
+        # With every line, not only in the `finally` below: a run stopped by SIGTERM (a job
+        # scheduler, `timeout`, `docker stop`) or SIGKILL runs no `finally`, and its manifest
+        # must still say how far it got.
+        manifest.episodes_done = count
+        write_atomic(manifest_path, model_json(manifest, indent=2))
         if progress is not None:
             progress(episode, count, len(all_pairs))
         return budget.record(episode)
@@ -203,7 +228,7 @@ def _execute_run(
         # Also when interrupted (Ctrl-C): the manifest says how far the run got.
         # Counted from the file, not `count`: a Ctrl-C can land inside `record` after the
         # line is written and before `count` grows (the Ray driver is plain synchronous code).
-        written = manifest.episodes_done + writer.lines_written()
+        written = before + writer.lines_written()
         writer.close()
         manifest.episodes_done = written
         manifest.finished_at = now() if written == len(all_pairs) else None

@@ -16,7 +16,7 @@ from tau_emotion.data import Task
 from tau_emotion.domains import domain_names, load_domain
 from tau_emotion.domains.base import load_tasks
 from tau_emotion.emotions.space import NEUTRAL
-from tau_emotion.errors import TaskFileError, TauEmotionError
+from tau_emotion.errors import TaskFileError, TauEmotionError, named
 from tau_emotion.runner.config import RunConfig
 
 
@@ -50,29 +50,31 @@ def _build_folder_files(root: Path, config: RunConfig) -> list[Path]:
 
 def load_source(path: Path, config: RunConfig) -> list[Task]:
     """Tasks of ``--tasks PATH``, in file order, of the configured domains and split."""
+    what = f"{named('--tasks', 'tasks')} {path}"
     if not path.exists():
-        raise TaskFileError(f"--tasks {path}: no such file or folder")
+        raise TaskFileError(f"{what}: no such file or folder")
     files = _build_folder_files(path, config) if path.is_dir() else [path]
     tasks = [t for f in files for t in load_tasks(f)]
     known = set(domain_names())
     unknown = sorted({t.domain for t in tasks} - known)
     if unknown:
         raise TaskFileError(
-            f"--tasks {path} holds tasks of unknown domain {unknown[0]!r}; known domains: "
+            f"{what} holds tasks of unknown domain {unknown[0]!r}; known domains: "
             f"{', '.join(sorted(known))}"
         )
     chosen = [t for t in tasks if t.domain in config.domains and t.split == config.split]
     seen: set[tuple[str, str]] = set()
     for t in chosen:
         if (t.domain, t.id) in seen:  # both would be one episode key: one result, two plays
-            raise TaskFileError(f"--tasks {path} holds task {t.domain}/{t.id} twice")
+            raise TaskFileError(f"{what} holds task {t.domain}/{t.id} twice")
         seen.add((t.domain, t.id))
     if tasks and not chosen:
         splits = Counter(t.split for t in tasks)
         held = ", ".join(f"{n} {s}" for s, n in sorted(splits.items()))
         raise TaskFileError(
-            f"--tasks {path} holds {held} tasks but none of split {config.split} in "
-            f"domains {', '.join(config.domains)}; pass --split or --domain to match"
+            f"{what} holds {held} tasks but none of split {config.split} in "
+            f"domains {', '.join(config.domains)}; pass {named('--split', 'split')} or "
+            f"{named('--domain', 'domains')} to match"
         )
     for t in chosen:
         load_domain(t.domain)  # fail now, naming the domain, not mid-run
@@ -127,12 +129,7 @@ def select_tasks(config: RunConfig) -> list[Task]:
     else:
         tasks = [t for name in config.domains for t in _shipped(config, name)]
     if config.task_ids:
-        known = {t.id for t in tasks}
-        missing = [i for i in config.task_ids if i not in known]
-        if missing:  # a typo would otherwise shrink the run without a word
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise TauEmotionError(f"no task {missing[0]!r}{more} in {_source(config)}")
-        tasks = [t for t in tasks if t.id in config.task_ids]
+        tasks = _named_tasks(tasks, config.task_ids, config)
     if config.num_tasks is not None:
         tasks = sample_tasks(tasks, config.num_tasks, config.seed)
     if config.no_emotion:
@@ -140,16 +137,36 @@ def select_tasks(config: RunConfig) -> list[Task]:
     return tasks
 
 
+def _named_tasks(tasks: list[Task], wanted: list[str], config: RunConfig) -> list[Task]:
+    """The tasks `wanted` names, in task order: a bare id (of any domain of the run) or the
+    ``domain/id`` key that `tau-emotion tasks` prints and ``show`` takes."""
+    ids = {t.id for t in tasks}
+    keys = {f"{t.domain}/{t.id}" for t in tasks}
+    missing = [w for w in wanted if w not in ids and w not in keys]
+    if missing:  # a typo would otherwise shrink the run without a word
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        first = missing[0]
+        domain = first.partition("/")[0] if "/" in first else None
+        if domain is not None and domain not in config.domains:
+            raise TauEmotionError(
+                f"task {first!r}{more} is of domain {domain!r}, which this run does not play "
+                f"({named('--domain', 'domains')} {','.join(config.domains)})"
+            )
+        raise TauEmotionError(f"no task {first!r}{more} in {task_source(config)}")
+    chosen = set(wanted)
+    return [t for t in tasks if t.id in chosen or f"{t.domain}/{t.id}" in chosen]
+
+
 def require_tasks(config: RunConfig) -> list[Task]:
     """`select_tasks`, refusing an empty selection: options (or a task file) that choose
     nothing are a mistake to name, for `run` and `tasks` alike."""
     tasks = select_tasks(config)
     if not tasks:
-        raise TauEmotionError(f"no tasks selected ({_source(config)})")
+        raise TauEmotionError(f"no tasks selected ({task_source(config)})")
     return tasks
 
 
-def _source(config: RunConfig) -> str:
+def task_source(config: RunConfig) -> str:
     """Where a run's tasks come from, as an error names it."""
     if config.tasks is not None:
         return f"task file {config.tasks}"
