@@ -85,6 +85,7 @@ def mix(
         write_mix,
     )
     from tau_emotion.training.report import print_composition
+    from tau_emotion.training.sources import require_train_run
 
     overrides = {"size": size, "per_domain_cap": per_domain_cap, "seed": seed}
     given = {k: v for k, v in overrides.items() if v is not None}
@@ -100,7 +101,8 @@ def mix(
         ]
         episodes: list[Episode] = []
         for s in source:
-            runs = load_run(s)[1]
+            config, runs = load_run(s)
+            require_train_run(s, config.split, "--from")
             if not runs:
                 raise fail(f"--from {s}: no rollouts in {s / RESULTS_FILE}")
             episodes += runs
