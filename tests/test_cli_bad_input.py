@@ -413,6 +413,47 @@ def test_a_key_given_for_its_variable_name_is_refused_and_never_stored(tmp_path:
     assert "SECRET" not in result.output and not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (
+            ["report", "{run}", "--judge-model", "m", "--judge-api-key-env", "{key}"],
+            "--judge-api-key-env",
+        ),
+        (
+            [
+                "emotions",
+                "map",
+                "calm",
+                "--embedder",
+                "openai",
+                "--embed-model",
+                "m",
+                "--api-key-env",
+                "{key}",
+            ],
+            "--api-key-env",
+        ),
+        (
+            ["emotions", "anchors", "--model", "m", "--api-key-env", "{key}", "--out", "{out}"],
+            "--api-key-env",
+        ),
+    ],
+    ids=["report judge", "emotions map", "emotions anchors"],
+)
+def test_every_key_variable_option_refuses_a_key(
+    args: list[str], option: str, tmp_path: Path
+) -> None:
+    """The run's options were checked first; the judge's and the embedder's are the same leak."""
+    key = "sk-proj-SECRETSECRET1234"
+    run = _finished_run(tmp_path) if "{run}" in args else tmp_path
+    filled = [a.format(run=run, key=key, out=tmp_path / "a.json.gz") for a in args]
+    result = runner.invoke(app, filled)
+    _assert_one_clean_line(result.exit_code, result.output, option)
+    assert "is not an environment variable name" in result.output
+    assert "SECRET" not in result.output
+
+
 def test_a_bare_group_still_shows_its_help() -> None:
     result = runner.invoke(app, ["tracer"])
     assert result.exit_code == 2 and "error: " not in result.output

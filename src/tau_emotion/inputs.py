@@ -9,6 +9,7 @@ where a handler far away could only say "a file could not be decoded".
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -47,6 +48,38 @@ def check_base_url(url: str, what: str) -> str:
     if not parts.hostname:
         raise InputError(f"{what} {url!r} has no host")
     return url
+
+
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""An environment variable's name. Most API keys hold '-' (sk-proj-..., sk-ant-...), so such
+a key given where the name belongs never matches."""
+
+
+def _looks_like_a_key(value: str) -> bool:
+    """A valid name that is still most likely a key: keys of only letters, digits and '_'
+    (gsk_..., hf_...) are long and mix upper case, lower case and digits, as variable names
+    (OPENAI_API_KEY, my_token) never do."""
+    return (
+        len(value) >= 32
+        and any(c.islower() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+
+
+def check_key_variable(value: str, what: str) -> str:
+    """`value` if it is the name of an environment variable, else `InputError`.
+
+    Every option that names the variable holding an API key is checked here: a key typed
+    where its name belongs would otherwise be stored (a run's manifest, a cache key) or
+    printed. The message never shows the value, which is most likely the key itself.
+    """
+    if not ENV_NAME.fullmatch(value) or _looks_like_a_key(value):
+        raise InputError(
+            f"{what} is not an environment variable name (give the NAME of the variable that "
+            "holds the key, e.g. OPENAI_API_KEY, not the key; the value is not shown)"
+        )
+    return value
 
 
 def read_text(path: Path, what: str) -> str:

@@ -126,13 +126,14 @@ def anchors_command(
             f"--per-condition {per_condition}: an anchor set needs {MINIMUM_ANCHORS} "
             "distinct anchors a condition (use --partial to write a smaller one)"
         )
-    if base_url is not None:
-        from tau_emotion.inputs import InputError, check_base_url
+    from tau_emotion.inputs import InputError, check_base_url, check_key_variable
 
-        try:
+    try:
+        if base_url is not None:
             check_base_url(base_url, "--base-url")
-        except InputError as exc:
-            raise fail(str(exc)) from None
+        check_key_variable(api_key_env, "--api-key-env")
+    except InputError as exc:
+        raise fail(str(exc)) from None
     api_key = os.environ.get(api_key_env) or "EMPTY"
     complete = openai_complete(model, base_url, api_key, temperature=temperature)
     # What the client resolves when no --base-url is given, so the error names the endpoint.

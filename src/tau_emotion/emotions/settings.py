@@ -28,7 +28,7 @@ from tau_emotion.emotions.defaults import (
 )
 from tau_emotion.emotions.setup_error import MapperSetupError as MapperSetupError  # re-exported
 from tau_emotion.errors import describe
-from tau_emotion.inputs import InputError, check_base_url
+from tau_emotion.inputs import InputError, check_base_url, check_key_variable
 
 if TYPE_CHECKING:
     from tau_emotion.emotions.anchors import AnchorSet
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 class EmbedderSettings(BaseModel):
     """Which embedder turns text into vectors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # An error must not echo a key typed where its variable's name belongs.
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     embedder: str = Field(
         default=DEFAULT_EMBEDDER, description="static (default, numpy), minilm, or openai."
@@ -52,6 +53,14 @@ class EmbedderSettings(BaseModel):
     api_key_env: str = Field(
         default=DEFAULT_KEY_ENV, description="Environment variable holding the API key."
     )
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _variable_name(cls, value: str) -> str:
+        try:
+            return check_key_variable(value, "api_key_env")
+        except InputError as exc:
+            raise ValueError(str(exc).removeprefix("api_key_env ")) from None
 
     @field_validator("embed_base_url")
     @classmethod

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import time
 import weakref
 from collections.abc import Sequence
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tau_emotion import __version__
 from tau_emotion.data import Message
 from tau_emotion.errors import ModelError
+from tau_emotion.inputs import InputError, check_key_variable
 from tau_emotion.models.completion import Undecodable, to_message
 from tau_emotion.models.http1 import ProtocolError, Response
 from tau_emotion.models.retry import Retryable, retry_after, with_retries
@@ -56,23 +56,6 @@ DELIVERY_FIELDS = frozenset(
 """`ModelConfig` fields that decide how a request is delivered and billed, never what the
 model answers: the request cache leaves them out of its key, and a resumed run may change
 them."""
-
-
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-"""An environment variable's name. Most API keys hold '-' (sk-proj-..., sk-ant-...), so such
-a key given where the name belongs never matches."""
-
-
-def _looks_like_a_key(value: str) -> bool:
-    """A valid name that is still most likely a key: keys of only letters, digits and '_'
-    (gsk_..., hf_...) are long and mix upper case, lower case and digits, as variable names
-    (OPENAI_API_KEY, my_token) never do."""
-    return (
-        len(value) >= 32
-        and any(c.islower() for c in value)
-        and any(c.isupper() for c in value)
-        and any(c.isdigit() for c in value)
-    )
 
 
 class ModelConfig(BaseModel):
@@ -148,13 +131,10 @@ class ModelConfig(BaseModel):
     @field_validator("api_key_env")
     @classmethod
     def _variable_name(cls, value: str) -> str:
-        if not ENV_NAME.fullmatch(value) or _looks_like_a_key(value):
-            # The value is not shown: it is most likely the key itself.
-            raise ValueError(
-                "is not an environment variable name (give the NAME of the variable that "
-                "holds the key, e.g. OPENAI_API_KEY, not the key; the value is not shown)"
-            )
-        return value
+        try:
+            return check_key_variable(value, "api_key_env")
+        except InputError as exc:
+            raise ValueError(str(exc).removeprefix("api_key_env ")) from None
 
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tau_emotion.inputs import check_base_url, writable_file
+from tau_emotion.inputs import check_base_url, check_key_variable, writable_file
 from tau_emotion.models.openai_compat import ModelConfig
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ def _judge(model: str | None, base_url: str | None, key_env: str) -> ChatModel |
 
     if base_url is not None:
         check_base_url(base_url, "--judge-base-url")
+    check_key_variable(key_env, "--judge-api-key-env")
     register_key_variables([key_env])  # the report may quote judge errors
     config = ModelConfig(model=model, base_url=base_url, api_key_env=key_env, temperature=0.0)
     return make_model(config)
