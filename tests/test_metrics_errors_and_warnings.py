@@ -112,9 +112,12 @@ def test_results_load_of_an_interrupted_run(tmp_path: Path) -> None:
         tau_emotion.evaluate(
             domains="airline", num_tasks=4, agent="oracle", concurrency=1, out=out, progress=stop
         )
-    outcome = tau_emotion.Results.load(out).outcome
+    results = tau_emotion.Results.load(out)
+    outcome = results.outcome
     assert outcome is not None and outcome.code == codes.EXIT_INTERRUPTED, outcome
     assert "fail-on-error" not in outcome.summary
+    # Its metrics say it is unfinished, as `tau-emotion metrics` and metrics.json do.
+    assert any("unfinished" in w for w in results.metrics().warnings), results.metrics().warnings
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tau_emotion.analysis.runs import read_progress, with_unfinished_warning
 from tau_emotion.data import Episode
 from tau_emotion.emotions.space import HEADS, NEUTRAL
 from tau_emotion.errors import describe, python_names
@@ -72,8 +73,11 @@ class Results:
 
     @cached_property
     def _metrics(self) -> MetricsReport:
-        # Bootstrap seed 0, as `tau-emotion metrics` and the report use: the same numbers.
-        return compute_metrics(self._episodes)
+        # Bootstrap seed 0, as `tau-emotion metrics` and the report use: the same numbers,
+        # and the same warning first when the run's manifest says it is unfinished.
+        return with_unfinished_warning(
+            compute_metrics(self._episodes), read_progress(self.out), len(self._episodes)
+        )
 
     def metrics(self) -> MetricsReport:
         """The same numbers as ``tau-emotion metrics`` (and OUT/metrics.json)."""
