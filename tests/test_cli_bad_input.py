@@ -187,6 +187,15 @@ CASES: list[Case] = [
         "tasks.jsonl:1: not a valid task",
     ),
     ("--tasks is missing", lambda t: [*ORACLE, "--tasks", str(t / "none.jsonl")], "--tasks"),
+    (
+        "--tasks, a train build run as test",
+        lambda t: [
+            *ORACLE,
+            "--tasks",
+            str(_file(t / "build" / "tasks" / "airline" / "train.jsonl").parents[2]),
+        ],
+        "it holds airline/train.jsonl (choose with --split",
+    ),
     ("half-written manifest", _half_manifest, "manifest.json is damaged"),
     (
         "--resume, results.jsonl is a folder",

@@ -41,9 +41,18 @@ def _build_folder_files(root: Path, config: RunConfig) -> list[Path]:
     files = [base / d / f"{name}.jsonl" for d in config.domains]
     found = [f for f in files if f.exists()]
     if not found:
+        # Say what the folder does hold, so a train build run without --split train (or a
+        # build of two domains run against all ten) points at the option to change.
+        held = sorted(f"{f.parent.name}/{f.name}" for f in base.glob("*/*.jsonl"))
+        if not held:
+            raise TaskFileError(
+                f"{root} holds no task files (expected a Tracer build folder: "
+                "tasks/<domain>/<split>.jsonl)"
+            )
+        more = " ..." if len(held) > 6 else ""
         raise TaskFileError(
-            f"{root} holds no {name}.jsonl for domains {', '.join(config.domains)} "
-            "(expected a Tracer build folder: tasks/<domain>/<split>.jsonl)"
+            f"{root} holds no {name}.jsonl for domains {', '.join(config.domains)}; it holds "
+            f"{', '.join(held[:6])}{more} (choose with --split, --task-file or --domain)"
         )
     return found
 
