@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from emotion_specs import condition_spec
 from tau_emotion.data import (
-    EmotionSpec,
     Episode,
     EpisodeError,
     ErrorKind,
@@ -31,18 +31,6 @@ ENDINGS: dict[str, TerminationReason] = {
 """S success, F failure (database differs), W walk-away, and the error endings: I infra, U
 user simulator, G agent protocol, X framework (here: a gold replay that failed, unscored)."""
 _KINDS = {"I": ErrorKind.INFRA, "U": ErrorKind.USER, "G": ErrorKind.AGENT}
-
-
-def emotion(family: str = "anger") -> EmotionSpec:
-    return EmotionSpec(
-        condition_id=f"{family}.x.warm.low.trusting",
-        family=family,
-        emotion="x",
-        politeness="warm",
-        urgency="low",
-        trust="trusting",
-        instruction="You feel x.",
-    )
 
 
 def episode(
@@ -71,7 +59,7 @@ def episode(
         domain=domain,
         trial=trial,
         seed=0,
-        emotion=emotion(family) if family else None,
+        emotion=condition_spec(family, "x", "warm", "low", "trusting") if family else None,
         messages=[Message(role="user", content="Hello."), Message(role="assistant", content="Hi")],
         termination=term,
         reward=reward,

@@ -82,6 +82,15 @@ def check_key_variable(value: str, what: str) -> str:
     return value
 
 
+def key_variable_field(value: str) -> str:
+    """`check_key_variable` as a pydantic field validator of `api_key_env` (a `ValueError`,
+    which pydantic reports under the field's name, or the option the CLI maps it to)."""
+    try:
+        return check_key_variable(value, "api_key_env")
+    except InputError as exc:
+        raise ValueError(str(exc).removeprefix("api_key_env ")) from None
+
+
 def read_text(path: Path, what: str) -> str:
     """The UTF-8 text of a file the user named, or `InputError` saying why it cannot be read."""
     try:

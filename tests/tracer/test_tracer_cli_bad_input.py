@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from cli_errors import one_error_line
 from folder_bytes import folder_bytes
 from tau_emotion.cli.main import app
 from tau_emotion.tracer import build
@@ -22,17 +23,7 @@ runner = CliRunner()
 
 def _one_error(args: list[str], *expected: str) -> str:
     """Run the command; it must fail with exit 2 and one `error:` line holding `expected`."""
-    result = runner.invoke(app, ["tracer", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
-        result.exception
-    )
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and "╭" not in result.output, result.output
-    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1, result.output
-    for text in expected:
-        assert text in errors[0], result.output
-    return errors[0]
+    return one_error_line(runner.invoke(app, ["tracer", *args]), *expected)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner, Result
 
+from cli_errors import one_error_line
 from folder_bytes import folder_bytes
 from tau_emotion.cli.main import app as main_app
 from tau_emotion.data import Task
@@ -192,15 +193,6 @@ def test_the_hint_of_a_train_build_works(tmp_path: Path) -> None:
 # 2, 5, 6. Bad input: one line, exit 2, nothing written.
 
 
-def _one_error(result: Result, *expected: str) -> None:
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and "╭" not in result.output, result.output
-    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
-    assert len(errors) == 1, result.output
-    for text in expected:
-        assert text in errors[0], result.output
-
-
 def _no_build(*args: object, **kwargs: object) -> Path:
     raise AssertionError("the build must not run")
 
@@ -211,7 +203,9 @@ def test_a_train_only_build_of_no_tasks_is_refused(
     """It wrote empty train files and exited 0; `tasks` then found no tasks."""
     monkeypatch.setattr(build, "run_build", _no_build)
     args = ["tracer", "build", "--domain", "telecom", "--split", "train", "--train-total", "0"]
-    _one_error(runner.invoke(main_app, [*args, "--out", str(tmp_path / "z")]), "--train-total 0")
+    one_error_line(
+        runner.invoke(main_app, [*args, "--out", str(tmp_path / "z")]), "--train-total 0"
+    )
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(ValidationError, match="train-only build of 0"):
         BuildConfig(domains=["telecom"], splits=["train"], train_total=0)
@@ -223,7 +217,7 @@ def test_an_empty_domain_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     """`--domain ""` (a script's unset variable) used to build all ten domains."""
     monkeypatch.setattr(build, "run_build", _no_build)
     args = ["tracer", "build", "--domain", "", "--split", "train", "--train-total", "5"]
-    _one_error(
+    one_error_line(
         runner.invoke(main_app, [*args, "--out", str(tmp_path / "e")]),
         "--domain",
         "no domain given",
@@ -239,7 +233,7 @@ def test_a_folder_that_is_not_a_build_is_not_overwritten(tmp_path: Path) -> None
     (out / "manifest.json").write_text('{"x": 1}\n')
     before = folder_bytes(out)
     args = ["tracer", "build", "--domain", "telecom", "--split", "train", "--train-total", "5"]
-    _one_error(
+    one_error_line(
         runner.invoke(main_app, [*args, "--out", str(out), "--quiet"]),
         f"--out {out} holds manifest.json, stats.md and is not a Tracer build",
     )
@@ -255,7 +249,7 @@ def test_out_a_file_is_one_line(tmp_path: Path) -> None:
     afile = tmp_path / "afile"
     afile.write_text("x\n")
     args = ["tracer", "build", "--domain", "telecom", "--split", "train", "--train-total", "5"]
-    _one_error(
+    one_error_line(
         runner.invoke(main_app, [*args, "--out", str(afile), "--quiet"]),
         f"--out {afile} is a file, not a folder",
     )

@@ -28,7 +28,7 @@ from tau_emotion.emotions.defaults import (
 )
 from tau_emotion.emotions.setup_error import MapperSetupError as MapperSetupError  # re-exported
 from tau_emotion.errors import describe
-from tau_emotion.inputs import InputError, check_base_url, check_key_variable
+from tau_emotion.inputs import InputError, check_base_url, key_variable_field
 
 if TYPE_CHECKING:
     from tau_emotion.emotions.anchors import AnchorSet
@@ -54,13 +54,7 @@ class EmbedderSettings(BaseModel):
         default=DEFAULT_KEY_ENV, description="Environment variable holding the API key."
     )
 
-    @field_validator("api_key_env")
-    @classmethod
-    def _variable_name(cls, value: str) -> str:
-        try:
-            return check_key_variable(value, "api_key_env")
-        except InputError as exc:
-            raise ValueError(str(exc).removeprefix("api_key_env ")) from None
+    _variable_name = field_validator("api_key_env")(key_variable_field)
 
     @field_validator("embed_base_url")
     @classmethod

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from tau_emotion import __version__
 from tau_emotion.data import Message
 from tau_emotion.errors import ModelError
-from tau_emotion.inputs import InputError, check_key_variable
+from tau_emotion.inputs import key_variable_field
 from tau_emotion.models.completion import Undecodable, to_message
 from tau_emotion.models.http1 import ProtocolError, Response
 from tau_emotion.models.retry import Retryable, retry_after, with_retries
@@ -128,13 +128,7 @@ class ModelConfig(BaseModel):
             )
         return data
 
-    @field_validator("api_key_env")
-    @classmethod
-    def _variable_name(cls, value: str) -> str:
-        try:
-            return check_key_variable(value, "api_key_env")
-        except InputError as exc:
-            raise ValueError(str(exc).removeprefix("api_key_env ")) from None
+    _variable_name = field_validator("api_key_env")(key_variable_field)
 
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
