@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tau_emotion.analysis.failures import failure_analysis, precheck
+from tau_emotion.analysis.failures import FailureReport, failure_analysis, precheck
 from tau_emotion.analysis.hallucination import hallucination_analysis
 from tau_emotion.data import (
     Action,
@@ -24,6 +24,7 @@ from tau_emotion.data import (
     ToolCall,
 )
 from tau_emotion.domains.tools import ToolKind
+from tau_emotion.models.base import ChatModel
 from tau_emotion.models.scripted import ScriptedModel
 
 KINDS: dict[str, ToolKind] = {"find_user": "read", "cancel": "write", "refund": "write"}
@@ -199,6 +200,18 @@ def test_a_refused_write_with_the_gold_arguments_is_missing_not_wrong() -> None:
     assert label(both) == ("agent", "missing_action")
 
 
+def judged_once(judge: ChatModel) -> FailureReport:
+    """The failure analysis of one episode the pre-checks leave open, with `judge`."""
+    return asyncio.run(
+        failure_analysis(
+            [ep(calls(FIND, CANCEL, REFUND))],
+            {("d", "t"): TASK},
+            kinds_for=lambda _: KINDS,
+            judge=judge,
+        )
+    )
+
+
 @pytest.mark.parametrize(
     ("fault", "category", "kept"),
     [
@@ -216,14 +229,7 @@ def test_a_verdict_whose_fault_contradicts_its_category_is_unusable(
 ) -> None:
     reply = json.dumps({"fault": fault, "category": category})
     judge = ScriptedModel([reply], name="judge")
-    report = asyncio.run(
-        failure_analysis(
-            [ep(calls(FIND, CANCEL, REFUND))],
-            {("d", "t"): TASK},
-            kinds_for=lambda _: KINDS,
-            judge=judge,
-        )
-    )
+    report = judged_once(judge)
     got = report.labels[0]
     if kept:
         assert (got.fault, got.category, got.source) == (fault, category, "judge")
@@ -312,12 +318,5 @@ def test_report_proportions_judge_and_exclusion() -> None:
 )
 def test_unusable_judge_answers_leave_it_unresolved(reply: str) -> None:
     judge = ScriptedModel([reply], name="judge")
-    report = asyncio.run(
-        failure_analysis(
-            [ep(calls(FIND, CANCEL, REFUND))],
-            {("d", "t"): TASK},
-            kinds_for=lambda _: KINDS,
-            judge=judge,
-        )
-    )
+    report = judged_once(judge)
     assert report.labels[0].category == "unresolved" and report.labels[0].source == "none"
