@@ -116,6 +116,8 @@ def test_results_load_of_an_interrupted_run(tmp_path: Path) -> None:
     outcome = results.outcome
     assert outcome is not None and outcome.code == codes.EXIT_INTERRUPTED, outcome
     assert "fail-on-error" not in outcome.summary
+    # Said to a Python caller in its own terms: no command-line option it never typed.
+    assert "resume=True finishes it" in outcome.summary and "--" not in outcome.summary
     # Its metrics say it is unfinished, as `tau-emotion metrics` and metrics.json do.
     assert any("unfinished" in w for w in results.metrics().warnings), results.metrics().warnings
 

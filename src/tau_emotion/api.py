@@ -64,7 +64,8 @@ class Results:
         """A finished (or interrupted) run directory; `RunFolderError` names a folder that
         is not one (or a damaged manifest)."""
         run = read_run_folder(Path(run_dir))
-        outcome = outcome_of_run(run.config, run.episodes) if run.episodes else None
+        with python_names():
+            outcome = outcome_of_run(run.config, run.episodes) if run.episodes else None
         return cls(run.config, run.episodes, list(run.manifest.warnings), outcome)
 
     def episodes(self) -> list[Episode]:

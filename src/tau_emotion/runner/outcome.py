@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tau_emotion.data import ERROR_TERMINATION, Episode, RunManifest, TerminationReason
+from tau_emotion.errors import named
 from tau_emotion.runner.config import RunConfig
 from tau_emotion.runner.results import MANIFEST_FILE, RESULTS_FILE, load_episodes
 from tau_emotion.storage import read_model
@@ -94,6 +95,12 @@ def other_errors(episodes: Sequence[Episode]) -> str:
     return f"; {sum(counts.values())} ended in another error ({kinds}), scored as failures"
 
 
+def _retry_phrase() -> str:
+    """How a summary says to run the failed episodes again, in the caller's terms (the Python
+    API's keyword arguments, or the command line's options)."""
+    return named("--resume --retry-errors", "resume=True, retry_errors=True")
+
+
 def run_outcome(
     episodes: Sequence[Episode],
     expected: int,
@@ -115,17 +122,17 @@ def run_outcome(
     if stopped:
         return RunOutcome(
             EXIT_STOPPED,
-            f"stopped early by --fail-on-error after {len(episodes)} of {expected} episodes: "
-            f"{share}; --resume --retry-errors finishes it",
+            f"stopped early by {named('--fail-on-error', 'fail_on_error')} after "
+            f"{len(episodes)} of {expected} episodes: {share}; {_retry_phrase()} finishes it",
         )
     if interrupted:
         return RunOutcome(
             EXIT_INTERRUPTED,
             f"interrupted after {len(episodes)} of {expected} episodes: {share}; "
-            "--resume finishes it",
+            f"{named('--resume', 'resume=True')} finishes it",
         )
     if infra:
-        return RunOutcome(EXIT_INFRA_ERRORS, f"{share}; --resume --retry-errors re-runs them")
+        return RunOutcome(EXIT_INFRA_ERRORS, f"{share}; {_retry_phrase()} re-runs them")
     ran = f"{len(episodes)} of {expected} episodes ran, no infra errors"
     return RunOutcome(EXIT_OK, ran + other_errors(episodes))
 
