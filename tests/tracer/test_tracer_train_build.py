@@ -279,7 +279,8 @@ def test_progress_off_a_terminal_is_plain_lines(
     """A rich bar off a terminal wrote only blank lines: a line every so often, and one at
     the end, on stderr."""
     now = [0.0]
-    with jsonl.progress("toy: ground (train)", 5, clock=lambda: now[0]) as tick:
+    stage = Path("build/toy/ground-train.jsonl")
+    with jsonl.progress(stage, 5, clock=lambda: now[0]) as tick:
         for step in [1.0, 31.0, 1.0, 1.0, 1.0]:
             now[0] += step
             tick()

@@ -28,7 +28,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tau_emotion.analysis.judge import JudgeUse, ask_json, gather_limited, judge_use, transcript
+from tau_emotion.analysis.judge import (
+    JudgedReport,
+    ask_json,
+    gather_limited,
+    judge_use,
+    transcript,
+)
 from tau_emotion.analysis.runs import EpisodeRow, episode_fields
 from tau_emotion.analysis.stats import Rate, success_rate
 from tau_emotion.data import Episode
@@ -124,14 +130,11 @@ JudgedTurns = Mapping[tuple[str, str, int], Sequence[int] | None]
 usable answer (the episode then rests on the lexicon alone)."""
 
 
-class EmpathyReport(BaseModel):
+class EmpathyReport(JudgedReport):
     """Success with / without empathy per emotion family (an association, not a cause)."""
 
     method: Literal["lexicon", "lexicon+judge"] = Field(
         description="How turns were detected: '+judge' only when the judge answered."
-    )
-    judge: JudgeUse | None = Field(
-        default=None, description="What the judge was asked and answered; None without one."
     )
     note: str = Field(description="How to read the numbers.")
     episodes: list[EpisodeEmpathy] = Field(description="One per episode.")

@@ -37,7 +37,13 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from tau_emotion.analysis.empathy import EmpathyReport, episode_empathy
 from tau_emotion.analysis.hallucination import HallucinationReport, false_failures
-from tau_emotion.analysis.judge import JudgeUse, ask_json, gather_limited, judge_use, transcript
+from tau_emotion.analysis.judge import (
+    JudgedReport,
+    ask_json,
+    gather_limited,
+    judge_use,
+    transcript,
+)
 from tau_emotion.analysis.policy import PolicyReport
 from tau_emotion.analysis.runs import (
     ERROR_TERMINATIONS,
@@ -134,14 +140,11 @@ class _Verdict(BaseModel):
         return self
 
 
-class FailureReport(BaseModel):
+class FailureReport(JudgedReport):
     """Failure categories and faults, as proportions of the failed episodes considered."""
 
     method: Literal["precheck", "precheck+judge"] = Field(
         description="What labelled them: '+judge' only when the judge settled a label."
-    )
-    judge: JudgeUse | None = Field(
-        default=None, description="What the judge was asked and answered; None without one."
     )
     episodes: int = Field(description="Episodes in the run (after any exclusion).")
     failed: int = Field(description="Failed episodes labelled: the denominator below.")

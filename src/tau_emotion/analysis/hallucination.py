@@ -20,7 +20,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tau_emotion.analysis.judge import JudgeUse, ask_json, gather_limited, judge_use, transcript
+from tau_emotion.analysis.judge import (
+    JudgedReport,
+    ask_json,
+    gather_limited,
+    judge_use,
+    transcript,
+)
 from tau_emotion.analysis.runs import EpisodeRow, TaskKey, episode_fields
 from tau_emotion.analysis.stats import Rate, rate
 from tau_emotion.analysis.values import Corpus, extract_values
@@ -55,14 +61,11 @@ class EpisodeHallucination(EpisodeRow):
     flags: list[HallucinationFlag] = Field(description="Flags, in conversation order.")
 
 
-class HallucinationReport(BaseModel):
+class HallucinationReport(JudgedReport):
     """How often the simulated user invented facts, and which failures that may explain."""
 
     method: Literal["rule", "rule+judge"] = Field(
         description="How turns were checked: '+judge' only when the judge answered."
-    )
-    judge: JudgeUse | None = Field(
-        default=None, description="What the judge was asked and answered; None without one."
     )
     checked: int = Field(description="Episodes whose task was found and checked.")
     unchecked: int = Field(description="Episodes whose task is unknown here (not checked).")

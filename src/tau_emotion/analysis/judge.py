@@ -40,6 +40,16 @@ class JudgeUse(BaseModel):
         return self.asked - self.answered
 
 
+class JudgedReport(BaseModel):
+    """An analysis report whose labels a judge may have settled: what it was asked and
+    answered, so a judge that never answered is not claimed (its `method` says '+judge' only
+    when it did)."""
+
+    judge: JudgeUse | None = Field(
+        default=None, description="What the judge was asked and answered; None without one."
+    )
+
+
 def judge_use(answers: Iterable[object | None]) -> JudgeUse:
     """`JudgeUse` of a list of parsed answers, None standing for an unusable one."""
     items = list(answers)

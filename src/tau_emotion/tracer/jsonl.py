@@ -162,7 +162,7 @@ def _duration(seconds: float) -> str:
 
 @contextmanager
 def progress(
-    description: str,
+    stage: Path,
     total: int,
     enabled: bool = True,
     clock: Callable[[], float] = time.monotonic,
@@ -170,7 +170,8 @@ def progress(
     """A rich progress bar on a terminal; `advance()` moves it one step. Off a terminal (a
     log, CI, nohup) plain lines on stderr instead, every `PLAIN_EVERY_SECONDS` and at the
     end: the bar rendered nothing there but blank lines, so a half-hour build logged no
-    progress at all. Disabled: a no-op."""
+    progress at all. Disabled: a no-op. `stage` is the file the stage writes (`stage_label`)."""
+    description = stage_label(stage)  # the stage writing `stage`, named by its file
     if not enabled or total == 0:
         yield lambda: None
         return

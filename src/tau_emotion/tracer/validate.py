@@ -45,7 +45,6 @@ from tau_emotion.tracer.jsonl import (
     progress,
     read_jsonl,
     resume_from,
-    stage_label,
 )
 from tau_emotion.tracer.oracle import replay_task
 from tau_emotion.tracer.preference import pinned_by, says
@@ -382,7 +381,7 @@ def run_validate(
     felts = read_jsonl(felt_path, Felt)
     have = resume_from(out, "walk_id", validate_settings(run_oracle, judge))  # inputs read
     todo = [f for f in felts if f.walk_id not in have]
-    with appender(out) as add, progress(stage_label(out), len(todo), show) as tick:
+    with appender(out) as add, progress(out, len(todo), show) as tick:
         for felt in todo:
             reasons = check(profile, felt, run_oracle)
             if not reasons and judge is not None and felt.candidate is not None:

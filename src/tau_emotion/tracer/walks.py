@@ -23,7 +23,6 @@ from tau_emotion.tracer.jsonl import (
     progress,
     read_jsonl,
     resume_from,
-    stage_label,
 )
 from tau_emotion.tracer.profile import Profile
 from tau_emotion.tracer.records import ToolGraph, Walk, trace_key
@@ -291,7 +290,7 @@ def run_walks(
     check_settings(out, settings)
     walks = walk_domain(profile, graph, n, seed, test_walks, config)
     have = resume_from(out, "id", settings)
-    with appender(out) as add, progress(stage_label(out), len(walks), show) as tick:
+    with appender(out) as add, progress(out, len(walks), show) as tick:
         for w in walks:
             if w.id not in have:
                 add(w)

@@ -34,7 +34,6 @@ from tau_emotion.tracer.jsonl import (
     progress,
     read_jsonl,
     resume_from,
-    stage_label,
 )
 from tau_emotion.tracer.records import Candidate, Felt, GroundResult, Rejection
 
@@ -173,7 +172,7 @@ def run_feel(
     results = read_jsonl(grounded, GroundResult)
     have = resume_from(out, "walk_id", feel_settings(seed, mapper))  # once inputs are read
     todo = [r for r in results if r.walk_id not in have]
-    with appender(out) as add, progress(stage_label(out), len(todo), show) as tick:
+    with appender(out) as add, progress(out, len(todo), show) as tick:
         for r in todo:
             if r.candidate is None:
                 rejection = r.rejection or Rejection(stage="ground", reason="unknown")

@@ -43,7 +43,6 @@ from tau_emotion.tracer.jsonl import (
     progress,
     read_jsonl,
     resume_from,
-    stage_label,
 )
 from tau_emotion.tracer.profile import Profile, db_pools
 from tau_emotion.tracer.records import Candidate, GroundResult, Rejection, Walk, trace_key
@@ -357,7 +356,7 @@ def run_ground(
     made_with = settings if settings is not None else ground_settings(seed)
     have = resume_from(out, "walk_id", made_with)
     todo = [w for w in walks if w.id not in have]
-    with appender(out) as add, progress(stage_label(out), len(todo), show) as tick:
+    with appender(out) as add, progress(out, len(todo), show) as tick:
         for result in map_walks(profile, todo, seed, workers, pool, plan):
             add(result)
             tick()
