@@ -22,7 +22,12 @@ from tau_emotion.training.sft import (
 
 runner = CliRunner()
 
-ROW = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]}
+ROW = {
+    "id": "movie/t1/0/0123456789",
+    "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}],
+    "tools": "[]",
+}
+"""The shape of a `tau-emotion export` row (an id naming a non-test task, a tools string)."""
 
 
 def trl(path: Path, *lines: str) -> Path:
@@ -164,3 +169,13 @@ def test_the_choices_are_transformers_own() -> None:
     strategies = {s.value for s in trainer_utils.SaveStrategy}
     assert set(get_args(SaveStrategy)) | set(UNSUPPORTED_SAVE_STRATEGIES) == strategies
     assert not set(get_args(SaveStrategy)) & set(UNSUPPORTED_SAVE_STRATEGIES)
+
+
+def test_the_attention_choices_are_transformers_own() -> None:
+    """Every --attn-implementation offered is one transformers registers (or eager)."""
+    pytest.importorskip("torch")
+    from transformers import AttentionInterface
+
+    from tau_emotion.training.sft_checks import ATTENTION
+
+    assert set(ATTENTION) <= {"eager", *AttentionInterface._global_mapping}

@@ -168,7 +168,7 @@ def test_remix_removes_the_previous_mix_exports(tmp_path: Path) -> None:
     assert "tau_emotion_high" in result.output  # the dataset_info entry is named
     assert not (folder / TRL_FILE).exists() and not (folder / SHAREGPT_FILE).exists()
     assert json.loads((folder / DATASET_INFO_FILE).read_text()) == info  # others stay
-    rows = _training_data("high", tmp_path / "m", reasoning=True)  # exports the new mix
+    rows, _ = _training_data("high", tmp_path / "m", reasoning=True)  # exports the new mix
     assert len(rows.read_text().splitlines()) == 2
     # A dataset_info.json holding only this mix's entry goes with it.
     assert invoke("export", folder, "--name", "mine").exit_code == 0

@@ -17,6 +17,9 @@ from tau_emotion.training.cli import _training_data, register
 from tau_emotion.training.export import TRL_FILE
 from tau_emotion.training.mixes import COMPOSITION_FILE, EPISODES_FILE, MixError
 
+TRL_ROW = json.dumps({"id": "movie/t1/0/0123456789", "messages": [{"role": "user"}], "tools": "[]"})
+"""One row of the shape `tau-emotion export` writes (train sft refuses any other)."""
+
 runner = CliRunner()
 
 
@@ -141,9 +144,9 @@ def test_training_data_resolves_and_exports_a_mix_on_the_fly(tmp_path: Path) -> 
     folder = tmp_path / "mixes" / "m"
     folder.mkdir(parents=True)
     (folder / EPISODES_FILE).write_text(episode().model_dump_json() + "\n")
-    path = _training_data("m", tmp_path / "mixes", reasoning=True)
-    assert path == folder / TRL_FILE and len(path.read_text().splitlines()) == 1
-    assert _training_data(str(path), tmp_path, reasoning=True) == path
+    path, kept = _training_data("m", tmp_path / "mixes", reasoning=True)
+    assert path == folder / TRL_FILE and len(path.read_text().splitlines()) == 1 and kept
+    assert _training_data(str(path), tmp_path, reasoning=True) == (path, True)
     with pytest.raises(MixError, match="run `tau-emotion mix`"):
         _training_data("absent", tmp_path / "mixes", reasoning=True)
 
@@ -167,7 +170,7 @@ def _captured_sft(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
     seen: list[Any] = []
 
-    def fake_train(options: sft.SFTOptions) -> sft.SFTSummary:
+    def fake_train(options: sft.SFTOptions, **_: Any) -> sft.SFTSummary:
         seen.append(options)
         return sft.SFTSummary(
             options=options, examples=1, steps=1, runtime_s=0.0, model_dir=str(options.out)
@@ -198,7 +201,7 @@ def test_train_sft_defaults_are_the_configs_own(
 
     seen = _captured_sft(monkeypatch)
     rows = tmp_path / TRL_FILE
-    rows.write_text("{}\n")
+    rows.write_text(TRL_ROW + "\n")
     required = ["train", "sft", "--mix", str(rows), "--base-model", "m", "--out", str(tmp_path)]
     result = runner.invoke(make_app(), required)
     assert result.exit_code == 0, result.output
@@ -236,7 +239,7 @@ def test_train_sft_names_the_option_of_a_bad_value(
 ) -> None:
     seen = _captured_sft(monkeypatch)
     rows = tmp_path / TRL_FILE
-    rows.write_text("{}\n")
+    rows.write_text(TRL_ROW + "\n")
     required = ["train", "sft", "--mix", str(rows), "--base-model", "m", "--out", str(tmp_path)]
     result = runner.invoke(make_app(), [*required, *args])
     assert result.exit_code == 2 and needle in result.output, result.output

@@ -6,17 +6,9 @@ per process: ``accelerate launch --config_file CONFIG -m tau_emotion.training tr
 
 from __future__ import annotations
 
-import typer
+from tau_emotion.training.cli import training_app
 
-from tau_emotion.training.cli import register
-
-app = typer.Typer(
-    name="tau-emotion-training",
-    help="Collect rollouts, build mixes, export and fine-tune.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
-register(app)
+app = training_app()
 
 if __name__ == "__main__":
     app()

@@ -182,26 +182,65 @@ def export(
 train_app = typer.Typer(help="Fine-tune models on exported mixes.", no_args_is_help=True)
 
 
-def _training_data(mix_ref: str, mixes_dir: Path, reasoning: bool) -> Path:
-    """TRL rows for --mix: a file, a mix folder, or a mix name under --mixes-dir.
+def _training_data(
+    mix_ref: str, mixes_dir: Path, reasoning: bool | None
+) -> tuple[Path, bool | None]:
+    """TRL rows for --mix (a file, a mix folder, or a mix name under --mixes-dir) and whether
+    they keep the agent's reasoning (None: cannot be told).
 
     A mix folder without ``trl.jsonl`` is exported first, so ``mix`` then ``train sft`` work
-    without a separate ``export``.
+    without a separate ``export``. An existing ``trl.jsonl`` is compared with the mix's
+    episodes exported both ways: it is used when it matches the --reasoning given (or either,
+    with no flag), and refused when it was exported the other way; training on it would
+    silently ignore the flag.
     """
-    from tau_emotion.training.export import TRL_FILE, export_trl
+    from tau_emotion.training.export import TRL_FILE, export_trl, trl_export
     from tau_emotion.training.mixes import EPISODES_FILE, MixError
-    from tau_emotion.training.sources import load_source
+    from tau_emotion.training.sft_checks import check_data, rows_hold_reasoning
 
     path = Path(mix_ref)
     if path.is_file():
-        return path
+        check_data(path)  # a TRL export of train rollouts, or refused before anything else
+        kept = True if rows_hold_reasoning(path) else None
+        if reasoning is False and kept:
+            raise MixError(
+                f"--mix {path} keeps the agent's reasoning, but --no-reasoning was given: "
+                f"export it without (tau-emotion export MIX --format trl --no-reasoning)"
+            )
+        return path, kept if reasoning is None else reasoning
     folder = path if path.is_dir() else mixes_dir / mix_ref
-    if (folder / TRL_FILE).exists():
-        return folder / TRL_FILE
+    trl = folder / TRL_FILE
     if (folder / EPISODES_FILE).exists():
+        from tau_emotion.training.sources import load_source
+
         episodes, _ = load_source(folder)
-        export_trl(episodes, folder / TRL_FILE, reasoning)
-        return folder / TRL_FILE
+        texts = {keep: trl_export(episodes, trl, keep)[0] for keep in (True, False)}
+        if trl.is_file():
+            existing = trl.read_text(encoding="utf-8")
+            made = [keep for keep in (True, False) if texts[keep] == existing]
+            if not made:
+                raise MixError(
+                    f"{trl} is not an export of {folder / EPISODES_FILE}: re-export it "
+                    f"(tau-emotion export {folder} --format trl)"
+                )
+            if reasoning is None:
+                return trl, made[0]
+            if reasoning in made:
+                return trl, reasoning
+            flag, other = ("--reasoning", "--no-reasoning")[:: 1 if reasoning else -1]
+            raise MixError(
+                f"{trl} was exported with {other}, but {flag} was given: re-export it "
+                f"(tau-emotion export {folder} --format trl {flag}) or leave {flag} out"
+            )
+        keep = True if reasoning is None else reasoning
+        export_trl(episodes, trl, keep)
+        return trl, keep
+    if trl.exists():
+        check_data(trl)
+        kept = True if rows_hold_reasoning(trl) else None
+        if reasoning is False and kept:
+            raise MixError(f"{trl} keeps the agent's reasoning, but --no-reasoning was given")
+        return trl, kept if reasoning is None else reasoning
     raise MixError(
         f"no mix {mix_ref!r}: not a file, and no {TRL_FILE} or {EPISODES_FILE} in {folder}; "
         "run `tau-emotion mix` first"
@@ -219,12 +258,18 @@ MixOpt = Annotated[
 ]
 MixesDirOpt = Annotated[Path, typer.Option(help="Where named mixes live.")]
 ReasoningOpt = Annotated[
-    bool, typer.Option(help="Keep reasoning when exporting the mix on the fly.")
+    bool | None,
+    typer.Option(
+        "--reasoning/--no-reasoning",
+        help="Train with (or without) the agent's reasoning: exports the mix on the fly, and "
+        "refuses a trl.jsonl exported the other way.",
+        show_default="as exported",
+    ),
 ]
 _MIX_OPTIONS = [
     command_option("mix_ref", MixOpt),
     command_option("mixes_dir", MixesDirOpt, DEFAULT_MIXES_DIR),
-    command_option("reasoning", ReasoningOpt, True),
+    command_option("reasoning", ReasoningOpt, None),
 ]
 """Which data to train on: `train sft`'s own options, before the generated ones."""
 
@@ -234,14 +279,23 @@ def _train_sft(given: dict[str, Any], values: dict[str, Any]) -> None:
 
     from tau_emotion.errors import TauEmotionError
     from tau_emotion.training.sft import train_sft as run_sft
+    from tau_emotion.training.sft_checks import check_out
 
     try:
         # The options are checked before --mix is resolved (which may export the mix), and
         # train_sft checks the data and --base-model before it imports torch.
         fields = merge({"data": Path(values["mix_ref"])}, given, SFT_OPTIONS)
         options = SFTOptions.model_validate(fields)  # the defaults are the config's own
-        data = _training_data(values["mix_ref"], values["mixes_dir"], values["reasoning"])
-        summary = run_sft(options.model_copy(update={"data": data}))
+        # --out first: a file there or an earlier run must fail before a mix is exported.
+        check_out(options.out, options.overwrite)
+        data, reasoning = _training_data(
+            values["mix_ref"], values["mixes_dir"], values["reasoning"]
+        )
+        summary = run_sft(
+            options.model_copy(update={"data": data}),
+            reasoning=reasoning,
+            note=lambda line: typer.echo(line, err=True),
+        )
     except ValidationError as exc:
         raise fail(error_message(exc, SFT_OPTIONS)) from None
     except TauEmotionError as exc:
@@ -249,7 +303,7 @@ def _train_sft(given: dict[str, Any], values: dict[str, Any]) -> None:
     loss = f"{summary.train_loss:.4f}" if summary.train_loss is not None else "-"
     typer.echo(
         f"trained {summary.steps} steps on {summary.examples} rollouts "
-        f"(loss {loss}, {summary.runtime_s:.0f} s): model in {summary.model_dir}"
+        f"(loss {loss}, {summary.runtime_s:.0f} s): {summary.saved_to}"
     )
 
 
@@ -262,6 +316,23 @@ train_app.command("sft")(
         before=_MIX_OPTIONS,
     )
 )
+
+
+def training_app() -> typer.Typer:
+    """The training commands on their own (``python -m tau_emotion.training``), behind the
+    same error handler as ``tau-emotion``: a bad input is one line and exit 2 in every
+    process accelerate starts, not a traceback."""
+    from tau_emotion.cli.errors import CliGroup
+
+    app = typer.Typer(
+        name="tau-emotion-training",
+        help="Collect rollouts, build mixes, export and fine-tune.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        cls=CliGroup,
+    )
+    register(app)
+    return app
 
 
 def register(app: typer.Typer) -> None:

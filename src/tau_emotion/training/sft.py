@@ -16,17 +16,34 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tau_emotion.errors import TauEmotionError
-from tau_emotion.inputs import InputError, read_text
+from tau_emotion.inputs import read_text
+from tau_emotion.training.sft_checks import (
+    ADAPTER_DIR,
+    SUMMARY_FILE,
+    SFTError,
+    check_attention,
+    check_base_model,
+    check_chat_template,
+    check_data,
+    check_lora_target,
+    check_out,
+    check_report_to,
+    clear_out,
+    lora_targets,
+    rows_hold_reasoning,
+)
 
-SUMMARY_FILE = "sft_summary.json"
-ADAPTER_DIR = "adapter"
+__all__ = ["ADAPTER_DIR", "SUMMARY_FILE", "SFTError", "SFTOptions", "SFTSummary", "train_sft"]
+
+logger = logging.getLogger(__name__)
 
 # The choices are spelled out: importing transformers' enums (``trainer_utils``) pulls in
 # torch, which `tau-emotion --help` must not. tests/training/test_sft_bad_input.py checks
@@ -54,19 +71,6 @@ SaveStrategy = Literal["no", "steps", "epoch"]
 UNSUPPORTED_SAVE_STRATEGIES = {
     "best": "needs evaluation metrics, and `train sft` does not evaluate"
 }
-
-TOKENIZER_FILES = (
-    "tokenizer.json",
-    "tokenizer.model",
-    "tokenizer_config.json",
-    "vocab.json",
-    "vocab.txt",
-)
-"""A local model folder needs one of these (beside config.json) to load a tokenizer from."""
-
-
-class SFTError(TauEmotionError):
-    """Training could not start: missing extras, data or model."""
 
 
 class SFTOptions(BaseModel):
@@ -100,7 +104,10 @@ class SFTOptions(BaseModel):
     lora_r: int = Field(default=16, ge=1, description="LoRA rank.")
     lora_alpha: int = Field(default=32, ge=1, description="LoRA alpha.")
     lora_dropout: float = Field(default=0.05, ge=0, lt=1, description="LoRA dropout.")
-    lora_target: str = Field(default="all-linear", description="peft target_modules.")
+    lora_target: str = Field(
+        default="all-linear",
+        description="Modules to adapt: all-linear, names (q_proj,v_proj) or a regex.",
+    )
     merge_lora: bool = Field(
         default=True, description="Also save the merged model in OUT (single process only)."
     )
@@ -116,6 +123,10 @@ class SFTOptions(BaseModel):
     save_strategy: SaveStrategy = Field(default="epoch", description="When to save a checkpoint.")
     report_to: str = Field(default="none", description="none, wandb, tensorboard...")
     seed: int = Field(default=0, description="Training seed.")
+    overwrite: bool = Field(
+        default=False,
+        description="Replace an earlier SFT run in --out (its model and checkpoints go first).",
+    )
 
     @property
     def resolved_learning_rate(self) -> float:
@@ -129,13 +140,32 @@ class SFTSummary(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    options: SFTOptions
+    options: SFTOptions = Field(
+        description="The options, resolved: the learning rate and bf16 actually used."
+    )
+    rows: int = Field(default=0, description="Rows read from the data.")
     examples: int = Field(description="Training rows after preparation.")
+    dropped_too_long: int = Field(
+        default=0, description="Rows dropped: no assistant token within --max-length."
+    )
+    reasoning: bool | None = Field(
+        default=None,
+        description="Whether the rows kept the agent's reasoning (--reasoning); null: unknown.",
+    )
     steps: int = Field(description="Optimizer steps taken.")
     train_loss: float | None = Field(default=None, description="Mean training loss.")
     runtime_s: float = Field(description="Wall-clock seconds of training.")
-    model_dir: str = Field(description="Where the trained (merged) model is.")
+    model_dir: str | None = Field(
+        description="Where the trained (merged) model is; null when only an adapter was saved."
+    )
     adapter_dir: str | None = Field(default=None, description="The LoRA adapter, if any.")
+
+    @property
+    def saved_to(self) -> str:
+        """What the run left to serve: the model, or else the adapter."""
+        if self.model_dir is not None:
+            return f"model in {self.model_dir}"
+        return f"adapter in {self.adapter_dir} (not merged)"
 
 
 def optional_module(name: str, extra: str = "train") -> Any:
@@ -153,71 +183,15 @@ def optional_module(name: str, extra: str = "train") -> Any:
         ) from None
 
 
-def check_data(path: Path) -> int:
-    """The number of rows of a TRL file, or `InputError` naming the file (and the line).
-
-    Every non-blank line must be a JSON object with a ``messages`` list; datasets would
-    otherwise fail deep inside its JSON reader (or with StopIteration on an empty file).
-    """
-    what = "training data"
-    if not path.exists():
-        raise InputError(f"{what} {path} does not exist; run `tau-emotion export` first")
-    rows = 0
-    # Split on newlines only: str.splitlines also splits at U+2028, which a row may hold.
-    for number, line in enumerate(read_text(path, what).split("\n"), 1):
-        if not line.strip():
-            continue  # datasets skips blank lines too
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{what} {path} line {number}: not valid JSON ({exc.msg})") from None
-        if not isinstance(row, dict):
-            raise InputError(f"{what} {path} line {number}: not a JSON object")
-        if not isinstance(row.get("messages"), list) or not row["messages"]:
-            raise InputError(
-                f"{what} {path} line {number}: no `messages` list; is it a TRL file "
-                "from `tau-emotion export`?"
-            )
-        rows += 1
-    if rows == 0:
-        raise InputError(f"{what} {path} holds no rows; is the mix empty?")
-    return rows
-
-
-def is_local_model(name: str) -> bool:
-    """Whether --base-model names a folder rather than a hub id (``org/name``)."""
-    return (
-        Path(name).expanduser().exists()
-        or name.startswith(("/", ".", "~"))
-        or "\\" in name
-        or name.count("/") > 1
-    )
-
-
-def check_base_model(name: str) -> None:
-    """A local --base-model must be a folder with config.json and a tokenizer; else
-    `InputError`. A hub id is left to the loader (`load_tokenizer` names it on failure)."""
-    if not is_local_model(name):
-        return
-    folder = Path(name).expanduser()
-    if not folder.exists():
-        raise InputError(f"--base-model {name}: no such folder")
-    if not folder.is_dir():
-        raise InputError(f"--base-model {name} is a file, not a model folder")
-    if not (folder / "config.json").is_file():
-        raise InputError(f"--base-model {name} holds no model: config.json is missing")
-    if not any((folder / f).is_file() for f in TOKENIZER_FILES):
-        raise InputError(
-            f"--base-model {name} holds no tokenizer: none of {', '.join(TOKENIZER_FILES)}"
-        )
-
-
-def check_inputs(options: SFTOptions) -> None:
-    """Everything about the inputs that can be checked before torch is imported."""
-    check_data(options.data)
+def check_inputs(options: SFTOptions) -> int:
+    """Everything about the inputs that can be checked before torch is imported; the
+    number of rows of the data."""
+    check_out(options.out, options.overwrite)
+    rows = check_data(options.data)
     check_base_model(options.base_model)
     if options.chat_template is not None:
         read_text(options.chat_template, "--chat-template")
+    return rows
 
 
 def load_tokenizer(auto_tokenizer: Any, name: str) -> Any:
@@ -232,17 +206,26 @@ def load_tokenizer(auto_tokenizer: Any, name: str) -> Any:
 def build_trainer(options: SFTOptions) -> Any:
     """An SFTTrainer ready to train; its ``train_dataset`` holds the tokenised labels."""
     check_inputs(options)  # before the heavy imports: bad input fails in a moment
+    return _build_trainer(options)
+
+
+def _build_trainer(options: SFTOptions) -> Any:
+    """`build_trainer` on inputs `check_inputs` passed. Every option value transformers,
+    peft or TRL would reject is checked before the model is loaded."""
     torch = optional_module("torch")
     load_dataset = optional_module("datasets").load_dataset
     auto_tokenizer = optional_module("transformers").AutoTokenizer
     sft_config = optional_module("trl.trainer.sft_config").SFTConfig
     sft_trainer = optional_module("trl.trainer.sft_trainer").SFTTrainer
 
+    cuda = torch.cuda.is_available()
+    check_attention(options.attn_implementation, cuda)
+    report_to = check_report_to(options.report_to)
     tokenizer = load_tokenizer(auto_tokenizer, options.base_model)
-    dataset = load_dataset("json", data_files=str(options.data), split="train")
     if options.chat_template is not None:
         tokenizer.chat_template = options.chat_template.read_text(encoding="utf-8")
-    cuda = torch.cuda.is_available()
+    check_chat_template(tokenizer, options.base_model, options.assistant_only_loss)
+    dataset = load_dataset("json", data_files=str(options.data), split="train")
     bf16 = options.bf16 if options.bf16 is not None else cuda and torch.cuda.is_bf16_supported()
     model_init: dict[str, Any] = {"dtype": torch.bfloat16 if bf16 else torch.float32}
     if options.attn_implementation is not None:
@@ -267,7 +250,7 @@ def build_trainer(options: SFTOptions) -> Any:
         model_init_kwargs=model_init,
         logging_steps=options.logging_steps,
         save_strategy=options.save_strategy,
-        report_to=options.report_to,
+        report_to=report_to or "none",
         seed=options.seed,
     )
     peft_config = None
@@ -276,9 +259,10 @@ def build_trainer(options: SFTOptions) -> Any:
             r=options.lora_r,
             lora_alpha=options.lora_alpha,
             lora_dropout=options.lora_dropout,
-            target_modules=options.lora_target,
+            target_modules=lora_targets(options.lora_target),
             task_type="CAUSAL_LM",
         )
+        check_lora_target(options.base_model, options.lora_target, peft_config)
     return sft_trainer(
         model=options.base_model,
         args=config,
@@ -288,14 +272,73 @@ def build_trainer(options: SFTOptions) -> Any:
     )
 
 
-def train_sft(options: SFTOptions) -> SFTSummary:
-    """Train, save the model (and the LoRA adapter) in ``options.out``, write the summary."""
-    trainer = build_trainer(options)
+def _longest_row(trainer: Any, data: Path) -> int:
+    """The token length of the longest row of `data`, as the trainer tokenises it (with
+    TRL's training template where it swapped one in); only for the error line."""
+    tokenizer = trainer.processing_class
+    template = getattr(trainer, "chat_template", None)
+    longest = 0
+    for line in read_text(data, "training data").split("\n"):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        ids = tokenizer.apply_chat_template(
+            row["messages"],
+            tools=json.loads(row["tools"]),
+            chat_template=template,
+            tokenize=True,
+            return_dict=False,
+        )
+        longest = max(longest, len(ids))
+    return longest
+
+
+def _too_long(trainer: Any, options: SFTOptions, rows: int, note: Callable[[str], None]) -> int:
+    """How many rows TRL dropped because truncation to --max-length left them no assistant
+    token; `SFTError` when that is every row (the Trainer would fail on an empty dataset).
+    With packing nothing is truncated (and rows are packed), so nothing is compared."""
+    if options.packing:
+        return 0
+    dropped = rows - len(trainer.train_dataset)
+    if dropped >= rows:
+        longest = _longest_row(trainer, options.data)
+        raise SFTError(
+            f"--max-length {options.max_length}: none of the {rows} rows of {options.data} "
+            f"keeps an assistant token within it (the longest row is {longest} tokens); "
+            "raise --max-length"
+        )
+    if dropped > 0 and trainer.accelerator.is_main_process:
+        note(
+            f"warning: {dropped} of the {rows} rows of {options.data} have no assistant token "
+            f"within --max-length {options.max_length} and are left out of training"
+        )
+    return max(dropped, 0)
+
+
+def train_sft(
+    options: SFTOptions,
+    reasoning: bool | None = None,
+    note: Callable[[str], None] = logger.warning,
+) -> SFTSummary:
+    """Train, save the model (and the LoRA adapter) in ``options.out``, write the summary.
+
+    `reasoning` is the --reasoning setting the data was exported with, for the summary;
+    unset, the rows say (kept reasoning shows, dropped does not). `note` gets the warnings
+    meant for the user (rows dropped as too long), before training starts.
+    """
+    rows = check_inputs(options)  # before the heavy imports: bad input fails in a moment
+    if reasoning is None and rows_hold_reasoning(options.data):
+        reasoning = True
+    if options.overwrite:
+        clear_out(options.out)  # the earlier run's checkpoints would sit beside this run's
+    trainer = _build_trainer(options)
+    dropped = _too_long(trainer, options, rows, note)
     started = time.perf_counter()
     result = trainer.train()
     runtime = time.perf_counter() - started
     out = options.out
     adapter_dir: Path | None = None
+    model_dir: Path | None = out
     if options.lora:
         adapter_dir = out / ADAPTER_DIR
         trainer.save_model(str(adapter_dir))
@@ -305,15 +348,23 @@ def train_sft(options: SFTOptions) -> SFTSummary:
             merged = trainer.model.merge_and_unload()
             merged.save_pretrained(str(out))
             trainer.processing_class.save_pretrained(str(out))
+        else:
+            model_dir = None  # nothing but the adapter to serve
     else:
         trainer.save_model(str(out))
+    resolved = options.model_copy(
+        update={"learning_rate": options.resolved_learning_rate, "bf16": bool(trainer.args.bf16)}
+    )
     summary = SFTSummary(
-        options=options,
+        options=resolved,
+        rows=rows,
         examples=len(trainer.train_dataset),
+        dropped_too_long=dropped,
+        reasoning=reasoning,
         steps=int(trainer.state.global_step),
         train_loss=float(result.training_loss) if result.training_loss is not None else None,
         runtime_s=runtime,
-        model_dir=str(out),
+        model_dir=str(model_dir) if model_dir is not None else None,
         adapter_dir=str(adapter_dir) if adapter_dir is not None else None,
     )
     if trainer.accelerator.is_main_process:

@@ -38,7 +38,7 @@ def require_train_run(run_dir: Path, split: str, what: str) -> None:
         )
 
 
-def _manifest_split(run_dir: Path) -> str | None:
+def manifest_split(run_dir: Path) -> str | None:
     """The split of the run whose manifest is in `run_dir`, or None without a manifest."""
     path = run_dir / MANIFEST_FILE
     if not path.is_file():
@@ -90,7 +90,7 @@ def load_source(source: Path) -> tuple[list[Episode], str]:
             f"{source}: expected a mix folder ({EPISODES_FILE}), a run directory "
             f"({RESULTS_FILE}) or a JSONL file of episodes"
         )
-    split = _manifest_split(run_dir) if run_dir is not None else None
+    split = manifest_split(run_dir) if run_dir is not None else None
     if run_dir is not None and split is not None:
         require_train_run(run_dir, split, "export")
     if not episodes:
