@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from loopback import bypass_proxies
+from tau_emotion.domains import domain_names
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -67,7 +68,8 @@ def test_gaming_agents_quick_scores_every_strategy_beside_the_oracle(tmp_path: P
     rows = {(r["agent"], r["condition"]): r for r in json.loads(figures_path.read_text())["rows"]}
     strategies = ("oracle", "do-nothing", "transfer", "yes-man", "no-confirm", "say-everything")
     assert set(rows) == {(a, c) for a in strategies for c in ("emotion", "no emotion")}
-    assert {r["tasks"] for r in rows.values()} == {30}  # 3 of each of the 10 domains
+    # --quick plays 3 test tasks of each domain found (30 for the ten shipped ones)
+    assert {r["tasks"] for r in rows.values()} == {3 * len(domain_names())}
     # Without emotion the oracle solves every shipped test task; with it, the scripted
     # customer walks away from some (87.8% of the full set pass), never from most.
     assert rows[("oracle", "no emotion")]["passed"]["value"] == 1.0

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
 from tau_emotion.cli.options import build_config
+from tau_emotion.domains import domain_names
 from tau_emotion.runner.config import CollectConfig, RunConfig
 
 runner = CliRunner()
@@ -162,7 +163,7 @@ def test_config_file_then_command_line(tmp_path: Path) -> None:
 
 def test_python_config_has_the_command_line_defaults() -> None:
     embedded = RunConfig()
-    assert embedded.domains[0] == "airline" and len(embedded.domains) == 10
+    assert embedded.domains == domain_names()  # every domain found, in name order
     assert embedded.agent_model is not None and embedded.agent_model.model == "local"
     assert (embedded.concurrency, embedded.max_steps, embedded.user) == (1, 40, "scripted")
     endpoint = RunConfig(agent_model={"model": "m", "base_url": "http://x/v1"})  # type: ignore[arg-type]

@@ -230,15 +230,28 @@ def _leaf_types(annotation: Any) -> list[Any]:
 def test_every_amount_is_stored_as_money(name: str) -> None:
     """One money type: every number named for money is the kit's cent-exact `Money`, never
     an int (cents or dollars), a float (which prints as it likes) or a bare Decimal. (Ids
-    and dates named for money, 'fee_id', 'refund_of', are text and pass.)"""
+    and dates named for money, 'fee_id', 'refund_of', are text and pass.) A domain stores at
+    least one amount: a `Money` field of any name ('fines'), or a number field whose name
+    holds a word of `_MONEY_WORDS`."""
+    records = list(_records(load_domain(name).db_model))
     fields = [
         (record.__name__, field_name, field)
-        for record in _records(load_domain(name).db_model)
+        for record in records
         for field_name, field in record.model_fields.items()
         if _MONEY_WORDS & set(field_name.split("_"))
         and {int, float, Decimal} & set(_leaf_types(field.annotation))
     ]
-    assert fields, f"{name} stores no amount at all"
+    typed = [
+        field_name
+        for record in records
+        for field_name, field in record.model_fields.items()
+        if _is_money(field.annotation, field.metadata)
+    ]
+    assert fields or typed, (
+        f"{name}: no record field is Money and no number field is named for money "
+        f"(a name holding one of {sorted(_MONEY_WORDS)}); a domain stores at least one "
+        "amount, as Money (tau_emotion.domains.common)"
+    )
     wrong = [
         f"{r}.{n}" for r, n, field in fields if not _is_money(field.annotation, field.metadata)
     ]

@@ -20,6 +20,7 @@ from tau_emotion.domains.checks import confirmation_before_writes, hard_violatio
 from tau_emotion.domains.consent import is_affirmative
 from tau_emotion.domains.trajectory import Trajectory
 from tau_emotion.environment import Environment
+from tau_emotion.tracer.profile import load_profile
 
 # -- 1. the consent rule ---------------------------------------------------------------------
 
@@ -269,14 +270,15 @@ def test_results_pair_by_id_within_a_turn_and_by_order_without_ids(toy: Domain) 
 
 # -- 5. one identity per conversation, in every domain -----------------------------------------
 
-_FIELD = {"airline": "user_id", "school": "caller_id", "telehealth": "patient_id"}
-
 
 def _lookups(name: str, found: list[str]) -> list[Message]:
-    domain = load_domain(name)
-    module = __import__(f"tau_emotion.domains.{name}.checks", fromlist=["AUTH_TOOLS"])
-    auth = sorted(module.AUTH_TOOLS)[0]
-    field = _FIELD.get(name, "customer_id")
+    """Identity lookups that each return one of `found`, as the domain's own lookups do: its
+    first identity tool (`TracerSpec.auth_tools`, else its find_* reads), answering with the
+    id field its seed tasks show that tool returning (`user_id`, `member_id`, ...)."""
+    profile = load_profile(name)
+    domain = profile.domain
+    auth = sorted(profile.auth_tools)[0]
+    field = profile.customer_param
     messages: list[Message] = []
     for n, person in enumerate(found):
         call = ToolCall(id=f"l{n}", name=auth, arguments={"email": "x@example.com"})
@@ -306,7 +308,10 @@ def test_a_second_lookup_of_another_customer_is_one_hard_violation(name: str) ->
 @pytest.mark.parametrize("name", domain_names())
 def test_every_policy_says_one_yes_covers_one_change(name: str) -> None:
     policy = " ".join(load_domain(name).policy.split()).replace('"', "").lower()
-    assert "yes covers one" in policy
+    assert "yes covers one" in policy, (
+        f"{name}/policy.md must state the consent rule in the words 'yes covers one' "
+        "(e.g. 'One yes covers one change'; docs/domains.md, 'Contract checklist')"
+    )
 
 
 # -- 7. ids compared as the tools read them ----------------------------------------------------

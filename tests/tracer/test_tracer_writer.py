@@ -77,6 +77,6 @@ def test_every_domain_declares_transfer_reasons_its_policy_names() -> None:
 
     for name in domain_names():
         reasons = load_domain(name).tracer.transfer_reasons
-        assert len(reasons) >= 3, name
+        assert len(reasons) >= 3, f"{name}: {len(reasons)} transfer_reasons, at least 3 wanted"
         policy = " ".join(load_domain(name).policy.split())
         assert all(" ".join(r.policy.split()) in policy for r in reasons)
