@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import cast
 
@@ -16,6 +16,17 @@ def fail(message: str) -> typer.Exit:
 
     typer.secho(f"error: {safe_text(one_line(message))}", fg=typer.colors.RED, err=True)
     return typer.Exit(code=2)
+
+
+def error_text(exc: Exception, domains: Sequence[str]) -> str:
+    """The line of an error of a command over `domains`: a domain that failed to load is
+    named with how to go on with the others (`--domain` naming them), since one broken folder
+    otherwise stops every `--domain all`."""
+    from tau_emotion.domains import DomainLoadError
+
+    if isinstance(exc, DomainLoadError):
+        return exc.without_it(list(domains))
+    return str(exc)
 
 
 def choice_enum(name: str, values: Iterable[str]) -> type[StrEnum]:

@@ -15,6 +15,7 @@ from tau_emotion.emotions.cli import app as emotions_app
 from tau_emotion.emotions.space import HEADS
 from tau_emotion.report.cli import register as register_report
 from tau_emotion.runner.config import RunConfig
+from tau_emotion.runner.outcome import EXIT_INPUT
 from tau_emotion.tracer.cli import app as tracer_app
 from tau_emotion.training.cli import register as register_training
 
@@ -48,34 +49,57 @@ register_tasks(app)
 
 @domains_app.callback(invoke_without_command=True)
 def domains_list(ctx: typer.Context) -> None:
-    """List domains: tools (read/write/terminal), DB record counts, tasks per split."""
+    """List domains: tools (read/write/terminal), DB record counts, tasks per split.
+
+    A domain that fails to load (its code, database or task files) is left out of the table
+    and named, with the cause, in one ``error:`` line after it; the exit status is then 2.
+    """
     if ctx.invoked_subcommand is not None:
         return
     from rich.table import Table
 
+    from tau_emotion.cli.errors import print_error
     from tau_emotion.cli.tables import make_console
-    from tau_emotion.domains import domain_names, load_domain
-    from tau_emotion.domains.base import load_tasks
+    from tau_emotion.domains import domain_names
+    from tau_emotion.errors import TauEmotionError
 
     table = Table(title="Domains", title_justify="left")
     # Tasks per file: `run` plays one file (test by default, --split train, --task-file dev),
     # so a count across files would match nothing a run plays.
     for col in ("domain", "tools (r/w/t)", "databases: records", "task files: tasks"):
         table.add_column(col)
+    broken = []
     for name in domain_names():
-        d = load_domain(name)
-        kinds = list(d.tool_kinds.values())
-        nr, nw, nt = (kinds.count(k) for k in ("read", "write", "terminal"))
-        tools = f"{len(kinds)} ({nr}/{nw}/{nt})"
-        dbs = []
-        for variant in d.databases:
-            counts = d.load_db(variant)[0].record_counts()
-            dbs.append(f"{variant}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
-        order = {"test": 0, "train": 1}  # the split files first, then the others
-        paths = sorted(d.task_files(), key=lambda f: (order.get(f.stem, 2), f.stem))
-        files = [f"{path.stem}: {len(load_tasks(path))}" for path in paths]
-        table.add_row(name, tools, "\n".join(dbs), "\n".join(files))
+        try:
+            table.add_row(*_domain_row(name))
+        except TauEmotionError as exc:
+            # One broken folder (a new domain's import error) must not hide the others.
+            broken.append(str(exc) if name in str(exc) else f"domain {name}: {exc}")
     make_console().print(table)
+    for line in broken:
+        print_error(line)
+    if broken:
+        raise typer.Exit(EXIT_INPUT)
+
+
+def _domain_row(name: str) -> tuple[str, str, str, str]:
+    """One domain's row of `domains`: raises what loading its code, databases or task files
+    raises."""
+    from tau_emotion.domains import load_domain
+    from tau_emotion.domains.base import load_tasks
+
+    d = load_domain(name)
+    kinds = list(d.tool_kinds.values())
+    nr, nw, nt = (kinds.count(k) for k in ("read", "write", "terminal"))
+    tools = f"{len(kinds)} ({nr}/{nw}/{nt})"
+    dbs = []
+    for variant in d.databases:
+        counts = d.load_db(variant)[0].record_counts()
+        dbs.append(f"{variant}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    order = {"test": 0, "train": 1}  # the split files first, then the others
+    paths = sorted(d.task_files(), key=lambda f: (order.get(f.stem, 2), f.stem))
+    files = [f"{path.stem}: {len(load_tasks(path, list(d.toolset.specs)))}" for path in paths]
+    return name, tools, "\n".join(dbs), "\n".join(files)
 
 
 @domains_app.command("generate")
@@ -113,6 +137,8 @@ def domains_generate(
 
 
 def _run(request: RunRequest) -> None:
+    from rich.markup import escape
+
     from tau_emotion.cli.tables import make_console
     from tau_emotion.runner.outcome import outcome_of_run
     from tau_emotion.runner.run import execute_run
@@ -121,7 +147,37 @@ def _run(request: RunRequest) -> None:
     config = request.config
     episodes = request.execute(execute_run, console)
     _report(config.out, episodes, console)
+    for line in framework_causes(episodes):
+        console.print(escape(line), soft_wrap=True)
     finish_run(outcome_of_run(config, episodes))  # exit 3/4/5 when the endpoint failed
+
+
+SHOWN_CAUSES = 3
+"""Distinct framework_error causes a run prints (results.jsonl holds every one)."""
+
+
+def framework_causes(episodes: list[Episode]) -> list[str]:
+    """A line per distinct cause of the run's framework_error episodes (the first few): the
+    summary used to give only the word, and the cause (a gold action naming no tool, a
+    domain's AttributeError) was left to results.jsonl."""
+    from tau_emotion.cli.errors import one_line
+    from tau_emotion.data import ERROR_TERMINATION, TerminationReason
+
+    kinds = {k for k, t in ERROR_TERMINATION.items() if t == TerminationReason.FRAMEWORK_ERROR}
+    causes: dict[str, list[Episode]] = {}
+    for e in episodes:
+        if e.termination != TerminationReason.FRAMEWORK_ERROR:
+            continue
+        error = next((x for x in e.errors if x.kind in kinds), None)
+        message = one_line(error.message) if error is not None else "no error recorded"
+        causes.setdefault(message, []).append(e)
+    lines = []
+    for message, hit in list(causes.items())[:SHOWN_CAUSES]:
+        more = f" (and {len(hit) - 1} more episodes)" if len(hit) > 1 else ""
+        lines.append(f"framework_error: {hit[0].domain}/{hit[0].task_id}{more}: {message}")
+    if len(causes) > SHOWN_CAUSES:
+        lines.append(f"framework_error: {len(causes) - SHOWN_CAUSES} more causes in results.jsonl")
+    return lines
 
 
 app.command(

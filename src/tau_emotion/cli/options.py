@@ -169,7 +169,7 @@ class RunRequest:
     def execute(self, run: RunFunction[T], console: Console) -> T:
         """`run` this request with a progress display and warnings on `console`'s terminal;
         a `TauEmotionError` becomes the one-line error and exit status 2."""
-        from tau_emotion.cli.common import fail
+        from tau_emotion.cli.common import error_text, fail
         from tau_emotion.cli.tables import warning_printer
         from tau_emotion.errors import TauEmotionError
         from tau_emotion.runner.progress import progress_display
@@ -194,7 +194,7 @@ class RunRequest:
                     on_warning=warning_printer(),
                 )
         except TauEmotionError as exc:
-            raise fail(str(exc)) from None
+            raise fail(error_text(exc, self.config.domains)) from None
         except KeyboardInterrupt as exc:
             # The episodes played so far are in the results file and the manifest says how
             # many: say how to go on rather than leave a bare "Aborted!". The end of a human

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tau_emotion.cli.common import choice_enum, fail
+from tau_emotion.cli.common import choice_enum, error_text, fail
 from tau_emotion.cli.generated import command_option, config_command, error_message
 from tau_emotion.cli.options import build_config, config_options
 from tau_emotion.emotions.space import NEUTRAL, Family
@@ -48,11 +48,14 @@ def _list_tasks(given: dict[str, Any], values: dict[str, Any]) -> None:
     try:
         # Any agent will do: the selection does not depend on it, and the oracle needs nothing.
         config = build_config(RunConfig, {**given, "agent": "oracle"}, None)
-        chosen = require_tasks(config)
     except ValidationError as exc:
         raise fail(error_message(exc, SELECTION_OPTIONS)) from None
     except TauEmotionError as exc:
         raise fail(str(exc)) from None
+    try:
+        chosen = require_tasks(config)
+    except TauEmotionError as exc:
+        raise fail(error_text(exc, config.domains)) from None
     family: list[str] | None = values["family"]
     chosen = [t for t in chosen if family is None or family_of(t) in set(family)]
     chosen = [t for t in chosen if t.challenge is not None or not values["challenge"]]

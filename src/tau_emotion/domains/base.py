@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -39,6 +39,13 @@ TRACER_DATA = "tracer"
 
 T = TypeVar("T")
 
+_DATA_FILES = {
+    "phrases": "phrases.json",
+    "reasons": "reasons.json",
+    "transfer_reasons": "transfers.json",
+}
+"""The declaration's fields a domain may keep as data in ``tracer/`` instead (`_tracer_data`)."""
+
 
 def _tracer_data(spec: TracerSpec, folder: Path) -> TracerSpec:
     """`spec` with the data files of `folder`: ``phrases.json``, ``reasons.json`` and
@@ -57,9 +64,11 @@ def _tracer_data(spec: TracerSpec, folder: Path) -> TracerSpec:
 
     return replace(
         spec,
-        phrases=read("phrases.json", load_phrases, spec.phrases),
-        reasons=read("reasons.json", load_reasons, spec.reasons),
-        transfer_reasons=read("transfers.json", load_transfer_reasons, spec.transfer_reasons),
+        phrases=read(_DATA_FILES["phrases"], load_phrases, spec.phrases),
+        reasons=read(_DATA_FILES["reasons"], load_reasons, spec.reasons),
+        transfer_reasons=read(
+            _DATA_FILES["transfer_reasons"], load_transfer_reasons, spec.transfer_reasons
+        ),
     )
 
 
@@ -106,7 +115,7 @@ class Domain:
         from tau_emotion.tracer.declaration import TracerSpec
 
         if self.tracer_spec is not None:
-            return self.tracer_spec
+            return self._checked(self.tracer_spec, lambda _: "the TracerSpec given to Domain")
         if not (self.root / TRACER_FILE).exists():
             return TracerSpec()
         module = importlib.import_module(f"tau_emotion.domains.{self.name}.tracer_profile")
@@ -116,7 +125,29 @@ class Domain:
                 f"{self.root / TRACER_FILE} must define TRACER = TracerSpec(...) "
                 "(tau_emotion.tracer.declaration)"
             )
-        return _tracer_data(spec, self.root / TRACER_DATA)
+        return self._checked(_tracer_data(spec, self.root / TRACER_DATA), self._declared_in)
+
+    def _declared_in(self, field_name: str) -> str:
+        """The file a field of the Tracer declaration comes from: a data file of ``tracer/``
+        where there is one (`_tracer_data`), else ``tracer_profile.py``."""
+        data = self.root / TRACER_DATA / _DATA_FILES.get(field_name, "")
+        return str(data if field_name in _DATA_FILES and data.exists() else self.root / TRACER_FILE)
+
+    def _checked(self, spec: TracerSpec, source: Callable[[str], str]) -> TracerSpec:
+        """`spec`, or a `DomainError` naming its first entry that names no tool, argument,
+        parameter or table of this domain, the file it is in and what the domain has."""
+        from tau_emotion.tracer.declaration import spec_problems
+
+        tools = {
+            name: list(tool.schema["parameters"].get("properties", {}))
+            for name, tool in self.toolset.specs.items()
+        }
+        problems = spec_problems(spec, tools, list(self.db_model.model_fields))
+        if problems:
+            where, problem = problems[0]
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise DomainError(f"{source(where)}: {where}: {problem}{more}")
+        return spec
 
     @property
     def tool_kinds(self) -> dict[str, ToolKind]:
@@ -190,7 +221,7 @@ class Domain:
             raise TaskFileError(
                 f"domain {self.name} has no task file {task_file!r} (tasks/*.jsonl: {names})"
             )
-        per_file = [(path.stem, load_tasks(path)) for path in files]
+        per_file = [(path.stem, load_tasks(path, list(self.toolset.specs))) for path in files]
         tasks = [t for _, file_tasks in per_file for t in file_tasks]
         for t in tasks:
             if t.domain != self.name:
@@ -207,8 +238,9 @@ class Domain:
         return [t for t in tasks if split is None or t.split == split]
 
 
-def load_tasks(path: Path) -> list[Task]:
-    """Read a task JSONL file; a bad line raises `TaskFileError` naming file and line."""
+def load_tasks(path: Path, tools: Collection[str] | None = None) -> list[Task]:
+    """Read a task JSONL file; a bad line raises `TaskFileError` naming file and line, as
+    does, given the domain's `tools`, a task whose actions name another."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -221,7 +253,25 @@ def load_tasks(path: Path) -> list[Task]:
         # One line: the CLI prints this message as is.
         return TaskFileError(f"{path}:{lineno}: not a valid task ({problem})")
 
-    return [task for _, task in parse_jsonl(text, Task, refuse)]
+    numbered = parse_jsonl(text, Task, refuse)
+    if tools is not None:
+        for lineno, task in numbered:
+            problem = _unknown_tool(task, tools)
+            if problem is not None:
+                raise TaskFileError(f"{path}:{lineno}: task {task.id}: {problem}")
+    return [task for _, task in numbered]
+
+
+def _unknown_tool(task: Task, tools: Collection[str]) -> str | None:
+    """The first action of `task` (gold, or a challenge's forbidden one) naming no tool in
+    `tools`: such a task used to load, and its every episode ended in a framework_error."""
+    named = [("gold action", a.name) for a in task.gold_actions]
+    if task.challenge is not None:
+        named += [("forbidden action", a.name) for a in task.challenge.forbidden]
+    for what, name in named:
+        if name not in tools:
+            return f"{what} {name!r} is no tool of the domain; its tools: {', '.join(tools)}"
+    return None
 
 
 def write_tasks(path: Path, tasks: Sequence[Task]) -> None:

@@ -148,13 +148,30 @@ def _first_problem(items: list[tuple[str, Any]], where: str) -> str | None:
     return None
 
 
+def _check_arg_docs(name: str, params: list[str], arg_docs: dict[str, str]) -> None:
+    """Refuse an ``Args:`` entry that names no parameter, or a parameter without one: the
+    entry's text used to be dropped and the agent shown the parameter with no description."""
+    stray = [a for a in arg_docs if a not in params]
+    bare = [p for p in params if p not in arg_docs]
+    if stray:
+        hint = f"; {', '.join(map(repr, bare))} has no description" if bare else ""
+        raise TypeError(
+            f"tool {name}: its docstring's Args documents {stray[0]!r}, which is no "
+            f"parameter (it takes {', '.join(params) or 'none'}){hint}"
+        )
+    if bare:
+        raise TypeError(f"tool {name}: parameter {bare[0]!r} has no entry in its docstring's Args")
+
+
 def _build_spec(name: str, fn: Callable[..., Any], kind: ToolKind) -> ToolSpec:
     description, arg_docs = _parse_docstring(fn.__doc__ or "")
     if not description:
         raise TypeError(f"tool {name} needs a docstring: it is the tool's description")
     hints = get_type_hints(fn)
+    signature = list(inspect.signature(fn).parameters.values())[1:]
+    _check_arg_docs(name, [p.name for p in signature], arg_docs)
     fields: dict[str, Any] = {}
-    for param in list(inspect.signature(fn).parameters.values())[1:]:
+    for param in signature:
         if param.name not in hints:
             raise TypeError(f"tool {name}: parameter {param.name} has no type annotation")
         default = ... if param.default is inspect.Parameter.empty else param.default

@@ -135,6 +135,7 @@ def graph_cmd(
         build_graph,
         graph_diff,
         graph_path,
+        left_out_writes,
         load_graph,
         policy_problems,
         save_graph,
@@ -152,6 +153,9 @@ def graph_cmd(
 
             fresh = propose_graph(chat, profile, fresh)
         problems = policy_problems(fresh)
+        for tool, why in left_out_writes(fresh, profile.domain.tool_kinds).items():
+            # Said here, not only in graph.md: a write left out of the graph gets no task.
+            typer.echo(f"warning: {name}: write tool {tool} left out of the graph: {why}", err=True)
         if check:
             diff = (
                 graph_diff(load_graph(profile), fresh)
@@ -371,6 +375,7 @@ def build_cmd(
     final = run_build(config, out, install=install, show=not quiet)
     stats = write_stats(out)
     _say_shortfalls(config, out, stats)
+    _say_idle_writes(out, stats)
     typer.echo(f"tasks in {final}; statistics in {out / 'stats.md'}")
     typer.echo(_run_hint(out, splits))
 
@@ -424,6 +429,20 @@ def stats_cmd(
     for d in stats:
         parts = [f"{s}: {x.selected} selected of {x.candidates}" for s, x in d.splits.items()]
         typer.echo(f"{d.domain}: {d.nodes} tools, {d.distinct_traces} traces; " + "; ".join(parts))
+    _say_idle_writes(out, stats)
+
+
+def _say_idle_writes(out: Path, stats: list[DomainStats]) -> None:
+    """On stderr, each write tool of a domain that no task of a built split uses, and why
+    where the graph says: a write the graph left out used to get no task without a word."""
+    from tau_emotion.tracer.stats import idle_writes
+
+    for d in stats:
+        for split in d.splits:
+            for tool, why in idle_writes(out, d.domain, split).items():
+                typer.echo(
+                    f"warning: {d.domain}: {split}: write tool {tool} is in no task{why}", err=True
+                )
 
 
 @app.command(

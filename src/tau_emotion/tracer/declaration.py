@@ -8,7 +8,8 @@ domain only through this object and the `Domain` itself, so it never names a dom
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -22,6 +23,28 @@ Phrase = tuple[str, str]
 """How a customer asks for an action: a goal (after "You want to") and a request (after
 "I'd like to"). Slots in braces are the action's arguments as the customer names them;
 ``{entity}`` is the record acted on, written with "your" in goals and "my" in requests."""
+
+ID_SUFFIXES = ("_id", "_ids", "_code", "_number")
+LITERAL_CODES = frozenset({"zip_code", "postal_code", "phone_number"})
+"""Named like ids, but the customer states them (an address, a phone)."""
+_SUFFIX = re.compile(r"_(id|ids|code|number)$")
+
+
+def is_entity_param(param: str) -> bool:
+    """Whether a parameter names an entity the agent must have seen (an id or a code)."""
+    return param.endswith(ID_SUFFIXES) and param not in LITERAL_CODES
+
+
+def slot(param: str, codes: Mapping[str, str]) -> str:
+    """The template slot of a parameter: an id parameter without its suffix (new_plan_id ->
+    new_plan), a receipt code or anything else as it is (voucher_code, zip_code)."""
+    if param in codes or not is_entity_param(param):
+        return param
+    return _SUFFIX.sub("", param)
+
+
+ENTITY_SLOT = "entity"
+"""The slot of the record an action acts on, in every phrase."""
 
 _PHRASES = TypeAdapter(dict[str, tuple[str, str]])
 
@@ -153,3 +176,75 @@ class TracerSpec:
     """Why a customer would need a human agent, from the policy's transfer rules. A task asks
     for a transfer only with one of these reasons (the agent must judge it out of scope), so a
     domain without any gets no transfer tasks."""
+
+
+_WILDCARD = "*write"
+"""`ReviewEdit.a` of a 'require_any' that applies to every other write."""
+
+
+def spec_problems(
+    spec: TracerSpec, tools: Mapping[str, Collection[str]], tables: Collection[str]
+) -> list[tuple[str, str]]:
+    """What `spec` names that the domain does not have, as (field, problem): `tools` maps
+    each tool to its parameters, `tables` lists the database's tables. A typo in a name used
+    to be ignored (a phrase keyed to no tool, a slot no argument fills: it reads "it") or to
+    surface later as an error blaming something else (a misspelled identity lookup)."""
+    known = ", ".join(tools)
+    problems: list[tuple[str, str]] = []
+
+    def tool_names(where: str, names: Collection[str]) -> None:
+        for name in names:
+            if name not in tools:
+                problems.append((where, f"{name!r} is no tool; the tools are {known}"))
+
+    tool_names("auth_tools", spec.auth_tools)
+    for where in ("phrases", "reasons", "hooks", "utilities"):
+        tool_names(where, getattr(spec, where))
+    for tool, phrase in spec.phrases.items():
+        if tool not in tools:
+            continue
+        slots = {ENTITY_SLOT} | {slot(p, spec.known_codes) for p in tools[tool]}
+        for text in phrase:
+            for name in re.findall(r"\{(\w*)\}", text):
+                if name not in slots:
+                    problems.append(
+                        (
+                            "phrases",
+                            f"{tool}: slot {{{name}}} names no argument of {tool}; its slots "
+                            f"are {', '.join(sorted(slots))}",
+                        )
+                    )
+    for edit in spec.review:
+        problems += [("review", p) for p in _edit_problems(edit, tools, known)]
+    params = {p for ps in tools.values() for p in ps}
+    for where in ("known_codes", "record_aliases"):
+        for param in getattr(spec, where):
+            if param not in params:
+                problems.append((where, f"{param!r} is no parameter of any tool"))
+    for where, named in (
+        ("public_tables", spec.public_tables),
+        ("caller_rules", spec.caller_rules),
+    ):
+        for table in named:
+            if table not in tables:
+                problems.append(
+                    (where, f"{table!r} is no table; the tables are {', '.join(tables)}")
+                )
+    return problems
+
+
+def _edit_problems(edit: ReviewEdit, tools: Mapping[str, object], known: str) -> list[str]:
+    """The tool names of one review edit that name no tool (`ReviewEdit` says what a and b
+    hold for each action)."""
+    named = [edit.a] if edit.a != _WILDCARD or edit.action != "require_any" else []
+    if edit.action in ("drop", "add", "unrequire"):
+        named.append(edit.b)
+    elif edit.action == "require_any" and edit.b:
+        named += [t for alt in edit.b.split("|") for t in alt.split("+")]
+    elif edit.action == "limit" and not edit.b.isdigit():
+        return [f"{edit.action} {edit.a}: {edit.b!r} is no number of calls"]
+    return [
+        f"{edit.action} {edit.a} {edit.b}: {t!r} is no tool; the tools are {known}"
+        for t in named
+        if t not in tools
+    ]

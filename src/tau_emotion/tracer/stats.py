@@ -139,6 +139,35 @@ def _graph(out: Path, domain: str) -> ToolGraph:
     return load_profile(domain).graph
 
 
+def idle_writes(out: Path, domain: str, split: str) -> dict[str, str]:
+    """The write tools no task of `split` in build `out` uses, each with why where the build's
+    graph says (' (left out of the graph: <reason>)', else ''). The writes are the installed
+    domain's where it is installed (a write the graph left out is one to name), else the
+    graph's. A write left out of the graph is always named (no build can give it a task);
+    another only when the split holds at least as many tasks as the domain has writes, since
+    a smaller split must leave some unused. Read only for warnings: the statistics files do
+    not change."""
+    from tau_emotion.domains import domain_names, load_domain
+    from tau_emotion.tracer.graph import left_out_writes
+
+    graph = _graph(out, domain)
+    if domain in domain_names():
+        kinds = load_domain(domain).tool_kinds
+    else:
+        kinds = {n.name: n.kind for n in graph.nodes}
+    writes = [tool for tool, kind in kinds.items() if kind == "write"]
+    task_file = out / "tasks" / domain / f"{split}.jsonl"
+    tasks = load_tasks(task_file) if task_file.exists() else []
+    used = {a.name for t in tasks for a in t.gold_actions}
+    left_out = left_out_writes(graph, kinds)
+    enough = len(tasks) >= len(writes)
+    return {
+        tool: f" (left out of the graph: {left_out[tool]})" if tool in left_out else ""
+        for tool in writes
+        if tool not in used and (tool in left_out or enough)
+    }
+
+
 def domain_stats(
     out: Path, domain: str, asked: Mapping[str, Mapping[str, int]] | None = None
 ) -> DomainStats:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, RootModel
+from pydantic import BaseModel, ConfigDict, PrivateAttr, RootModel
 
 from tau_emotion.domains.tools import ToolKind, tool
 
@@ -37,6 +37,12 @@ class ToolDoc(BaseModel):
     name: str
     description: str
     args: dict[str, str]
+    _source: str = PrivateAttr(default="")
+    """The docs file it was read from ('' for one made in code), for the errors to name."""
+
+    def where(self) -> str:
+        """How an error names this doc: its file and tool, or the tool alone."""
+        return f"{self._source}: {self.name}" if self._source else self.name
 
     def docstring(self) -> str:
         """The Google-style docstring `ToolSet` reads the schema from."""
@@ -47,6 +53,8 @@ class ToolDoc(BaseModel):
 class ToolDocs(RootModel[tuple[ToolDoc, ...]]):
     """A domain's `tool_docs.json`: the `ToolDoc` of each of its kit tools."""
 
+    _source: str = PrivateAttr(default=DOCS_FILE)
+
     @classmethod
     def beside(cls, module_file: str) -> ToolDocs:
         """The docs file in the folder of the module `module_file` (pass `__file__`)."""
@@ -55,6 +63,10 @@ class ToolDocs(RootModel[tuple[ToolDoc, ...]]):
         names = [doc.name for doc in docs.root]
         if len(set(names)) != len(names):
             raise ValueError(f"{path} describes a tool twice: {names}")
+        docs._source = str(path)
+        for doc in docs.root:
+            # A mismatch `declare` finds later is then named with the file to fix.
+            doc._source = str(path)
         return docs
 
     def __getitem__(self, name: str) -> ToolDoc:
@@ -62,7 +74,7 @@ class ToolDocs(RootModel[tuple[ToolDoc, ...]]):
             if doc.name == name:
                 return doc
         known = ", ".join(doc.name for doc in self.root)
-        raise KeyError(f"{DOCS_FILE} has no tool {name!r}; it has {known}")
+        raise KeyError(f"{self._source} has no tool {name!r}; it has {known}")
 
 
 def declare(
@@ -75,7 +87,7 @@ def declare(
     """
     if list(doc.args) != list(params):
         raise ValueError(
-            f"{doc.name}: the docs describe {list(doc.args)}, the tool takes {list(params)}"
+            f"{doc.where()}: the docs describe {list(doc.args)}, the tool takes {list(params)}"
         )
     signature = inspect.Signature(
         [_SELF, *(inspect.Parameter(p, _SELF.kind, annotation=str) for p in params)]

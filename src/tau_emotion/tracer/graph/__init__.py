@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from tau_emotion.domains.tools import ToolSpec
+
+# The entity rule lives with the declaration (a phrase's slots follow it); imported here,
+# where the Tracer's stages have always found it.
+from tau_emotion.tracer.declaration import ID_SUFFIXES as ID_SUFFIXES
+from tau_emotion.tracer.declaration import LITERAL_CODES as LITERAL_CODES
 from tau_emotion.tracer.declaration import ReviewEdit
+from tau_emotion.tracer.declaration import is_entity_param as is_entity_param
 from tau_emotion.tracer.records import Edge, NodeRole, ToolGraph, ToolNode
 from tau_emotion.tracer.values import Vocabulary, observe, tool_noun
 
@@ -35,16 +41,6 @@ if TYPE_CHECKING:
     # The graph reads a profile but never makes one; the profile loads its graph from here
     # (`Profile.graph`), so only that direction is an import that runs.
     from tau_emotion.tracer.profile import Profile
-
-ID_SUFFIXES = ("_id", "_ids", "_code", "_number")
-LITERAL_CODES = frozenset({"zip_code", "postal_code", "phone_number"})
-"""Named like ids, but the customer states them (an address, a phone)."""
-
-
-def is_entity_param(param: str) -> bool:
-    """Whether a parameter names an entity the agent must have seen (an id or a code)."""
-    return param.endswith(ID_SUFFIXES) and param not in LITERAL_CODES
-
 
 MIN_SEED_USES = 2
 """A tool's policy order is read off the seeds only when at least this many use it."""
@@ -347,6 +343,17 @@ def _changed(what: str, old: Any, new: Any) -> str:
         moved = [f"-{x}" for x in old if x not in new] + [f"+{x}" for x in new if x not in old]
         return f"{what}: " + (", ".join(moved) if moved else "order differs")
     return f"{what}: {old!r} committed, {new!r} fresh"
+
+
+def left_out_writes(graph: ToolGraph, kinds: Mapping[str, str]) -> dict[str, str]:
+    """The write tools of a domain (`kinds`: tool -> kind) that `graph` has no node for, and
+    why (its `excluded` reason): no walk, and so no Tracer task, can use them."""
+    nodes = {n.name for n in graph.nodes}
+    return {
+        tool: graph.excluded.get(tool, "not in the graph")
+        for tool, kind in kinds.items()
+        if kind == "write" and tool not in nodes
+    }
 
 
 def policy_problems(graph: ToolGraph) -> list[str]:

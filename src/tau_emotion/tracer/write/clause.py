@@ -17,6 +17,9 @@ from typing import Any
 
 from tau_emotion.data import Action
 from tau_emotion.tracer.declaration import Phrase, TransferReason
+from tau_emotion.tracer.declaration import (
+    slot as slot,
+)  # its home; the writer's tests import it here
 from tau_emotion.tracer.graph import is_entity_param
 from tau_emotion.tracer.preference import Preference, preference_of
 from tau_emotion.tracer.profile import FACT_KEYS, Profile
@@ -66,14 +69,6 @@ def second_person(text: str) -> str:
         return _SECOND_PERSON[word]
 
     return _PERSON_WORD.sub(swap, text)
-
-
-def slot(param: str, codes: Mapping[str, str]) -> str:
-    """The template slot of a parameter: an id parameter without its suffix (new_plan_id ->
-    new_plan), a receipt code or anything else as it is (voucher_code, zip_code)."""
-    if param in codes or not is_entity_param(param):
-        return param
-    return _SUFFIX.sub("", param)
 
 
 def noun(param: str) -> str:
