@@ -188,6 +188,20 @@ CASES: list[Case] = [
     ),
     ("--tasks is missing", lambda t: [*ORACLE, "--tasks", str(t / "none.jsonl")], "--tasks"),
     (
+        "--tasks, a gold action naming no tool",
+        lambda t: _task_file(
+            t,
+            Path(__file__)
+            .parents[1]
+            .joinpath("src/tau_emotion/domains/airline/tasks/test.jsonl")
+            .read_bytes()
+            .splitlines()[0]
+            .replace(b'"name":"', b'"name":"no_such_', 1)
+            + b"\n",
+        ),
+        "is no tool of the domain",
+    ),
+    (
         "--tasks, a train build run as test",
         lambda t: [
             *ORACLE,

@@ -256,13 +256,13 @@ def load_tasks(path: Path, tools: Collection[str] | None = None) -> list[Task]:
     numbered = parse_jsonl(text, Task, refuse)
     if tools is not None:
         for lineno, task in numbered:
-            problem = _unknown_tool(task, tools)
+            problem = unknown_tool(task, tools)
             if problem is not None:
                 raise TaskFileError(f"{path}:{lineno}: task {task.id}: {problem}")
     return [task for _, task in numbered]
 
 
-def _unknown_tool(task: Task, tools: Collection[str]) -> str | None:
+def unknown_tool(task: Task, tools: Collection[str]) -> str | None:
     """The first action of `task` (gold, or a challenge's forbidden one) naming no tool in
     `tools`: such a task used to load, and its every episode ended in a framework_error."""
     named = [("gold action", a.name) for a in task.gold_actions]

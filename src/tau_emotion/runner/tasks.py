@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tau_emotion.data import Task
 from tau_emotion.domains import domain_names, load_domain
-from tau_emotion.domains.base import load_tasks
+from tau_emotion.domains.base import load_tasks, unknown_tool
 from tau_emotion.emotions.space import NEUTRAL
 from tau_emotion.errors import TaskFileError, TauEmotionError, named
 from tau_emotion.runner.config import RunConfig
@@ -86,7 +86,10 @@ def load_source(path: Path, config: RunConfig) -> list[Task]:
             f"{named('--domain', 'domains')} to match"
         )
     for t in chosen:
-        load_domain(t.domain)  # fail now, naming the domain, not mid-run
+        # Fail now, naming the domain or the task, not as a framework_error in every episode.
+        problem = unknown_tool(t, list(load_domain(t.domain).toolset.specs))
+        if problem is not None:
+            raise TaskFileError(f"{what}: task {t.domain}/{t.id}: {problem}")
     return chosen
 
 
