@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from training_helpers import episode, oracle_config, refused
+from training_helpers import episode, refused, run_folder
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
-from tau_emotion.data import Episode, RunManifest
+from tau_emotion.data import Episode
 from tau_emotion.domains import load_domain
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.training.cli import _training_data
@@ -30,17 +30,6 @@ LEAK = "would leak it into the model"
 def sft(data: Path | str, out: Path, *extra: str, model: Path | str = "m") -> Any:
     args = ["train", "sft", "--mix", str(data), "--base-model", str(model), "--out", str(out)]
     return runner.invoke(app, [*args, *extra])
-
-
-def run_folder(folder: Path, split: str, rollouts: list[Episode]) -> Path:
-    folder.mkdir(parents=True)
-    config = oracle_config(folder).model_copy(update={"split": split})
-    manifest = RunManifest(
-        config=config.model_dump(mode="json"), code_version="t", started_at="2025-01-01"
-    )
-    (folder / "manifest.json").write_text(manifest.model_dump_json())
-    (folder / "results.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in rollouts))
-    return folder
 
 
 def trl_file(path: Path, rollouts: list[Episode], reasoning: bool = True) -> Path:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from training_helpers import episode, oracle_config, refused
+from training_helpers import episode, refused, run_folder
 from typer.testing import CliRunner
 
 from tau_emotion.cli.main import app
-from tau_emotion.data import Episode, RunManifest
+from tau_emotion.data import Episode
 from tau_emotion.domains import load_domain
 from tau_emotion.training.mixes import MixSpec, build_mix, write_mix
 
@@ -21,18 +21,6 @@ LEAK = "would leak it into the model"
 
 def invoke(*args: object) -> Any:
     return runner.invoke(app, [str(a) for a in args])
-
-
-def run_folder(folder: Path, split: str, rollouts: list[Episode]) -> Path:
-    """A run folder as `run` (split test) or `collect` (split train) leaves it."""
-    folder.mkdir(parents=True)
-    config = oracle_config(folder).model_copy(update={"split": split})
-    manifest = RunManifest(
-        config=config.model_dump(mode="json"), code_version="t", started_at="2025-01-01"
-    )
-    (folder / "manifest.json").write_text(manifest.model_dump_json())
-    (folder / "results.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in rollouts))
-    return folder
 
 
 def successes() -> list[Episode]:

@@ -13,6 +13,7 @@ from tau_emotion.data import (
     EpisodeError,
     Message,
     RewardBreakdown,
+    RunManifest,
     TerminationReason,
     ToolCall,
 )
@@ -130,3 +131,15 @@ def scored(rollout: Episode, *violations: str) -> Episode:
         policy_violations=list(violations),
     )
     return rollout.model_copy(update={"breakdown": breakdown})
+
+
+def run_folder(folder: Path, split: str, rollouts: list[Episode]) -> Path:
+    """A run folder as `run` (split test) or `collect` (split train) leaves it."""
+    folder.mkdir(parents=True)
+    config = oracle_config(folder).model_copy(update={"split": split})
+    manifest = RunManifest(
+        config=config.model_dump(mode="json"), code_version="t", started_at="2025-01-01"
+    )
+    (folder / "manifest.json").write_text(manifest.model_dump_json())
+    (folder / "results.jsonl").write_text("".join(e.model_dump_json() + "\n" for e in rollouts))
+    return folder
