@@ -16,7 +16,6 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tau_emotion.data import Episode, TerminationReason
 from tau_emotion.errors import TauEmotionError
 from tau_emotion.inputs import InputError, read_text
 from tau_emotion.runner.results import RESULTS_FILE
@@ -56,19 +55,6 @@ class SFTError(TauEmotionError):
 # --- the data -------------------------------------------------------------------------------
 
 
-def _task_ref(domain: str, task_id: str) -> Episode:
-    """An unvalidated episode naming only its task: what `refuse_test_tasks` reads."""
-    return Episode.model_construct(
-        domain=domain,
-        task_id=task_id,
-        trial=0,
-        seed=0,
-        messages=[],
-        termination=TerminationReason.USER_STOP,
-        reward=0.0,
-    )
-
-
 def _refuse_rollout_records(path: Path, rows: list[dict[str, Any]]) -> None:
     """Rollout records (a run's results.jsonl, a mix's episodes.jsonl) are not TRL rows: they
     hold every outcome, not only successes, and tool calls in another shape. Refused, with
@@ -77,7 +63,7 @@ def _refuse_rollout_records(path: Path, rows: list[dict[str, Any]]) -> None:
         split = manifest_split(path.parent)
         if split is not None:
             require_train_run(path.parent, split, "--mix")
-    refuse_test_tasks([_task_ref(str(r["domain"]), str(r["task_id"])) for r in rows], path)
+    refuse_test_tasks([(str(r["domain"]), str(r["task_id"])) for r in rows], path)
     raise InputError(
         f"--mix {path} holds rollout records, not TRL rows from `tau-emotion export`: give "
         "the mix folder, or export it first (tau-emotion export FOLDER --format trl)"
@@ -128,7 +114,7 @@ def check_data(path: Path) -> int:
             )
         ids.append(match)
     # The row ids name the tasks, so a TRL file carries its split as a mix folder does.
-    refuse_test_tasks([_task_ref(m["domain"], m["task"]) for m in ids], path)
+    refuse_test_tasks([(m["domain"], m["task"]) for m in ids], path)
     return len(rows)
 
 

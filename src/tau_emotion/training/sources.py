@@ -10,6 +10,7 @@ trained on them would be scored on tasks it was trained on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from tau_emotion.data import Episode, RunManifest
@@ -46,19 +47,19 @@ def manifest_split(run_dir: Path) -> str | None:
     return str(read_model(path, RunManifest).config.get("split", "test"))
 
 
-def refuse_test_tasks(episodes: list[Episode], path: Path) -> None:
-    """`SplitLeakError` when `episodes` hold rollouts of the shipped test tasks: a mix folder
-    or a JSONL file carries no split of its own, but the task ids say where they came from
-    (the train and test tasks of a domain never share an id)."""
+def refuse_test_tasks(tasks: Sequence[tuple[str, str]], path: Path) -> None:
+    """`SplitLeakError` when the (domain, task id) of `path`'s rollouts name shipped test
+    tasks: a mix folder or a JSONL file carries no split of its own, but the task ids say
+    where they came from (the train and test tasks of a domain never share an id)."""
     known = set(domain_names())
-    domains = sorted({e.domain for e in episodes} & known)
+    domains = sorted({d for d, _ in tasks} & known)
     test = {(d, t.id) for d in domains for t in load_domain(d).tasks("test")}
-    leaked = [e for e in episodes if (e.domain, e.task_id) in test]
+    leaked = [key for key in tasks if key in test]
     if leaked:
-        first = leaked[0]
+        domain, task_id = leaked[0]
         raise SplitLeakError(
-            f"{path}: {len(leaked)} of its {len(episodes)} rollouts are of the benchmark's "
-            f"test tasks (e.g. {first.domain}/{first.task_id}); {LEAK}"
+            f"{path}: {len(leaked)} of its {len(tasks)} rollouts are of the benchmark's "
+            f"test tasks (e.g. {domain}/{task_id}); {LEAK}"
         )
 
 
@@ -95,7 +96,7 @@ def load_source(source: Path) -> tuple[list[Episode], str]:
         require_train_run(run_dir, split, "export")
     if not episodes:
         raise ExportError(f"no rollouts in {path}")
-    refuse_test_tasks(episodes, path)
+    refuse_test_tasks([(e.domain, e.task_id) for e in episodes], path)
     # Only successes are training data, whatever the source holds (never a rollout that broke
     # a hard policy rule: see outcomes.Outcome.VIOLATED).
     successes = [e for e in episodes if classify(e) == Outcome.SUCCESS]
